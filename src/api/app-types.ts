@@ -1,0 +1,29 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type {
+  FastifyBaseLogger,
+  FastifyInstance,
+  RawReplyDefaultExpression,
+  RawRequestDefaultExpression,
+  RawServerDefault,
+} from 'fastify';
+import type { Principal } from '../domain/types.js';
+
+/** The Fastify instance type every route module registers on. */
+export type App = FastifyInstance<
+  RawServerDefault,
+  RawRequestDefaultExpression,
+  RawReplyDefaultExpression,
+  FastifyBaseLogger,
+  TypeBoxTypeProvider
+>;
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Who is asking; set by the auth hook on every authenticated route. */
+    principal: Principal | null;
+  }
+  interface FastifyContextConfig {
+    /** True for routes that need no API key (health, signed file links, dashboard). */
+    public?: boolean;
+  }
+}

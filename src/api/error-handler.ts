@@ -1,0 +1,59 @@
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { AppError, type ErrorCode, HTTP_STATUS } from '../errors.js';
+
+/** Fastify's own error codes that mean the client sent something wrong. */
+const FASTIFY_CODES: Record<string, ErrorCode> = {
+  FST_ERR_CTP_BODY_TOO_LARGE: 'PAYLOAD_TOO_LARGE',
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: 'UNSUPPORTED_MEDIA_TYPE',
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'BAD_REQUEST',
+  FST_ERR_CTP_EMPTY_JSON_BODY: 'INVALID_JSON',
+  FST_ERR_CTP_INVALID_JSON_BODY: 'INVALID_JSON',
+  FST_ERR_CTP_EMPTY_TYPE: 'UNSUPPORTED_MEDIA_TYPE',
+  FST_ERR_CTP_INVALID_TYPE: 'UNSUPPORTED_MEDIA_TYPE',
+  FST_ERR_BAD_URL: 'BAD_REQUEST',
+  FST_ERR_ASYNC_CONSTRAINT: 'BAD_REQUEST',
+};
+
+function describeValidation(err: FastifyError): string {
+  const first = err.validation?.[0];
+  if (!first) return err.message;
+  const context = err.validationContext ?? 'request';
+  const params = first.params as Record<string, unknown>;
+  const missing = typeof params.missingProperty === 'string' ? params.missingProperty : undefined;
+  const where = first.instancePath.replace(/^\//, '').replaceAll('/', '.');
+  const field = missing ?? (where || context);
+  if (missing) return `${context}: ${field} is required`;
+  const allowed = Array.isArray(params.allowedValues) ? `: ${params.allowedValues.join(', ')}` : '';
+  return `${context}: ${field} ${first.message ?? 'is invalid'}${allowed}`;
+}
+
+/** Maps any error to a status and `{error, code}`; an unknown error is a 500 with the request id. */
+export function toErrorResponse(
+  err: unknown,
+  requestId: string,
+): { status: number; body: { error: string; code: string } } {
+  if (err instanceof AppError) return { status: HTTP_STATUS[err.code], body: { error: err.message, code: err.code } };
+  const fe = err as Partial<FastifyError>;
+  if (fe.validation) {
+    return { status: 400, body: { error: describeValidation(fe as FastifyError), code: 'VALIDATION_FAILED' } };
+  }
+  const mapped = fe.code ? FASTIFY_CODES[fe.code] : undefined;
+  if (mapped) return { status: HTTP_STATUS[mapped], body: { error: fe.message ?? mapped, code: mapped } };
+  if (typeof fe.statusCode === 'number' && fe.statusCode >= 400 && fe.statusCode < 500) {
+    return { status: fe.statusCode, body: { error: fe.message ?? 'bad request', code: 'BAD_REQUEST' } };
+  }
+  return { status: 500, body: { error: `internal error (request ${requestId})`, code: 'INTERNAL' } };
+}
+
+/** Installs the one error handler and the 404 handler of the app. */
+export function installErrorHandlers(app: FastifyInstance): void {
+  app.setErrorHandler((err, request, reply) => {
+    const { status, body } = toErrorResponse(err, request.id);
+    if (status >= 500) request.log.error({ err }, 'request failed');
+    if (status === 503) void reply.header('Retry-After', '1');
+    return reply.status(status).send(body);
+  });
+  app.setNotFoundHandler((request, reply) =>
+    reply.status(404).send({ error: `no route for ${request.method} ${request.url.split('?')[0]}`, code: 'NOT_FOUND' }),
+  );
+}

@@ -1,0 +1,105 @@
+import { Type } from '@sinclair/typebox';
+import type { FastifyRequest } from 'fastify';
+import type { Readable } from 'node:stream';
+import { DOWNLOAD_PATH, UPLOAD_PATH } from '../../blob/local-blob-store.js';
+import { forbidden } from '../../errors.js';
+import type { Deps } from '../../services/context.js';
+import { listRunFiles, receiveUpload, requestUploads } from '../../services/files.js';
+import { ingestRun } from '../../services/ingest.js';
+import type { App } from '../app-types.js';
+import { ctxOf } from '../auth-hook.js';
+import { Opt, QueryRunId, Step } from '../schema-helpers.js';
+
+const FileBody = Type.Object({
+  fileName: Type.String({ minLength: 1, maxLength: 255 }),
+  logName: Type.String({ minLength: 1, maxLength: 1024 }),
+  fileSize: Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER }),
+  fileType: Type.String({ maxLength: 128 }),
+  step: Opt(Step),
+  time: Opt(Type.Integer({ minimum: 0, maximum: 8.64e15 })),
+  caption: Opt(Type.String({ maxLength: 10_000 })),
+  sampleIndex: Opt(Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER })),
+});
+
+const FileView = Type.Object({
+  fileName: Type.String(),
+  fileType: Type.String(),
+  fileSize: Type.Integer(),
+  logName: Type.String(),
+  logGroup: Type.String(),
+  time: Type.String(),
+  step: Type.Integer(),
+  url: Type.String(),
+});
+
+/** The blob key of a signed link, after checking its signature; throws FORBIDDEN. */
+function verifiedKey(deps: Deps, request: FastifyRequest, method: string, prefix: string): string {
+  const raw = request.raw.url ?? '';
+  const q = raw.indexOf('?');
+  const path = q < 0 ? raw : raw.slice(0, q);
+  const verdict = deps.signer.verify(method, path, q < 0 ? '' : raw.slice(q + 1), Date.now());
+  if (verdict === 'expired') throw forbidden('this link has expired');
+  if (verdict !== 'ok') throw forbidden('this link is not valid');
+  try {
+    return path.slice(prefix.length).split('/').map(decodeURIComponent).join('/');
+  } catch {
+    throw forbidden('this link is not valid');
+  }
+}
+
+/** POST /files (upload links), PUT/GET of signed links, GET /api/runs/files. */
+export async function registerFileRoutes(app: App, deps: Deps): Promise<void> {
+  app.post(
+    '/files',
+    {
+      schema: {
+        body: Type.Object({ files: Type.Array(FileBody, { maxItems: 10_000 }) }),
+        response: { 200: Type.Record(Type.String(), Type.Array(Type.Record(Type.String(), Type.String()))) },
+      },
+    },
+    async (request) => {
+      const ctx = ctxOf(deps, request);
+      const h = (name: string) => [request.headers[name]].flat()[0];
+      const run = await ingestRun(ctx, { runId: h('x-run-id'), projectName: h('x-project-name') });
+      return requestUploads(ctx, run, request.body.files);
+    },
+  );
+
+  await app.register(async (scope) => {
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser('*', (_request, payload, done) => done(null, payload));
+    scope.put(`${UPLOAD_PATH}*`, { config: { public: true } }, async (request) => {
+      const key = verifiedKey(deps, request, 'PUT', UPLOAD_PATH);
+      const body = (request.body as Readable | undefined) ?? request.raw;
+      const size = await receiveUpload(deps, key, body);
+      return { success: true, size };
+    });
+  });
+
+  app.get(`${DOWNLOAD_PATH}*`, { config: { public: true } }, async (request, reply) => {
+    const key = verifiedKey(deps, request, 'GET', DOWNLOAD_PATH);
+    const { stream, size } = await deps.blobs.get(key);
+    const fileName = key.split('/').pop() ?? 'file';
+    return reply
+      .header('content-type', 'application/octet-stream')
+      .header('content-length', size)
+      .header('content-disposition', `attachment; filename*=UTF-8''${encodeURIComponent(fileName)}`)
+      .send(stream);
+  });
+
+  app.get(
+    '/api/runs/files',
+    {
+      schema: {
+        querystring: Type.Object({
+          runId: QueryRunId,
+          projectName: Type.Optional(Type.String({ maxLength: 256 })),
+          logName: Type.Optional(Type.String({ maxLength: 1024 })),
+          logGroup: Type.Optional(Type.String({ maxLength: 1024 })),
+        }),
+        response: { 200: Type.Object({ files: Type.Array(FileView) }) },
+      },
+    },
+    async (request) => ({ files: await listRunFiles(ctxOf(deps, request), request.query) }),
+  );
+}

@@ -1,0 +1,26 @@
+import type { Deps } from '../../services/context.js';
+import type { App } from '../app-types.js';
+import { registerAuthRoutes } from './auth.js';
+import { registerFileRoutes } from './files.js';
+import { registerIngestRoutes } from './ingest.js';
+import { registerMetricRoutes } from './metrics.js';
+import { registerRunActivityRoutes } from './run-activity.js';
+import { registerProjectRoutes } from './projects.js';
+import { registerRunCreateRoutes } from './runs-create.js';
+import { registerRunDetailsRoutes } from './runs-details.js';
+import { registerRunStatusRoutes } from './runs-status.js';
+import { registerRunUpdateRoutes } from './runs-update.js';
+
+/** Registers every route of the server. */
+export async function registerRoutes(app: App, deps: Deps): Promise<void> {
+  registerAuthRoutes(app, deps);
+  registerProjectRoutes(app, deps);
+  registerRunCreateRoutes(app, deps);
+  registerRunDetailsRoutes(app, deps);
+  registerRunStatusRoutes(app, deps);
+  registerRunUpdateRoutes(app, deps);
+  registerMetricRoutes(app, deps);
+  registerRunActivityRoutes(app, deps);
+  await registerIngestRoutes(app, deps);
+  await registerFileRoutes(app, deps);
+}

@@ -1,0 +1,44 @@
+import { Type } from '@sinclair/typebox';
+import type { FastifyRequest } from 'fastify';
+import type { Deps } from '../../services/context.js';
+import { ingestData, ingestLogs, ingestMetrics, ingestRun } from '../../services/ingest.js';
+import type { App } from '../app-types.js';
+import { ctxOf } from '../auth-hook.js';
+
+/** Content types the ingest routes accept; each body is NDJSON text. */
+export const NDJSON_TYPES = ['application/x-ndjson', 'application/jsonl', 'application/json', 'text/plain'];
+
+const headerOf = (request: FastifyRequest, name: string): string | undefined => {
+  const v = request.headers[name];
+  return Array.isArray(v) ? v[0] : v;
+};
+
+const Accepted = Type.Object({ success: Type.Boolean(), count: Type.Integer() });
+
+/**
+ * POST /ingest/metrics, /ingest/logs, /ingest/data: NDJSON bodies for the run named by
+ * X-Run-Id. Each request is one transaction, answered after it is durable.
+ */
+export async function registerIngestRoutes(app: App, deps: Deps): Promise<void> {
+  await app.register(async (scope) => {
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser(
+      NDJSON_TYPES,
+      { parseAs: 'string', bodyLimit: deps.config.ingestBodyLimit },
+      (_r, body, done) => done(null, body),
+    );
+    const handlers = { metrics: ingestMetrics, logs: ingestLogs, data: ingestData } as const;
+    for (const [kind, handler] of Object.entries(handlers)) {
+      scope.post(`/ingest/${kind}`, { schema: { response: { 200: Accepted } } }, async (request) => {
+        const ctx = ctxOf(deps, request);
+        const run = await ingestRun(ctx, {
+          runId: headerOf(request, 'x-run-id'),
+          projectName: headerOf(request, 'x-project-name'),
+        });
+        const body = typeof request.body === 'string' ? request.body : '';
+        const count = await handler(ctx, run, body);
+        return { success: true, count };
+      });
+    }
+  });
+}

@@ -1,0 +1,229 @@
+import { Type } from '@sinclair/typebox';
+import type { Deps } from '../../services/context.js';
+import { MAX_COMPARE_RUNS, parseRunIds, queryMetrics, runStatistics } from '../../services/metric-reads.js';
+import { AGGREGATIONS, compareRuns, DIRECTIONS, leaderboard, metricNames } from '../../services/metric-rankings.js';
+import { comparisonUrl, iso, runUrl } from '../../services/run-urls.js';
+import type { App } from '../app-types.js';
+import { ctxOf } from '../auth-hook.js';
+import { JsonValue, Nullable, QueryInt, QueryRunId, StringEnum } from '../schema-helpers.js';
+
+const Name = Type.String({ maxLength: 1024 });
+const OptName = Type.Optional(Name);
+const Num = Nullable(Type.Number());
+
+const MetricPoint = Type.Object({
+  logName: Type.String(),
+  logGroup: Type.String(),
+  time: Type.String(),
+  step: Type.Integer(),
+  value: Num,
+  valueFlag: Type.Optional(Type.String()),
+});
+
+const MetricStats = Type.Object({
+  logName: Type.String(),
+  logGroup: Type.String(),
+  count: Type.Integer(),
+  min: Num,
+  max: Num,
+  mean: Num,
+  stddev: Num,
+  last: Nullable(Type.Object({ step: Type.Integer(), value: Num })),
+});
+
+/** GET metrics, statistics, leaderboard, compare and metric-names. */
+export function registerMetricRoutes(app: App, deps: Deps): void {
+  const publicUrl = deps.config.publicUrl;
+
+  app.get(
+    '/api/runs/metrics',
+    {
+      schema: {
+        querystring: Type.Object({
+          runId: QueryRunId,
+          projectName: OptName,
+          logName: OptName,
+          logGroup: OptName,
+          limit: QueryInt(1, 10_000, 2000),
+          stepMin: Type.Optional(QueryInt(0, Number.MAX_SAFE_INTEGER)),
+          stepMax: Type.Optional(QueryInt(0, Number.MAX_SAFE_INTEGER)),
+        }),
+        response: { 200: Type.Object({ metrics: Type.Array(MetricPoint) }) },
+      },
+    },
+    async (request) => ({ metrics: await queryMetrics(ctxOf(deps, request), request.query) }),
+  );
+
+  app.get(
+    '/api/runs/statistics',
+    {
+      schema: {
+        querystring: Type.Object({ runId: QueryRunId, projectName: OptName, logName: OptName, logGroup: OptName }),
+        response: {
+          200: Type.Object({
+            runId: Type.Integer(),
+            runName: Type.String(),
+            projectName: Type.String(),
+            url: Type.String(),
+            metrics: Type.Array(MetricStats),
+          }),
+        },
+      },
+    },
+    async (request) => {
+      const ctx = ctxOf(deps, request);
+      const { run, metrics } = await runStatistics(ctx, request.query);
+      const url = runUrl(publicUrl, ctx.principal.orgSlug, run.projectName, run.id);
+      return { runId: run.id, runName: run.name, projectName: run.projectName, url, metrics };
+    },
+  );
+
+  app.get(
+    '/api/runs/leaderboard',
+    {
+      schema: {
+        querystring: Type.Object({
+          projectName: Type.String({ minLength: 1, maxLength: 256 }),
+          logName: Type.String({ minLength: 1, maxLength: 1024 }),
+          aggregation: Type.Optional(StringEnum(AGGREGATIONS)),
+          direction: Type.Optional(StringEnum(DIRECTIONS)),
+          limit: QueryInt(1, 100, 20),
+          offset: QueryInt(0, Number.MAX_SAFE_INTEGER, 0),
+        }),
+        response: {
+          200: Type.Object({
+            projectName: Type.String(),
+            logName: Type.String(),
+            aggregation: Type.String(),
+            direction: Type.String(),
+            runs: Type.Array(
+              Type.Object({
+                rank: Type.Integer(),
+                runId: Type.Integer(),
+                runName: Type.String(),
+                status: Type.String(),
+                url: Type.String(),
+                value: Type.Number(),
+                tags: Type.Array(Type.String()),
+                createdAt: Type.String(),
+                config: JsonValue,
+              }),
+            ),
+            total: Type.Integer(),
+          }),
+        },
+      },
+    },
+    async (request) => {
+      const ctx = ctxOf(deps, request);
+      const q = {
+        ...request.query,
+        aggregation: request.query.aggregation ?? 'LAST',
+        direction: request.query.direction ?? 'ASC',
+      };
+      const { rows, total } = await leaderboard(ctx, q);
+      return {
+        projectName: q.projectName,
+        logName: q.logName,
+        aggregation: q.aggregation,
+        direction: q.direction,
+        runs: rows.map(({ run, value }, i) => ({
+          rank: q.offset + i + 1,
+          runId: run.id,
+          runName: run.name,
+          status: run.status,
+          url: runUrl(publicUrl, ctx.principal.orgSlug, run.projectName, run.id),
+          value,
+          tags: run.tags,
+          createdAt: iso(run.createdAt),
+          config: run.config,
+        })),
+        total,
+      };
+    },
+  );
+
+  app.get(
+    '/api/runs/compare',
+    {
+      schema: {
+        querystring: Type.Object({
+          runIds: Type.String({ minLength: 1, maxLength: 2000 }),
+          projectName: Type.String({ minLength: 1, maxLength: 256 }),
+          logName: Type.String({ minLength: 1, maxLength: 1024 }),
+        }),
+        response: {
+          200: Type.Object({
+            projectName: Type.String(),
+            logName: Type.String(),
+            comparisonUrl: Type.String(),
+            runs: Type.Array(
+              Type.Object({
+                runId: Type.Integer(),
+                runName: Type.String(),
+                url: Type.String(),
+                status: Type.String(),
+                stats: Nullable(
+                  Type.Object({
+                    count: Type.Integer(),
+                    min: Type.Number(),
+                    max: Type.Number(),
+                    mean: Type.Number(),
+                    final: Type.Number(),
+                  }),
+                ),
+                config: JsonValue,
+              }),
+            ),
+          }),
+        },
+      },
+    },
+    async (request) => {
+      const ctx = ctxOf(deps, request);
+      const { projectName, logName } = request.query;
+      const runIds = parseRunIds(request.query.runIds, MAX_COMPARE_RUNS);
+      const compared = await compareRuns(ctx, projectName, logName, runIds);
+      const slug = ctx.principal.orgSlug;
+      return {
+        projectName,
+        logName,
+        comparisonUrl: comparisonUrl(
+          publicUrl,
+          slug,
+          projectName,
+          compared.map((c) => c.run.id),
+        ),
+        runs: compared.map(({ run, stats }) => ({
+          runId: run.id,
+          runName: run.name,
+          url: runUrl(publicUrl, slug, run.projectName, run.id),
+          status: run.status,
+          stats,
+          config: run.config,
+        })),
+      };
+    },
+  );
+
+  app.get(
+    '/api/runs/metric-names',
+    {
+      schema: {
+        querystring: Type.Object({
+          projectName: Type.String({ minLength: 1, maxLength: 256 }),
+          search: Type.Optional(Type.String({ maxLength: 1024 })),
+          runIds: Type.Optional(Type.String({ maxLength: 20_000 })),
+          limit: QueryInt(1, 10_000, 500),
+        }),
+        response: { 200: Type.Object({ projectName: Type.String(), metricNames: Type.Array(Type.String()) }) },
+      },
+    },
+    async (request) => {
+      const { projectName, search, limit } = request.query;
+      const runIds = request.query.runIds ? parseRunIds(request.query.runIds, 1000) : undefined;
+      const names = await metricNames(ctxOf(deps, request), { projectName, search, runIds, limit });
+      return { projectName, metricNames: names };
+    },
+  );
+}

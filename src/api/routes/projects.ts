@@ -1,0 +1,26 @@
+import { Type } from '@sinclair/typebox';
+import type { Deps } from '../../services/context.js';
+import { iso } from '../../services/run-urls.js';
+import type { App } from '../app-types.js';
+import { ctxOf } from '../auth-hook.js';
+
+const ProjectSchema = Type.Object({
+  id: Type.Integer(),
+  name: Type.String(),
+  createdAt: Type.String(),
+  updatedAt: Type.String(),
+  runCount: Type.Integer(),
+});
+
+/** GET /api/runs/projects: the organization's projects, newest first. */
+export function registerProjectRoutes(app: App, deps: Deps): void {
+  app.get(
+    '/api/runs/projects',
+    { schema: { response: { 200: Type.Object({ projects: Type.Array(ProjectSchema) }) } } },
+    async (request) => {
+      const ctx = ctxOf(deps, request);
+      const projects = await deps.metadata.listProjects(ctx.principal.orgId);
+      return { projects: projects.map((p) => ({ ...p, createdAt: iso(p.createdAt), updatedAt: iso(p.updatedAt) })) };
+    },
+  );
+}

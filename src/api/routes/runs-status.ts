@@ -1,0 +1,47 @@
+import { Type } from '@sinclair/typebox';
+import { RUN_STATUSES } from '../../domain/types.js';
+import type { Deps } from '../../services/context.js';
+import { statusHistory, updateRunStatus } from '../../services/run-status.js';
+import { iso } from '../../services/run-urls.js';
+import type { App } from '../app-types.js';
+import { ctxOf } from '../auth-hook.js';
+import { JsonValue, Nullable, Opt, QueryRunId, RunId, StringEnum, Success } from '../schema-helpers.js';
+
+const StatusBody = Type.Object({
+  runId: RunId,
+  status: StringEnum(RUN_STATUSES),
+  statusMetadata: Opt(Type.String()),
+  loggerSettings: Opt(Type.String()),
+});
+
+const EventSchema = Type.Object({
+  id: Type.Integer(),
+  runId: Type.Integer(),
+  fromStatus: Nullable(Type.String()),
+  toStatus: Type.String(),
+  source: Type.String(),
+  metadata: JsonValue,
+  createdAt: Type.String(),
+});
+
+/** POST /api/runs/status/update and GET /api/runs/status/history. */
+export function registerRunStatusRoutes(app: App, deps: Deps): void {
+  app.post('/api/runs/status/update', { schema: { body: StatusBody, response: { 200: Success } } }, async (request) => {
+    await updateRunStatus(ctxOf(deps, request), request.body);
+    return { success: true };
+  });
+
+  app.get(
+    '/api/runs/status/history',
+    {
+      schema: {
+        querystring: Type.Object({ runId: QueryRunId }),
+        response: { 200: Type.Object({ runId: Type.Integer(), events: Type.Array(EventSchema) }) },
+      },
+    },
+    async (request) => {
+      const events = await statusHistory(ctxOf(deps, request), request.query.runId);
+      return { runId: request.query.runId, events: events.map((e) => ({ ...e, createdAt: iso(e.createdAt) })) };
+    },
+  );
+}

@@ -1,0 +1,94 @@
+import { Type } from '@sinclair/typebox';
+import { LOG_TYPES } from '../../domain/types.js';
+import { notFound } from '../../errors.js';
+import type { Deps } from '../../services/context.js';
+import { addLogNames, setModelGraph, updateConfig, updateNotes, updateTags } from '../../services/run-updates.js';
+import type { App } from '../app-types.js';
+import { ctxOf } from '../auth-hook.js';
+import { Nullable, QueryRunId, RunId, StringEnum, Success, Tags } from '../schema-helpers.js';
+
+const LogName = Type.String({ minLength: 1, maxLength: 1024 });
+const GraphSchema = Type.Object({
+  format: Type.String({ maxLength: 256 }),
+  nodes: Type.Record(Type.String(), Type.Unknown()),
+});
+const ok = { 200: Success };
+
+/** notes/update, config/update, tags/update, logName/add, modelGraph/create and GET modelGraph. */
+export function registerRunUpdateRoutes(app: App, deps: Deps): void {
+  app.post(
+    '/api/runs/notes/update',
+    {
+      schema: {
+        body: Type.Object({ runId: RunId, notes: Nullable(Type.String({ maxLength: 10_000 })) }),
+        response: ok,
+      },
+    },
+    async (request) => {
+      await updateNotes(ctxOf(deps, request), request.body.runId, request.body.notes);
+      return { success: true };
+    },
+  );
+
+  app.post(
+    '/api/runs/config/update',
+    { schema: { body: Type.Object({ runId: RunId, config: Type.String() }), response: ok } },
+    async (request) => {
+      await updateConfig(ctxOf(deps, request), request.body.runId, request.body.config);
+      return { success: true };
+    },
+  );
+
+  app.post(
+    '/api/runs/tags/update',
+    { schema: { body: Type.Object({ runId: RunId, tags: Tags }), response: ok } },
+    async (request) => {
+      await updateTags(ctxOf(deps, request), request.body.runId, request.body.tags);
+      return { success: true };
+    },
+  );
+
+  app.post(
+    '/api/runs/logName/add',
+    {
+      schema: {
+        body: Type.Object({
+          runId: RunId,
+          logName: Type.Array(LogName, { maxItems: 10_000 }),
+          logType: StringEnum(LOG_TYPES),
+        }),
+        response: ok,
+      },
+    },
+    async (request) => {
+      const { runId, logName, logType } = request.body;
+      await addLogNames(ctxOf(deps, request), runId, logName, logType);
+      return { success: true };
+    },
+  );
+
+  app.post(
+    '/api/runs/modelGraph/create',
+    { schema: { body: Type.Object({ runId: RunId, graph: GraphSchema }), response: ok } },
+    async (request) => {
+      await setModelGraph(ctxOf(deps, request), request.body.runId, request.body.graph);
+      return { success: true };
+    },
+  );
+
+  app.get(
+    '/api/runs/modelGraph',
+    {
+      schema: {
+        querystring: Type.Object({ runId: QueryRunId }),
+        response: { 200: Type.Object({ runId: Type.Integer(), graph: GraphSchema }) },
+      },
+    },
+    async (request) => {
+      const ctx = ctxOf(deps, request);
+      const graph = await deps.metadata.findModelGraph(ctx.principal.orgId, request.query.runId);
+      if (!graph) throw notFound(`run ${request.query.runId} has no model graph`);
+      return { runId: request.query.runId, graph: graph as { format: string; nodes: Record<string, unknown> } };
+    },
+  );
+}

@@ -1,0 +1,36 @@
+import { type TSchema, Type } from '@sinclair/typebox';
+
+/** An optional field that also accepts an explicit null as "absent" (the Python client sends nulls). */
+export const Opt = <T extends TSchema>(schema: T) => Type.Optional(Type.Union([schema, Type.Null()]));
+
+/** A value or null. */
+export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+
+/** A run id in a body or path. */
+export const RunId = Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER });
+
+/** A step: a non-negative integer. */
+export const Step = Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER });
+
+/** A project name. */
+export const ProjectName = Type.String({ minLength: 1, maxLength: 256 });
+
+/** Any JSON value (response side of config and friends). */
+export const JsonValue = Type.Unknown();
+
+/** The `{success: true}` answer of the update endpoints. */
+export const Success = Type.Object({ success: Type.Boolean() });
+
+/** Tags: at most 100, each 1 to 256 characters. */
+export const Tags = Type.Array(Type.String({ minLength: 1, maxLength: 256 }), { maxItems: 100 });
+
+/** A query string integer parameter within bounds (the query is coerced from text). */
+export const QueryInt = (min: number, max: number, defaultValue?: number) =>
+  Type.Integer({ minimum: min, maximum: max, ...(defaultValue === undefined ? {} : { default: defaultValue }) });
+
+/** The `runId` query parameter. */
+export const QueryRunId = Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER });
+
+/** A string that must be one of the given values (error lists them). */
+export const StringEnum = <T extends string>(values: readonly T[]) =>
+  Type.Unsafe<T>({ type: 'string', enum: [...values] });

@@ -1,0 +1,47 @@
+import Fastify, { LogController, type FastifyServerOptions } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { App } from './api/app-types.js';
+import { installAuth } from './api/auth-hook.js';
+import { installErrorHandlers } from './api/error-handler.js';
+import { registerRoutes } from './api/routes/index.js';
+import { compileValidator } from './api/validators.js';
+import { AppError } from './errors.js';
+import { Authenticator } from './services/authenticator.js';
+import type { Deps } from './services/context.js';
+
+export interface AppOptions {
+  logger?: FastifyServerOptions['logger'];
+}
+
+/**
+ * Builds the HTTP app over the given stores; never listens (tests call `inject()` or
+ * `listen()` themselves). JSON routes take application/json only (415 otherwise).
+ */
+export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<App> {
+  const app = Fastify({
+    logger: options.logger ?? false,
+    bodyLimit: deps.config.jsonBodyLimit,
+    // Per-request log lines would dominate the ingest path; errors are logged by the handler.
+    logController: new LogController({ disableRequestLogging: true }),
+    requestIdHeader: false,
+    forceCloseConnections: false,
+    return503OnClosing: true,
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
+    ajv: { customOptions: { coerceTypes: false } },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+  app.setValidatorCompiler(compileValidator);
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
+    const text = body as string;
+    if (text.trim() === '') return done(new AppError('INVALID_JSON', 'body is empty; a JSON object is required'));
+    try {
+      done(null, JSON.parse(text));
+    } catch (err) {
+      done(new AppError('INVALID_JSON', `body is not valid JSON: ${(err as Error).message}`));
+    }
+  });
+  installErrorHandlers(app);
+  installAuth(app, new Authenticator(deps.metadata, (err) => app.log.warn({ err }, 'could not record key use')));
+  await registerRoutes(app, deps);
+  return app;
+}

@@ -1,0 +1,82 @@
+import path from 'node:path';
+import { ConfigError } from '../config.js';
+import { createApiKey, hashApiKey } from '../services/api-keys.js';
+import { openEmbeddedStores } from '../store/open-stores.js';
+
+function option(args: readonly string[], name: string): string | undefined {
+  const i = args.indexOf(`--${name}`);
+  if (i < 0) return undefined;
+  const value = args[i + 1];
+  if (value === undefined || value.startsWith('--')) throw new ConfigError(`--${name} needs a value`);
+  return value;
+}
+
+function positional(args: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    if (args[i]!.startsWith('--')) i++;
+    else out.push(args[i]!);
+  }
+  return out;
+}
+
+const iso = (ms: number | null): string => (ms === null ? '-' : new Date(ms).toISOString());
+
+/**
+ * `stepwise keys create|list|revoke --data DIR ...`. Works while a server runs on the same
+ * data dir (SQLite WAL + busy timeout). Returns the exit code.
+ */
+export async function keys(args: readonly string[], out: (line: string) => void): Promise<number> {
+  const [verb, ...rest] = args;
+  const dataDir = path.resolve(option(rest, 'data') ?? process.env.STEPWISE_DATA_DIR ?? 'stepwise-data');
+  const stores = await openEmbeddedStores(dataDir);
+  try {
+    if (verb === 'create') {
+      const org = option(rest, 'org');
+      if (!org) throw new ConfigError('keys create needs --org SLUG');
+      const expires = option(rest, 'expires');
+      const expiresAt = expires === undefined ? null : Date.parse(expires);
+      if (expiresAt !== null && Number.isNaN(expiresAt)) throw new ConfigError('--expires must be an ISO 8601 time');
+      const created = await createApiKey(stores.metadata, {
+        orgSlug: org,
+        userName: option(rest, 'user') ?? 'admin',
+        name: option(rest, 'name') ?? 'cli',
+        expiresAt,
+      });
+      out(`Created key ${created.id} for organization ${org}. It is shown only now:`);
+      out(created.key);
+      return 0;
+    }
+    if (verb === 'list') {
+      const list = await stores.metadata.listApiKeys(option(rest, 'org'));
+      out('id\torg\tuser\tname\tprefix\tcreated\texpires\trevoked\tlast used');
+      for (const k of list) {
+        out(
+          [
+            k.id,
+            k.orgSlug,
+            k.userName,
+            k.name,
+            `${k.prefix}…`,
+            iso(k.createdAt),
+            iso(k.expiresAt),
+            iso(k.revokedAt),
+            iso(k.lastUsedAt),
+          ].join('\t'),
+        );
+      }
+      return 0;
+    }
+    if (verb === 'revoke') {
+      const target = positional(rest)[0];
+      if (!target) throw new ConfigError('keys revoke needs a key id or the key itself');
+      const idOrHash = /^\d+$/.test(target) ? Number(target) : hashApiKey(target);
+      const done = await stores.metadata.revokeApiKey(idOrHash, Date.now());
+      out(done ? `Revoked ${typeof idOrHash === 'number' ? `key ${idOrHash}` : 'the key'}.` : 'No such key.');
+      return done ? 0 : 1;
+    }
+    throw new ConfigError('usage: stepwise keys create|list|revoke --data DIR ...');
+  } finally {
+    await stores.close();
+  }
+}

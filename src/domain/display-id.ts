@@ -1,0 +1,64 @@
+/**
+ * Display ids (`MMP-12`): the per-organization prefix derived from a project name
+ * (contract §3) and the `<PREFIX>-<NUMBER>` text form.
+ */
+
+const SEPARATORS = /[-_.\s]+/u;
+const MAX_PREFIX = 4;
+const DISPLAY_ID = /^([\p{L}\p{N}]{1,4})-([1-9][0-9]*)$/u;
+
+/** Characters by code point, so slicing never splits a surrogate pair. */
+const chars = (text: string): string[] => Array.from(text);
+
+/** Upper-cases and cuts to 4 code points (upper-casing can lengthen: `ß` → `SS`). */
+const finish = (prefix: string): string => chars(prefix.toUpperCase()).slice(0, MAX_PREFIX).join('');
+
+/**
+ * Returns the display-id prefix for a project name: `RUN` when it has no parts, else 1 to 4
+ * upper-cased code points following contract §3. Never throws; the prefix is not unique.
+ */
+export function derivePrefix(projectName: string): string {
+  const parts = projectName.split(SEPARATORS).filter((part) => part !== '');
+  const last = parts[parts.length - 1];
+  if (last === undefined) return 'RUN';
+  if (parts.length === 1) return finish(chars(last).slice(0, 3).join(''));
+  const initials = parts.map((part) => chars(part)[0] ?? '');
+  const padding = chars(last).slice(1, 1 + Math.max(0, 3 - initials.length));
+  return finish([...initials, ...padding].join(''));
+}
+
+/**
+ * Returns the n-th candidate for a prefix: `base` for n = 1, else `base` cut so that
+ * `base + n` fits 4 characters (`MMPV`, 2 → `MMP2`). Throws RangeError unless 1 ≤ n ≤ 9999.
+ */
+export function prefixCandidate(base: string, n: number): string {
+  if (!Number.isInteger(n) || n < 1 || n > 9999) {
+    throw new RangeError(`prefix candidate number must be an integer from 1 to 9999, got ${n}`);
+  }
+  if (n === 1) return base;
+  const digits = String(n);
+  return (
+    chars(base)
+      .slice(0, MAX_PREFIX - digits.length)
+      .join('') + digits
+  );
+}
+
+/**
+ * Parses `<PREFIX>-<NUMBER>` case-insensitively: prefix 1–4 letters or digits (returned
+ * upper-cased), number a positive safe integer without sign or leading zeros; else undefined.
+ */
+export function parseDisplayId(text: string): { prefix: string; number: number } | undefined {
+  const match = DISPLAY_ID.exec(text);
+  if (match === null || match[1] === undefined || match[2] === undefined) return undefined;
+  const number = Number(match[2]);
+  if (!Number.isSafeInteger(number)) return undefined;
+  const prefix = match[1].toUpperCase();
+  if (chars(prefix).length > MAX_PREFIX) return undefined;
+  return { prefix, number };
+}
+
+/** Returns `<prefix>-<number>`; does no validation (use a prefix from derivePrefix). */
+export function formatDisplayId(prefix: string, number: number): string {
+  return `${prefix}-${number}`;
+}

@@ -1,0 +1,22 @@
+import Sqids from 'sqids';
+
+const sqids = new Sqids({
+  minLength: 5,
+  alphabet: 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789',
+});
+
+/** The SQID of a run id (contract §3: minimum length 5, alphabet a-z A-Z 0-9). */
+export const encodeRunId = (runId: number): string => sqids.encode([runId]);
+
+/**
+ * The run id a SQID stands for, or undefined when the text is not the canonical SQID of
+ * exactly one non-negative integer (so every run has one accepted spelling).
+ */
+export function decodeRunId(text: string): number | undefined {
+  if (!/^[a-zA-Z0-9]{5,64}$/.test(text)) return undefined;
+  const ids = sqids.decode(text);
+  if (ids.length !== 1) return undefined;
+  const id = ids[0];
+  if (id === undefined || !Number.isSafeInteger(id) || encodeRunId(id) !== text) return undefined;
+  return id;
+}

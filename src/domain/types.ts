@@ -1,0 +1,99 @@
+/** The records Stepwise keeps, as the stores hand them to the rest of the server. */
+
+export const RUN_STATUSES = ['RUNNING', 'COMPLETED', 'FAILED', 'CANCELLED', 'TERMINATED'] as const;
+export type RunStatus = (typeof RUN_STATUSES)[number];
+
+export const LOG_TYPES = [
+  'METRIC',
+  'IMAGE',
+  'VIDEO',
+  'AUDIO',
+  'FILE',
+  'TEXT',
+  'ARTIFACT',
+  'HISTOGRAM',
+  'TABLE',
+  'DATA',
+  'GRAPH',
+] as const;
+export type LogType = (typeof LOG_TYPES)[number];
+
+export type StatusSource = 'api' | 'resume' | 'system';
+
+/** Who a request acts as: resolved from its API key. */
+export interface Principal {
+  orgId: number;
+  orgSlug: string;
+  userId: number;
+  keyId: number;
+}
+
+export interface LogNameEntry {
+  logName: string;
+  logType: string;
+  logGroup: string;
+}
+
+/** A run as stored. Times are epoch milliseconds; JSON fields are parsed values or null. */
+export interface Run {
+  id: number;
+  orgId: number;
+  projectId: number;
+  projectName: string;
+  number: number;
+  displayId: string;
+  name: string;
+  externalId: string | null;
+  status: RunStatus;
+  tags: string[];
+  config: unknown;
+  systemMetadata: unknown;
+  loggerSettings: unknown;
+  statusMetadata: unknown;
+  notes: string | null;
+  forkedFromRunId: number | null;
+  forkStep: number | null;
+  createdAt: number;
+  updatedAt: number;
+  statusUpdated: number;
+}
+
+export interface StatusEvent {
+  id: number;
+  runId: number;
+  fromStatus: RunStatus | null;
+  toStatus: RunStatus;
+  source: StatusSource;
+  metadata: unknown;
+  createdAt: number;
+}
+
+export interface Project {
+  id: number;
+  name: string;
+  prefix: string;
+  createdAt: number;
+  updatedAt: number;
+  runCount: number;
+}
+
+export interface ApiKeyRecord {
+  id: number;
+  orgId: number;
+  orgSlug: string;
+  userId: number;
+  userName: string;
+  name: string;
+  prefix: string;
+  keyHash: string;
+  createdAt: number;
+  expiresAt: number | null;
+  revokedAt: number | null;
+  lastUsedAt: number | null;
+}
+
+/** One link of a fork lineage: a run's own points are visible up to maxStep (inclusive). */
+export interface LineageLink {
+  runId: number;
+  maxStep: number;
+}

@@ -1,0 +1,51 @@
+/**
+ * Errors are values with stable codes. Stores, domain and ingest code throw AppError;
+ * the HTTP error handler maps `code` to a status with HTTP_STATUS and writes {error, code}.
+ */
+export type ErrorCode =
+  | 'BAD_REQUEST'
+  | 'VALIDATION_FAILED'
+  | 'INVALID_JSON'
+  | 'UNAUTHORIZED'
+  | 'FORBIDDEN'
+  | 'NOT_FOUND'
+  | 'CONFLICT'
+  | 'PAYLOAD_TOO_LARGE'
+  | 'UNSUPPORTED_MEDIA_TYPE'
+  | 'TOO_MANY_REQUESTS'
+  | 'OVERLOADED'
+  | 'INTERNAL';
+
+/** The HTTP status each error code is answered with. */
+export const HTTP_STATUS: Record<ErrorCode, number> = {
+  BAD_REQUEST: 400,
+  VALIDATION_FAILED: 400,
+  INVALID_JSON: 400,
+  UNAUTHORIZED: 401,
+  FORBIDDEN: 403,
+  NOT_FOUND: 404,
+  CONFLICT: 409,
+  PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  TOO_MANY_REQUESTS: 429,
+  OVERLOADED: 503,
+  INTERNAL: 500,
+};
+
+/** An error a client can be told about: a sentence plus a stable code. */
+export class AppError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'AppError';
+  }
+}
+
+/** Shorthand constructors, so call sites read as sentences. */
+export const badRequest = (message: string): AppError => new AppError('BAD_REQUEST', message);
+export const notFound = (message: string): AppError => new AppError('NOT_FOUND', message);
+export const conflict = (message: string): AppError => new AppError('CONFLICT', message);
+export const unauthorized = (message: string): AppError => new AppError('UNAUTHORIZED', message);
+export const forbidden = (message: string): AppError => new AppError('FORBIDDEN', message);

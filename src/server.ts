@@ -1,0 +1,59 @@
+import path from 'node:path';
+import type { FastifyServerOptions } from 'fastify';
+import { buildApp } from './app.js';
+import type { App } from './api/app-types.js';
+import { LocalBlobStore } from './blob/local-blob-store.js';
+import { UrlSigner } from './blob/url-signer.js';
+import type { Config } from './config.js';
+import { randomBytes } from 'node:crypto';
+import { bootstrapInstallation } from './services/bootstrap.js';
+import type { Deps } from './services/context.js';
+import { openEmbeddedStores } from './store/open-stores.js';
+
+/** The ports the Python client derives from `settings={"host": H}` (API, ingest, heartbeat). */
+export const PLUTO_PORTS = [3001, 3003, 3004] as const;
+
+export interface RunningServer {
+  app: App;
+  deps: Deps;
+  /** The key created at first start, if this start created one. */
+  bootstrapKey: string | undefined;
+  /** Stops accepting, finishes in-flight requests, closes the stores. */
+  close(): Promise<void>;
+}
+
+/** Opens the stores, bootstraps a fresh installation, builds the app and listens. */
+export async function startServer(
+  config: Config,
+  logger: FastifyServerOptions['logger'] = false,
+): Promise<RunningServer> {
+  const stores = await openEmbeddedStores(config.dataDir);
+  const bootstrapKey = await bootstrapInstallation(stores.metadata, config.dataDir, config.bootstrapKey);
+  const signer = new UrlSigner(
+    await stores.metadata.getSecret('url-signing', () => randomBytes(32).toString('base64url')),
+  );
+  const blobs = new LocalBlobStore(path.join(config.dataDir, 'blobs'), config.publicUrl, signer);
+  const deps: Deps = { config, metadata: stores.metadata, series: stores.series, blobs, signer };
+  const app = await buildApp(deps, { logger });
+  await app.listen({ port: config.port, host: config.host });
+  const extra: App[] = [];
+  if (config.plutoPorts) {
+    for (const port of PLUTO_PORTS) {
+      const mirror = await buildApp(deps, { logger });
+      await mirror.listen({ port, host: config.host });
+      extra.push(mirror);
+    }
+  }
+  let closing: Promise<void> | undefined;
+  return {
+    app,
+    deps,
+    bootstrapKey,
+    close: () =>
+      (closing ??= (async () => {
+        await Promise.all([app, ...extra].map((a) => a.close()));
+        await blobs.close();
+        await stores.close();
+      })()),
+  };
+}

@@ -1,0 +1,24 @@
+import type { Config } from '../config.js';
+import type { Principal } from '../domain/types.js';
+import type { MetadataStore } from '../store/metadata-store.js';
+import type { SeriesStore } from '../store/series-store.js';
+import type { BlobStore } from '../blob/blob-store.js';
+import type { UrlSigner } from '../blob/url-signer.js';
+
+/** What the services work with: configuration and the stores. Built once per process. */
+export interface Deps {
+  config: Config;
+  metadata: MetadataStore;
+  series: SeriesStore;
+  blobs: BlobStore;
+  signer: UrlSigner;
+}
+
+/** One request's view: the dependencies and who is asking. */
+export interface Ctx {
+  deps: Deps;
+  principal: Principal;
+}
+
+/** The deepest fork lineage followed when reading a forked run's series. */
+export const MAX_LINEAGE_DEPTH = 32;

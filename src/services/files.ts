@@ -1,0 +1,127 @@
+import { randomUUID } from 'node:crypto';
+import type { Readable } from 'node:stream';
+import { logGroupOf } from '../domain/log-group.js';
+import type { LogType, Run } from '../domain/types.js';
+import { badRequest } from '../errors.js';
+import type { FileInput, FileRecord } from '../store/series-store.js';
+import type { Ctx, Deps } from './context.js';
+import { getProjectRun } from './run-lookup.js';
+import { iso } from './run-urls.js';
+
+/** Download links are valid this long (interface.md: 5 days). */
+export const DOWNLOAD_TTL_MS = 5 * 24 * 60 * 60 * 1000;
+
+export interface FileRequest {
+  fileName: string;
+  logName: string;
+  fileSize: number;
+  fileType: string;
+  step?: number | null;
+  time?: number | null;
+  caption?: string | null;
+  sampleIndex?: number | null;
+}
+
+/** Throws BAD_REQUEST when a file or log name could escape its run's storage. */
+export function checkFileNames(f: { fileName: string; logName: string }): void {
+  const { fileName, logName } = f;
+  if (/[/\\\0]/.test(fileName) || fileName === '.' || fileName === '..') {
+    throw badRequest(`fileName ${JSON.stringify(fileName)} must not contain / \\ or NUL, nor be . or ..`);
+  }
+  if (logName.includes('\0') || logName.split(/[/\\]/).some((part) => part === '.' || part === '..')) {
+    throw badRequest(`logName ${JSON.stringify(logName)} must not contain . or .. segments`);
+  }
+}
+
+const KIND_BY_EXTENSION: Record<string, LogType> = {
+  png: 'IMAGE',
+  jpg: 'IMAGE',
+  jpeg: 'IMAGE',
+  gif: 'IMAGE',
+  webp: 'IMAGE',
+  bmp: 'IMAGE',
+  svg: 'IMAGE',
+  mp4: 'VIDEO',
+  webm: 'VIDEO',
+  mov: 'VIDEO',
+  avi: 'VIDEO',
+  wav: 'AUDIO',
+  mp3: 'AUDIO',
+  ogg: 'AUDIO',
+  flac: 'AUDIO',
+};
+
+/** The log type a file registers its logName with, from its type or extension. */
+export function fileLogType(fileType: string, fileName: string): LogType {
+  const ext = (fileType || fileName.split('.').pop() || '')
+    .toLowerCase()
+    .replace(/^\./, '')
+    .replace(/^(image|video|audio)\//, '');
+  return KIND_BY_EXTENSION[ext] ?? 'FILE';
+}
+
+/**
+ * Records files awaiting upload and answers the Python client's shape:
+ * `{"<logName>": [{"<fileName>": "<signed upload url>"}]}`.
+ */
+export async function requestUploads(
+  ctx: Ctx,
+  run: Run,
+  files: readonly FileRequest[],
+): Promise<Record<string, Record<string, string>[]>> {
+  files.forEach(checkFileNames);
+  const now = Date.now();
+  const inputs: FileInput[] = files.map((f) => ({
+    logName: f.logName,
+    fileName: f.fileName,
+    fileType: f.fileType,
+    fileSize: f.fileSize,
+    step: f.step ?? 0,
+    sampleIndex: f.sampleIndex ?? 0,
+    time: f.time ?? now,
+    caption: f.caption ?? null,
+  }));
+  const entries = [...new Map(inputs.map((f) => [f.logName, fileLogType(f.fileType, f.fileName)])).entries()];
+  await ctx.deps.metadata.addLogNames(
+    ctx.principal.orgId,
+    run.id,
+    entries.map(([logName, logType]) => ({ logName, logType, logGroup: logGroupOf(logName) })),
+    now,
+  );
+  const records = await ctx.deps.series.createFiles(
+    run.id,
+    inputs,
+    (f) => `${run.orgId}/${run.id}/${randomUUID()}/${f.fileName}`,
+  );
+  const out: Record<string, Record<string, string>[]> = {};
+  for (const r of records) (out[r.logName] ??= []).push({ [r.fileName]: await ctx.deps.blobs.uploadUrl(r.blobKey) });
+  return out;
+}
+
+/** Receives the bytes of an upload link (already verified) and marks the file uploaded. */
+export async function receiveUpload(deps: Deps, blobKey: string, body: Readable): Promise<number> {
+  const size = await deps.blobs.put(blobKey, body);
+  await deps.series.markFileUploaded(blobKey, size, Date.now());
+  return size;
+}
+
+/** Files of a run whose bytes have arrived, with 5-day download links. Throws NOT_FOUND. */
+export async function listRunFiles(
+  ctx: Ctx,
+  q: { runId: number; projectName?: string; logName?: string; logGroup?: string },
+) {
+  const run = await getProjectRun(ctx, q.runId, q.projectName);
+  const records: FileRecord[] = await ctx.deps.series.listFiles(run.id, q.logName || null, q.logGroup || null);
+  return Promise.all(
+    records.map(async (r) => ({
+      fileName: r.fileName,
+      fileType: r.fileType,
+      fileSize: r.fileSize,
+      logName: r.logName,
+      logGroup: r.logGroup,
+      time: iso(r.time),
+      step: r.step,
+      url: await ctx.deps.blobs.downloadUrl(r.blobKey, r.fileName, DOWNLOAD_TTL_MS),
+    })),
+  );
+}

@@ -1,0 +1,93 @@
+import { logGroupOf } from '../domain/log-group.js';
+import { LOG_TYPES, type LogType, type Run } from '../domain/types.js';
+import { badRequest } from '../errors.js';
+import { parseDataLines, parseLogLines, parseMetricLines } from '../ingest/lines.js';
+import type { MetricPointInput } from '../store/series-store.js';
+import type { Ctx } from './context.js';
+import { LogNameCache } from './log-name-cache.js';
+
+/** Ingest headers as the Python client sends them. */
+export interface IngestHeaders {
+  runId: string | undefined;
+  projectName: string | undefined;
+}
+
+/**
+ * The run an ingest request writes to. X-Run-Id must be an integer (the client sometimes
+ * sends `None`): 400; unknown or foreign run: 404; X-Project-Name, when sent, must be the
+ * run's project: 400.
+ */
+export async function ingestRun(ctx: Ctx, h: IngestHeaders): Promise<Run> {
+  const text = h.runId?.trim();
+  if (!text || !/^\d{1,15}$/.test(text)) {
+    throw badRequest(
+      `X-Run-Id must be an integer run id; got ${text === undefined ? 'nothing' : JSON.stringify(text)}`,
+    );
+  }
+  const run = await ctx.deps.metadata.getRun(ctx.principal.orgId, Number(text));
+  const project = h.projectName?.trim();
+  if (project && project !== run.projectName) {
+    throw badRequest(`X-Project-Name ${JSON.stringify(project)} is not the project of run ${run.id}`);
+  }
+  return run;
+}
+
+/** Per store: which log names each run has registered, so ingest writes them once. */
+const caches = new WeakMap<object, LogNameCache>();
+
+async function register(ctx: Ctx, run: Run, names: Iterable<[string, LogType]>): Promise<void> {
+  let registered = caches.get(ctx.deps.metadata);
+  if (!registered) caches.set(ctx.deps.metadata, (registered = new LogNameCache(50_000)));
+  const fresh = [...names].filter(([name]) => !registered.has(run.id, name));
+  if (fresh.length === 0) return;
+  const entries = fresh.map(([logName, logType]) => ({ logName, logType, logGroup: logGroupOf(logName) }));
+  await ctx.deps.metadata.addLogNames(ctx.principal.orgId, run.id, entries, Date.now());
+  for (const [name] of fresh) registered.add(run.id, name);
+}
+
+/** Stores one NDJSON metrics body atomically; returns the number of points stored. Throws BAD_REQUEST. */
+export async function ingestMetrics(ctx: Ctx, run: Run, body: string): Promise<number> {
+  const lines = parseMetricLines(body);
+  const points: MetricPointInput[] = [];
+  const names = new Map<string, LogType>();
+  for (const line of lines) {
+    for (const { logName, value } of line.values) {
+      points.push({ logName, step: line.step, time: line.time, value });
+      names.set(logName, 'METRIC');
+    }
+  }
+  await register(ctx, run, names);
+  await ctx.deps.series.appendMetrics(run, points);
+  return points.length;
+}
+
+/** Stores one NDJSON console-log body atomically; returns the number of lines. Throws BAD_REQUEST. */
+export async function ingestLogs(ctx: Ctx, run: Run, body: string): Promise<number> {
+  const lines = parseLogLines(body).map((l) => ({
+    time: l.time,
+    logType: l.logType,
+    lineNumber: l.logLineNumber,
+    message: l.message,
+    step: l.step,
+  }));
+  await ctx.deps.series.appendConsole(run.id, lines);
+  return lines.length;
+}
+
+const asLogType = (dataType: string): LogType => {
+  const upper = dataType.toUpperCase();
+  return (LOG_TYPES as readonly string[]).includes(upper) ? (upper as LogType) : 'DATA';
+};
+
+/** Stores one NDJSON data body (histograms, tables, text) atomically; returns the number of lines. */
+export async function ingestData(ctx: Ctx, run: Run, body: string): Promise<number> {
+  const lines = parseDataLines(body);
+  const names = new Map<string, LogType>();
+  for (const l of lines) names.set(l.logName, asLogType(l.dataType));
+  await register(ctx, run, names);
+  await ctx.deps.series.appendData(
+    run.id,
+    lines.map((l) => ({ time: l.time, step: l.step, logName: l.logName, dataType: l.dataType, data: l.data })),
+  );
+  return lines.length;
+}

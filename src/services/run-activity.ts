@@ -1,0 +1,66 @@
+import type { Ctx } from './context.js';
+import { getProjectRun } from './run-lookup.js';
+import { iso } from './run-urls.js';
+
+/** Console lines of a run in production order, paged, with the matching total. Throws NOT_FOUND. */
+export async function listLogs(
+  ctx: Ctx,
+  q: { runId: number; projectName?: string; logType?: string; limit: number; offset: number },
+) {
+  const run = await getProjectRun(ctx, q.runId, q.projectName);
+  const { lines, total } = await ctx.deps.series.listConsole(run.id, q.logType ?? null, q.limit, q.offset);
+  return { logs: lines.map((l) => ({ ...l, time: iso(l.time) })), total };
+}
+
+/** Data lines (histograms, tables, text) of a run, paged, with the matching total. Throws NOT_FOUND. */
+export async function listData(
+  ctx: Ctx,
+  q: { runId: number; projectName?: string; logName?: string; limit: number; offset: number },
+) {
+  const run = await getProjectRun(ctx, q.runId, q.projectName);
+  const { lines, total } = await ctx.deps.series.listData(run.id, q.logName || null, q.limit, q.offset);
+  return { data: lines.map((l) => ({ ...l, time: iso(l.time) })), total };
+}
+
+/** Records a heartbeat; returns the run's status so the client can stop when it was cancelled. */
+export async function heartbeat(ctx: Ctx, runId: number): Promise<string> {
+  const run = await ctx.deps.metadata.getRun(ctx.principal.orgId, runId);
+  await ctx.deps.metadata.touchRun(run.id, Date.now());
+  return run.status;
+}
+
+export interface AlertBody {
+  timestamp?: number | null;
+  level?: string | null;
+  title?: string | null;
+  body?: string | null;
+  [extra: string]: unknown;
+}
+
+/** Stores an alert of a run. Throws NOT_FOUND. */
+export async function createAlert(ctx: Ctx, runId: number, alert: AlertBody): Promise<void> {
+  const now = Date.now();
+  const str = (v: unknown) => (typeof v === 'string' ? v : null);
+  const ts = typeof alert.timestamp === 'number' && Number.isFinite(alert.timestamp) ? alert.timestamp : now;
+  // The Python client sends seconds; anything below year 2001 in ms is taken as seconds.
+  const alertTime = Math.round(ts < 1e12 ? ts * 1000 : ts);
+  await ctx.deps.metadata.createAlert(
+    ctx.principal.orgId,
+    runId,
+    { level: str(alert.level), title: str(alert.title), body: str(alert.body), payload: alert, alertTime },
+    now,
+  );
+}
+
+/** A run's alerts, oldest first. Throws NOT_FOUND. */
+export async function listAlerts(ctx: Ctx, runId: number) {
+  const alerts = await ctx.deps.metadata.listAlerts(ctx.principal.orgId, runId);
+  return alerts.map((a) => ({
+    id: a.id,
+    level: a.level,
+    title: a.title,
+    body: a.body,
+    time: iso(a.alertTime),
+    payload: a.payload,
+  }));
+}

@@ -1,0 +1,45 @@
+import { parseJsonField } from '../domain/json-field.js';
+import type { Run, RunStatus, StatusEvent } from '../domain/types.js';
+import type { Ctx } from './context.js';
+import { type RunSelector, selectRun } from './run-lookup.js';
+
+/** Finds the run (by runId, displayId or externalId) and sets it RUNNING with a `resume` event when it was not. */
+export async function resumeRun(ctx: Ctx, selector: RunSelector): Promise<Run> {
+  const run = await selectRun(ctx, selector);
+  return ctx.deps.metadata.updateStatus(ctx.principal.orgId, run.id, {
+    status: 'RUNNING',
+    statusMetadata: undefined,
+    loggerSettings: undefined,
+    source: 'resume',
+    at: Date.now(),
+  });
+}
+
+export interface StatusUpdateBody {
+  runId: number;
+  status: RunStatus;
+  statusMetadata?: string | null;
+  loggerSettings?: string | null;
+}
+
+/**
+ * Applies an `api` status write with the precedence and no-op rules. statusMetadata:
+ * absent keeps, null/""/"null" clears, JSON replaces; loggerSettings is deep-merged.
+ */
+export async function updateRunStatus(ctx: Ctx, body: StatusUpdateBody): Promise<void> {
+  const statusMetadata =
+    body.statusMetadata === undefined ? undefined : parseJsonField('statusMetadata', body.statusMetadata);
+  const loggerSettings = parseJsonField('loggerSettings', body.loggerSettings);
+  await ctx.deps.metadata.updateStatus(ctx.principal.orgId, body.runId, {
+    status: body.status,
+    statusMetadata,
+    loggerSettings,
+    source: 'api',
+    at: Date.now(),
+  });
+}
+
+/** The run's status timeline, oldest first. Throws NOT_FOUND. */
+export function statusHistory(ctx: Ctx, runId: number): Promise<StatusEvent[]> {
+  return ctx.deps.metadata.listStatusEvents(ctx.principal.orgId, runId);
+}

@@ -1,0 +1,34 @@
+import { logGroupOf } from '../domain/log-group.js';
+import type { LogType } from '../domain/types.js';
+import { badRequest } from '../errors.js';
+import type { ModelGraph } from '../store/metadata-store.js';
+import type { Ctx } from './context.js';
+import { parseObjectField, uniqueTags } from './run-create.js';
+
+/** Replaces the run's notes; null or "" clears. Throws NOT_FOUND. */
+export function updateNotes(ctx: Ctx, runId: number, notes: string | null): Promise<void> {
+  return ctx.deps.metadata.updateNotes(ctx.principal.orgId, runId, notes === '' ? null : notes, Date.now());
+}
+
+/** Deep-merges a JSON-encoded object into the run's config. Throws BAD_REQUEST, NOT_FOUND. */
+export async function updateConfig(ctx: Ctx, runId: number, configText: string): Promise<void> {
+  const patch = parseObjectField('config', configText);
+  if (!patch) throw badRequest('config must encode a JSON object');
+  await ctx.deps.metadata.updateConfig(ctx.principal.orgId, runId, patch, Date.now());
+}
+
+/** Replaces all tags (repeats dropped). Throws NOT_FOUND. */
+export function updateTags(ctx: Ctx, runId: number, tags: string[]): Promise<void> {
+  return ctx.deps.metadata.updateTags(ctx.principal.orgId, runId, uniqueTags(tags), Date.now());
+}
+
+/** Registers log names of one type; names already present keep their type. Throws NOT_FOUND. */
+export function addLogNames(ctx: Ctx, runId: number, names: readonly string[], logType: LogType): Promise<void> {
+  const entries = [...new Set(names)].map((logName) => ({ logName, logType, logGroup: logGroupOf(logName) }));
+  return ctx.deps.metadata.addLogNames(ctx.principal.orgId, runId, entries, Date.now());
+}
+
+/** Replaces the run's model graph. Throws NOT_FOUND. */
+export function setModelGraph(ctx: Ctx, runId: number, graph: ModelGraph): Promise<void> {
+  return ctx.deps.metadata.setModelGraph(ctx.principal.orgId, runId, graph, Date.now());
+}

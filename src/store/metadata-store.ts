@@ -1,0 +1,152 @@
+import type {
+  ApiKeyRecord,
+  LineageLink,
+  LogNameEntry,
+  Project,
+  Run,
+  RunStatus,
+  StatusEvent,
+  StatusSource,
+} from '../domain/types.js';
+
+export interface CreateRunInput {
+  orgId: number;
+  projectName: string;
+  name: string;
+  externalId: string | null;
+  tags: string[];
+  /** Config of a new run (already merged with a fork parent's when inherited). */
+  config: unknown;
+  /** Config deep-merged into an existing run when externalId resumes it. */
+  configPatch: unknown;
+  systemMetadata: unknown;
+  loggerSettings: unknown;
+  createdAt: number;
+  updatedAt: number;
+  fork: { parentId: number; forkStep: number } | null;
+}
+
+export interface StatusWrite {
+  status: RunStatus;
+  /** undefined keeps, null clears, a value replaces. */
+  statusMetadata: unknown;
+  /** undefined or null keeps; an object is deep-merged into the stored settings. */
+  loggerSettings: unknown;
+  source: StatusSource;
+  at: number;
+}
+
+export interface NewApiKey {
+  orgId: number;
+  userId: number;
+  name: string;
+  prefix: string;
+  keyHash: string;
+  createdAt: number;
+  expiresAt: number | null;
+}
+
+export interface AlertInput {
+  level: string | null;
+  title: string | null;
+  body: string | null;
+  payload: unknown;
+  alertTime: number;
+}
+
+export interface Alert extends AlertInput {
+  id: number;
+  runId: number;
+  createdAt: number;
+}
+
+export interface ModelGraph {
+  format: string;
+  nodes: unknown;
+}
+
+/**
+ * Organizations, users, keys, projects, runs and what hangs off a run. Every run-level
+ * method takes the caller's orgId and treats another organization's run as missing:
+ * `getRun*` throws NOT_FOUND, `find*` returns undefined, `list*` returns [].
+ */
+export interface MetadataStore {
+  /** Organization by slug, created when missing; returns its id. */
+  ensureOrganization(slug: string, at: number): Promise<number>;
+  /** User by name in an organization, created when missing; returns its id. */
+  ensureUser(orgId: number, name: string, at: number): Promise<number>;
+  /** Number of organizations (0 on a fresh store). */
+  countOrganizations(): Promise<number>;
+  /** Stores a key (its hash only); returns the key's id. */
+  createApiKey(key: NewApiKey): Promise<number>;
+  /** The key with this SHA-256 hash (hex), revoked or expired ones included. */
+  findApiKeyByHash(hash: string): Promise<ApiKeyRecord | undefined>;
+  /** Keys, oldest first, optionally of one organization. */
+  listApiKeys(orgSlug?: string): Promise<ApiKeyRecord[]>;
+  /** Marks a key (by id or hash) revoked; returns false when there is no such key. */
+  revokeApiKey(idOrHash: number | string, at: number): Promise<boolean>;
+  /** Records that a key was used at `at`. */
+  touchApiKey(id: number, at: number): Promise<void>;
+
+  /** Projects of an organization, newest first, with run counts. */
+  listProjects(orgId: number): Promise<Project[]>;
+  /** The organization's project of this name, or undefined. */
+  findProject(orgId: number, name: string): Promise<Project | undefined>;
+  /** Ids of a project's runs that are forks (their series are not their own summaries). */
+  listForkedRunIds(projectId: number): Promise<number[]>;
+
+  /**
+   * Creates a run (and its project when missing), or returns the run with the same
+   * externalId in that project with resumed true (resuming it when finished). Concurrent
+   * calls with one externalId create exactly one run.
+   */
+  createRun(input: CreateRunInput): Promise<{ run: Run; resumed: boolean }>;
+  /** The run, or throws NOT_FOUND. */
+  getRun(orgId: number, runId: number): Promise<Run>;
+  /** The run, or undefined. */
+  findRun(orgId: number, runId: number): Promise<Run | undefined>;
+  /** Runs by id, in the order asked, skipping unknown ones. */
+  listRunsByIds(orgId: number, runIds: readonly number[]): Promise<Run[]>;
+  /** Runs of a project, by id, paged. */
+  listProjectRuns(orgId: number, projectName: string, limit: number, offset: number): Promise<Run[]>;
+  /** The run with this display id prefix and number, optionally in a named project. */
+  findRunByDisplayId(orgId: number, prefix: string, number: number, projectName?: string): Promise<Run | undefined>;
+  /** The run with this externalId in the named project. */
+  findRunByExternalId(orgId: number, projectName: string, externalId: string): Promise<Run | undefined>;
+  /**
+   * Applies a status write under a row lock with the precedence and no-op rules of
+   * domain/status-rules; returns the run after it. Throws NOT_FOUND.
+   */
+  updateStatus(orgId: number, runId: number, write: StatusWrite): Promise<Run>;
+  /** The run's status events, oldest first. Throws NOT_FOUND. */
+  listStatusEvents(orgId: number, runId: number): Promise<StatusEvent[]>;
+  /** Replaces notes (null clears). Throws NOT_FOUND. */
+  updateNotes(orgId: number, runId: number, notes: string | null, at: number): Promise<void>;
+  /** Deep-merges a config object into the run's. Throws NOT_FOUND. */
+  updateConfig(orgId: number, runId: number, patch: Record<string, unknown>, at: number): Promise<void>;
+  /** Replaces all tags. Throws NOT_FOUND. */
+  updateTags(orgId: number, runId: number, tags: string[], at: number): Promise<void>;
+  /** Registers log names; names already present keep their type. Throws NOT_FOUND. */
+  addLogNames(orgId: number, runId: number, entries: readonly LogNameEntry[], at: number): Promise<void>;
+  /** The run's log names, sorted by name. */
+  listLogNames(runId: number): Promise<LogNameEntry[]>;
+  /** Replaces the run's model graph. Throws NOT_FOUND. */
+  setModelGraph(orgId: number, runId: number, graph: ModelGraph, at: number): Promise<void>;
+  /** The run's model graph or undefined. Throws NOT_FOUND for the run. */
+  findModelGraph(orgId: number, runId: number): Promise<ModelGraph | undefined>;
+  /**
+   * The run's fork lineage, the run itself first: each link's points are visible up to
+   * its maxStep (Infinity for the run itself). At most `depth` links.
+   */
+  getLineage(orgId: number, runId: number, depth: number): Promise<LineageLink[]>;
+  /** Records client liveness (heartbeat or ingest) for the stale-run rule. */
+  touchRun(runId: number, at: number): Promise<void>;
+  /** Stores an alert for a run. Throws NOT_FOUND. */
+  createAlert(orgId: number, runId: number, alert: AlertInput, at: number): Promise<void>;
+  /** A run's alerts, oldest first. */
+  listAlerts(orgId: number, runId: number): Promise<Alert[]>;
+  /** A named installation secret, created from `make()` the first time it is asked for. */
+  getSecret(name: string, make: () => string): Promise<string>;
+  /** Closes the store. */
+  close(): Promise<void>;
+}

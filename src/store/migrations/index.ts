@@ -1,0 +1,35 @@
+import type { SqlDb } from '../sql/sql-db.js';
+import { metadataMigration } from './001-metadata.js';
+import { seriesMigration } from './002-series.js';
+
+/** Numbered, forward-only migrations; `{{name}}` markers are filled from the dialect. */
+export const MIGRATIONS: readonly { version: number; sql: string }[] = [
+  { version: 1, sql: metadataMigration },
+  { version: 2, sql: seriesMigration },
+];
+
+function render(sql: string, db: SqlDb): string {
+  return sql.replaceAll('{{autoId}}', db.dialect.autoId).replaceAll('{{clustered}}', db.dialect.clusteredTable);
+}
+
+/**
+ * Applies every migration newer than the database's version, each in its own transaction.
+ * Returns the versions applied, oldest first.
+ */
+export async function migrate(db: SqlDb): Promise<number[]> {
+  await db.run('CREATE TABLE IF NOT EXISTS schema_migrations (version BIGINT PRIMARY KEY, applied_at BIGINT NOT NULL)');
+  const applied: number[] = [];
+  for (const m of MIGRATIONS) {
+    const done = await db.transaction(async (tx) => {
+      const row = await tx.get('SELECT version FROM schema_migrations WHERE version = ?', [m.version]);
+      if (row) return false;
+      for (const statement of render(m.sql, db).split(';')) {
+        if (statement.trim()) await tx.run(statement);
+      }
+      await tx.run('INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)', [m.version, Date.now()]);
+      return true;
+    });
+    if (done) applied.push(m.version);
+  }
+  return applied;
+}

@@ -1,0 +1,151 @@
+import type { LineageLink } from '../domain/types.js';
+
+/** A run as the series store needs it: ids only. */
+export interface RunRef {
+  id: number;
+  projectId: number;
+}
+
+/** One metric value to store; value may be NaN or ±Infinity. */
+export interface MetricPointInput {
+  logName: string;
+  step: number;
+  time: number;
+  value: number;
+}
+
+/** A stored point. value is null for non-finite values, whose kind `flag` tells. */
+export interface MetricPoint {
+  step: number;
+  time: number;
+  value: number | null;
+  flag: 'NaN' | 'Infinity' | '-Infinity' | null;
+}
+
+/** Summary of a run's (effective) series of one metric; finite values only in the moments. */
+export interface SeriesSummary {
+  runId: number;
+  logName: string;
+  logGroup: string;
+  count: number;
+  mean: number;
+  m2: number;
+  min: number | null;
+  max: number | null;
+  lastStep: number | null;
+  lastValue: number | null;
+  points: number;
+  firstStep: number | null;
+  maxStep: number | null;
+  firstTime: number | null;
+  lastTime: number | null;
+}
+
+export interface MetricQuery {
+  logNames?: readonly string[];
+  logGroup?: string;
+  stepMin: number;
+  stepMax: number;
+  limit: number;
+}
+
+export interface ConsoleLine {
+  time: number;
+  logType: string;
+  lineNumber: number;
+  message: string;
+  step: number;
+}
+
+export interface DataLine {
+  time: number;
+  step: number;
+  logName: string;
+  dataType: string;
+  data: string;
+}
+
+export interface FileInput {
+  logName: string;
+  fileName: string;
+  fileType: string;
+  fileSize: number;
+  step: number;
+  sampleIndex: number;
+  time: number;
+  caption: string | null;
+}
+
+export interface FileRecord extends FileInput {
+  id: number;
+  runId: number;
+  logGroup: string;
+  blobKey: string;
+  uploadedAt: number | null;
+}
+
+/**
+ * Metric points with their summaries, console lines, data lines and file records.
+ * Reads take a fork lineage (MetadataStore.getLineage): a run's effective series is each
+ * link's points up to its maxStep, an earlier link's point replacing a later one's.
+ */
+export interface SeriesStore {
+  /**
+   * Stores points atomically: one point per (run, logName, step), the later time winning
+   * (equal times: this write wins); summaries are updated in the same transaction.
+   */
+  appendMetrics(run: RunRef, points: readonly MetricPointInput[]): Promise<void>;
+  /** Effective points of one metric in [stepMin, stepMax], ordered by step. */
+  readPoints(
+    lineage: readonly LineageLink[],
+    logName: string,
+    stepMin: number,
+    stepMax: number,
+  ): Promise<MetricPoint[]>;
+  /**
+   * Effective points per metric, at most `limit` per metric, chosen by shape-preserving
+   * sampling (first, last, each bucket's min and max). Ordered by logName, then step.
+   */
+  queryMetrics(lineage: readonly LineageLink[], q: MetricQuery): Promise<{ logName: string; points: MetricPoint[] }[]>;
+  /** Effective summaries of a run's metrics, sorted by logName (binary). */
+  summarize(lineage: readonly LineageLink[], logNames?: readonly string[]): Promise<SeriesSummary[]>;
+  /** Stored summaries (own points only) of one metric for every run of a project. */
+  projectSummaries(projectId: number, logName: string): Promise<SeriesSummary[]>;
+  /** Highest effective step over all metrics, or null when there are no points. */
+  maxStep(lineage: readonly LineageLink[]): Promise<number | null>;
+  /** Distinct metric names of a project's runs (or of the given runs), sorted, filtered, limited. */
+  metricNames(
+    projectId: number,
+    runIds: readonly number[] | null,
+    search: string | null,
+    limit: number,
+  ): Promise<string[]>;
+
+  /** Stores console lines atomically; a re-sent line (run, logType, lineNumber, time) is kept once. */
+  appendConsole(runId: number, lines: readonly ConsoleLine[]): Promise<void>;
+  /** Console lines in production order (time, then arrival), paged, with the matching total. */
+  listConsole(
+    runId: number,
+    logType: string | null,
+    limit: number,
+    offset: number,
+  ): Promise<{ lines: ConsoleLine[]; total: number }>;
+  /** Stores data lines atomically; a re-sent line (run, logName, step, time) is kept once. */
+  appendData(runId: number, lines: readonly DataLine[]): Promise<void>;
+  /** Data lines of a run by step then time, optionally of one logName, paged, with total. */
+  listData(
+    runId: number,
+    logName: string | null,
+    limit: number,
+    offset: number,
+  ): Promise<{ lines: DataLine[]; total: number }>;
+
+  /** Creates (or replaces, for the same run/logName/fileName/step) file records awaiting bytes. */
+  createFiles(runId: number, files: readonly FileInput[], blobKey: (f: FileInput) => string): Promise<FileRecord[]>;
+  /** Marks the file with this blob key as uploaded with its real size. Returns false when unknown. */
+  markFileUploaded(blobKey: string, size: number, at: number): Promise<boolean>;
+  /** Uploaded files of a run by step, sampleIndex, fileName; optional exact filters. */
+  listFiles(runId: number, logName: string | null, logGroup: string | null): Promise<FileRecord[]>;
+  /** Closes the store. */
+  close(): Promise<void>;
+}

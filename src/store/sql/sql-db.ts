@@ -1,0 +1,42 @@
+/**
+ * The thin query layer every SQL store is written against. Queries use `?` placeholders;
+ * each engine's dialect module turns them into what the engine wants.
+ */
+export type SqlValue = string | number | bigint | null | Buffer;
+
+/** Runs statements. Implementations are one connection or one open transaction. */
+export interface SqlExecutor {
+  /** All rows of a query, in the order the query gives. */
+  all<T>(sql: string, params?: readonly SqlValue[]): Promise<T[]>;
+  /** The first row of a query, or undefined. */
+  get<T>(sql: string, params?: readonly SqlValue[]): Promise<T | undefined>;
+  /** Runs a statement; returns the number of rows changed. */
+  run(sql: string, params?: readonly SqlValue[]): Promise<number>;
+  /** Runs one statement once per row of parameters (bulk insert/upsert); returns rows changed. */
+  runMany(sql: string, rows: readonly (readonly SqlValue[])[]): Promise<number>;
+}
+
+/** What differs between engines, kept in one small module per engine. */
+export interface Dialect {
+  readonly name: string;
+  /** Suffix for a SELECT that must lock the rows it reads until the transaction ends. */
+  readonly forUpdate: string;
+  /** Column type of an auto-increment integer primary key. */
+  readonly autoId: string;
+  /** Collation clause giving binary (code point) order of text. */
+  readonly binaryCollate: string;
+  /** Table option for tables keyed by their primary key only. */
+  readonly clusteredTable: string;
+}
+
+/** A database: reads outside transactions, serialised write transactions. */
+export interface SqlDb extends SqlExecutor {
+  readonly dialect: Dialect;
+  /**
+   * Runs fn inside one write transaction; commits when it resolves, rolls back when it
+   * throws (and rethrows). Transactions that touch the same rows are serialised.
+   */
+  transaction<T>(fn: (tx: SqlExecutor) => Promise<T>): Promise<T>;
+  /** Closes every connection; pending transactions finish first. */
+  close(): Promise<void>;
+}

@@ -1,0 +1,129 @@
+/**
+ * Reading a fork's effective series: each lineage link's own points up to its maxStep, an
+ * earlier link's point replacing a later one's at the same step, merged by step in pages.
+ */
+import type { SqlExecutor } from './sql-db.js';
+import type { StoredPoint } from './sql-series-row.js';
+
+/** Points are read (and merged points handed on) in pages of at most this many. */
+export const PAGE_SIZE = 20_000;
+
+/** One series of a lineage: its id and the highest own step visible through the lineage. */
+export interface PointSource {
+  seriesId: number;
+  maxStep: number;
+}
+
+/** A metric_points row as SELECT gives it. */
+export interface PointRow {
+  step: number | string;
+  time: number | string;
+  value: number | null;
+  flag: number | string;
+}
+
+/** Returns the stored point of a metric_points row. */
+export const toStored = (r: PointRow): StoredPoint => ({
+  step: Number(r.step),
+  time: Number(r.time),
+  value: r.value === null ? null : Number(r.value),
+  flag: Number(r.flag),
+});
+
+/** Yields one series' own points with stepMin <= step <= stepMax, ascending, in pages. */
+export async function* seriesPages(
+  db: SqlExecutor,
+  seriesId: number,
+  stepMin: number,
+  stepMax: number,
+): AsyncGenerator<StoredPoint[]> {
+  let from = stepMin;
+  while (from <= stepMax) {
+    const rows = await db.all<PointRow>(
+      'SELECT step, time, value, flag FROM metric_points WHERE series_id = ? AND step >= ? AND step <= ? ORDER BY step LIMIT ?',
+      [seriesId, from, stepMax, PAGE_SIZE],
+    );
+    const page = rows.map(toStored);
+    const last = page[page.length - 1];
+    if (last !== undefined) yield page;
+    if (last === undefined || page.length < PAGE_SIZE) return;
+    from = last.step + 1;
+  }
+}
+
+/** A read position in one source's pages. */
+class Cursor {
+  private page: StoredPoint[] = [];
+  private i = 0;
+  private done = false;
+  constructor(private readonly pages: AsyncGenerator<StoredPoint[]>) {}
+
+  /** True when the next point is buffered or the source is exhausted. */
+  ready(): boolean {
+    return this.done || this.i < this.page.length;
+  }
+  async load(): Promise<void> {
+    while (!this.ready()) {
+      const next = await this.pages.next();
+      if (next.done) this.done = true;
+      else {
+        this.page = next.value;
+        this.i = 0;
+      }
+    }
+  }
+  peek(): StoredPoint | undefined {
+    return this.page[this.i];
+  }
+  skip(step: number): void {
+    if (this.page[this.i]?.step === step) this.i++;
+  }
+}
+
+/**
+ * Yields the effective points in [stepMin, stepMax] of the sources (lineage order, earliest
+ * wins a shared step), ascending by step, in pages of at most PAGE_SIZE. Memory: O(pages).
+ */
+export async function* effectivePages(
+  db: SqlExecutor,
+  sources: readonly PointSource[],
+  stepMin: number,
+  stepMax: number,
+): AsyncGenerator<StoredPoint[]> {
+  const live = sources.filter((s) => s.maxStep >= stepMin && stepMin <= stepMax);
+  const only = live[0];
+  if (only !== undefined && live.length === 1) {
+    yield* seriesPages(db, only.seriesId, stepMin, Math.min(stepMax, only.maxStep));
+    return;
+  }
+  const cursors = live.map((s) => new Cursor(seriesPages(db, s.seriesId, stepMin, Math.min(stepMax, s.maxStep))));
+  let out: StoredPoint[] = [];
+  for (;;) {
+    for (const c of cursors) if (!c.ready()) await c.load();
+    let best: StoredPoint | undefined;
+    for (const c of cursors) {
+      const head = c.peek();
+      if (head !== undefined && (best === undefined || head.step < best.step)) best = head;
+    }
+    if (best === undefined) break;
+    out.push(best);
+    for (const c of cursors) c.skip(best.step);
+    if (out.length >= PAGE_SIZE) {
+      yield out;
+      out = [];
+    }
+  }
+  if (out.length > 0) yield out;
+}
+
+/** Returns every effective point in [stepMin, stepMax] of the sources, ascending by step. */
+export async function collectPoints(
+  db: SqlExecutor,
+  sources: readonly PointSource[],
+  stepMin: number,
+  stepMax: number,
+): Promise<StoredPoint[]> {
+  const pages: StoredPoint[][] = [];
+  for await (const page of effectivePages(db, sources, stepMin, stepMax)) pages.push(page);
+  return pages.length === 1 ? (pages[0] ?? []) : pages.flat();
+}

@@ -1,0 +1,119 @@
+/** File records of runs: created awaiting their bytes, marked uploaded, listed once uploaded. */
+import { logGroupOf } from '../../domain/log-group.js';
+import type { FileInput, FileRecord } from '../series-store.js';
+import type { SqlDb } from './sql-db.js';
+
+interface FileRow {
+  id: number | string;
+  run_id: number | string;
+  log_name: string;
+  log_group: string;
+  file_name: string;
+  file_type: string;
+  file_size: number | string;
+  step: number | string;
+  sample_index: number | string;
+  time: number | string;
+  caption: string | null;
+  blob_key: string;
+  uploaded_at: number | string | null;
+}
+
+const FILE_COLUMNS =
+  'id, run_id, log_name, log_group, file_name, file_type, file_size, step, sample_index, time, caption, blob_key, uploaded_at';
+
+const toRecord = (r: FileRow): FileRecord => ({
+  id: Number(r.id),
+  runId: Number(r.run_id),
+  logName: r.log_name,
+  logGroup: r.log_group,
+  fileName: r.file_name,
+  fileType: r.file_type,
+  fileSize: Number(r.file_size),
+  step: Number(r.step),
+  sampleIndex: Number(r.sample_index),
+  time: Number(r.time),
+  caption: r.caption,
+  blobKey: r.blob_key,
+  uploadedAt: r.uploaded_at === null ? null : Number(r.uploaded_at),
+});
+
+const UPSERT_FILE = `INSERT INTO files (run_id, log_name, log_group, file_name, file_type, file_size, step, sample_index,
+    time, caption, blob_key, uploaded_at, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?)
+  ON CONFLICT (run_id, log_name, file_name, step) DO UPDATE SET log_group = excluded.log_group,
+    file_type = excluded.file_type, file_size = excluded.file_size, sample_index = excluded.sample_index,
+    time = excluded.time, caption = excluded.caption, blob_key = excluded.blob_key, uploaded_at = NULL,
+    created_at = excluded.created_at
+  RETURNING ${FILE_COLUMNS}`;
+
+/**
+ * Creates file records awaiting their bytes, in one transaction, in input order; a record with
+ * the same (run, logName, fileName, step) is replaced and waits for bytes again. Returns them.
+ */
+export function createFiles(
+  db: SqlDb,
+  runId: number,
+  files: readonly FileInput[],
+  blobKey: (f: FileInput) => string,
+): Promise<FileRecord[]> {
+  if (files.length === 0) return Promise.resolve([]);
+  const at = Date.now();
+  return db.transaction(async (tx) => {
+    const out: FileRecord[] = [];
+    for (const f of files) {
+      const row = await tx.get<FileRow>(UPSERT_FILE, [
+        runId,
+        f.logName,
+        logGroupOf(f.logName),
+        f.fileName,
+        f.fileType,
+        f.fileSize,
+        f.step,
+        f.sampleIndex,
+        f.time,
+        f.caption,
+        blobKey(f),
+        at,
+      ]);
+      if (!row) throw new Error(`file ${f.fileName} of run ${runId} was not stored`);
+      out.push(toRecord(row));
+    }
+    return out;
+  });
+}
+
+/** Marks the file(s) with this blob key uploaded with their real size; returns false when none has it. */
+export async function markFileUploaded(db: SqlDb, blobKey: string, size: number, at: number): Promise<boolean> {
+  const changed = await db.run('UPDATE files SET uploaded_at = ?, file_size = ? WHERE blob_key = ?', [
+    at,
+    size,
+    blobKey,
+  ]);
+  return changed > 0;
+}
+
+/**
+ * Returns a run's uploaded files ordered by step, sampleIndex, fileName (code point order),
+ * optionally only of one logName and/or one logGroup (exact).
+ */
+export async function listFiles(
+  db: SqlDb,
+  runId: number,
+  logName: string | null,
+  logGroup: string | null,
+): Promise<FileRecord[]> {
+  const c = db.dialect.binaryCollate;
+  let sql = `SELECT ${FILE_COLUMNS} FROM files WHERE run_id = ? AND uploaded_at IS NOT NULL`;
+  const params: (string | number)[] = [runId];
+  if (logName !== null) {
+    sql += ' AND log_name = ?';
+    params.push(logName);
+  }
+  if (logGroup !== null) {
+    sql += ' AND log_group = ?';
+    params.push(logGroup);
+  }
+  sql += ` ORDER BY step, sample_index, file_name ${c}, log_name ${c}, id`;
+  const rows = await db.all<FileRow>(sql, params);
+  return rows.map(toRecord);
+}

@@ -1,0 +1,112 @@
+import type { ApiKeyRecord } from '../../domain/types.js';
+import type { NewApiKey } from '../metadata-store.js';
+import type { SqlDb } from './sql-db.js';
+
+interface KeyRow {
+  id: number;
+  org_id: number;
+  org_slug: string;
+  user_id: number;
+  user_name: string;
+  name: string;
+  prefix: string;
+  key_hash: string;
+  created_at: number;
+  expires_at: number | null;
+  revoked_at: number | null;
+  last_used_at: number | null;
+}
+
+const KEY_SELECT = `SELECT k.id, k.org_id, o.slug AS org_slug, k.user_id, u.name AS user_name, k.name, k.prefix,
+  k.key_hash, k.created_at, k.expires_at, k.revoked_at, k.last_used_at
+  FROM api_keys k JOIN organizations o ON o.id = k.org_id JOIN users u ON u.id = k.user_id`;
+
+const num = (v: number | null): number | null => (v === null ? null : Number(v));
+
+function toKey(r: KeyRow): ApiKeyRecord {
+  return {
+    id: Number(r.id),
+    orgId: Number(r.org_id),
+    orgSlug: r.org_slug,
+    userId: Number(r.user_id),
+    userName: r.user_name,
+    name: r.name,
+    prefix: r.prefix,
+    keyHash: r.key_hash,
+    createdAt: Number(r.created_at),
+    expiresAt: num(r.expires_at),
+    revokedAt: num(r.revoked_at),
+    lastUsedAt: num(r.last_used_at),
+  };
+}
+
+/** Organization, user and API key queries of the SQL metadata store. */
+export class SqlKeys {
+  constructor(private readonly db: SqlDb) {}
+
+  async ensureOrganization(slug: string, at: number): Promise<number> {
+    await this.db.run('INSERT INTO organizations (slug, created_at) VALUES (?, ?) ON CONFLICT (slug) DO NOTHING', [
+      slug,
+      at,
+    ]);
+    const row = await this.db.get<{ id: number }>('SELECT id FROM organizations WHERE slug = ?', [slug]);
+    return Number(row!.id);
+  }
+
+  async ensureUser(orgId: number, name: string, at: number): Promise<number> {
+    await this.db.run(
+      'INSERT INTO users (org_id, name, created_at) VALUES (?, ?, ?) ON CONFLICT (org_id, name) DO NOTHING',
+      [orgId, name, at],
+    );
+    const row = await this.db.get<{ id: number }>('SELECT id FROM users WHERE org_id = ? AND name = ?', [orgId, name]);
+    return Number(row!.id);
+  }
+
+  async countOrganizations(): Promise<number> {
+    const row = await this.db.get<{ n: number }>('SELECT COUNT(*) AS n FROM organizations');
+    return Number(row?.n ?? 0);
+  }
+
+  async createApiKey(k: NewApiKey): Promise<number> {
+    const row = await this.db.transaction((tx) =>
+      tx.get<{ id: number }>(
+        `INSERT INTO api_keys (org_id, user_id, name, prefix, key_hash, created_at, expires_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+        [k.orgId, k.userId, k.name, k.prefix, k.keyHash, k.createdAt, k.expiresAt],
+      ),
+    );
+    return Number(row!.id);
+  }
+
+  async findApiKeyByHash(hash: string): Promise<ApiKeyRecord | undefined> {
+    const row = await this.db.get<KeyRow>(`${KEY_SELECT} WHERE k.key_hash = ?`, [hash]);
+    return row && toKey(row);
+  }
+
+  async listApiKeys(orgSlug?: string): Promise<ApiKeyRecord[]> {
+    const rows =
+      orgSlug === undefined
+        ? await this.db.all<KeyRow>(`${KEY_SELECT} ORDER BY k.id`)
+        : await this.db.all<KeyRow>(`${KEY_SELECT} WHERE o.slug = ? ORDER BY k.id`, [orgSlug]);
+    return rows.map(toKey);
+  }
+
+  async revokeApiKey(idOrHash: number | string, at: number): Promise<boolean> {
+    const column = typeof idOrHash === 'number' ? 'id' : 'key_hash';
+    const changed = await this.db.run(`UPDATE api_keys SET revoked_at = COALESCE(revoked_at, ?) WHERE ${column} = ?`, [
+      at,
+      idOrHash,
+    ]);
+    return changed > 0;
+  }
+
+  async touchApiKey(id: number, at: number): Promise<void> {
+    await this.db.run('UPDATE api_keys SET last_used_at = ? WHERE id = ?', [at, id]);
+  }
+
+  async getSecret(name: string, make: () => string): Promise<string> {
+    await this.db.run('INSERT INTO settings (name, value) VALUES (?, ?) ON CONFLICT (name) DO NOTHING', [name, make()]);
+    const row = await this.db.get<{ value: string }>('SELECT value FROM settings WHERE name = ?', [name]);
+    return row!.value;
+  }
+}

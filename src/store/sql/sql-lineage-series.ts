@@ -1,0 +1,105 @@
+/**
+ * Resolving a fork lineage into, per metric name, the series whose own points it can see.
+ */
+import type { LineageLink } from '../../domain/types.js';
+import type { SqlDb } from './sql-db.js';
+import type { PointSource } from './sql-effective-points.js';
+import { clampStep, SERIES_COLUMNS, type SeriesRow } from './sql-series-row.js';
+
+/** Longest list bound into one `IN (...)`. */
+export const IN_CHUNK = 500;
+
+/** A metric as seen through a lineage: its visible series, earliest link first. */
+export interface LineageMetric {
+  logName: string;
+  logGroup: string;
+  sources: (PointSource & { row: SeriesRow })[];
+}
+
+/** Filters of lineageMetrics: exact names and/or an exact group. */
+export interface MetricFilter {
+  logNames?: readonly string[];
+  logGroup?: string;
+}
+
+/** Returns the list split into chunks of at most `size` items (none for an empty list). */
+export function chunks<T>(items: readonly T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}
+
+/** Compares strings by code point (UTF-16 order differs for surrogate pairs vs U+E000..U+FFFF). */
+export function compareCodePoints(a: string, b: string): number {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    const x = a.charCodeAt(i);
+    const y = b.charCodeAt(i);
+    if (x !== y) return fixUp(x) - fixUp(y);
+  }
+  return a.length - b.length;
+}
+
+function fixUp(unit: number): number {
+  if (unit >= 0xd800 && unit <= 0xdfff) return unit + 0x2000;
+  return unit >= 0xe000 ? unit - 0x800 : unit;
+}
+
+/**
+ * Returns each link's visible step bound: the running minimum of the links' maxStep, clamped
+ * to a bindable integer. The order is the lineage's.
+ */
+export function visibleBounds(lineage: readonly LineageLink[]): { runId: number; maxStep: number }[] {
+  let bound = Infinity;
+  return lineage.map((link) => {
+    bound = Math.min(bound, link.maxStep);
+    return { runId: link.runId, maxStep: clampStep(bound) };
+  });
+}
+
+/**
+ * Returns the metrics of a lineage that have at least one visible point, sorted by logName
+ * (code point order), each with its visible series in lineage order (a run listed twice
+ * counts once, at its first position).
+ */
+export async function lineageMetrics(
+  db: SqlDb,
+  lineage: readonly LineageLink[],
+  filter: MetricFilter = {},
+): Promise<LineageMetric[]> {
+  const links = visibleBounds(lineage);
+  const position = new Map<number, number>();
+  links.forEach((l, i) => {
+    if (!position.has(l.runId)) position.set(l.runId, i);
+  });
+  const runIds = [...position.keys()];
+  if (runIds.length === 0 || filter.logNames?.length === 0) return [];
+  const nameLists = filter.logNames ? chunks([...new Set(filter.logNames)], IN_CHUNK) : [null];
+  const rows: SeriesRow[] = [];
+  for (const names of nameLists) {
+    const params: (string | number)[] = [...runIds];
+    let sql = `SELECT ${SERIES_COLUMNS} FROM series WHERE run_id IN (${runIds.map(() => '?').join(', ')})`;
+    if (names) {
+      sql += ` AND log_name IN (${names.map(() => '?').join(', ')})`;
+      params.push(...names);
+    }
+    if (filter.logGroup !== undefined) {
+      sql += ' AND log_group = ?';
+      params.push(filter.logGroup);
+    }
+    rows.push(...(await db.all<SeriesRow>(sql, params)));
+  }
+  const byName = new Map<string, LineageMetric>();
+  const sorted = rows.map((row) => ({ row, at: position.get(Number(row.run_id)) ?? 0 })).sort((a, b) => a.at - b.at);
+  for (const { row, at } of sorted) {
+    const maxStep = links[at]?.maxStep ?? -Infinity;
+    if (row.first_step === null || Number(row.first_step) > maxStep) continue;
+    let metric = byName.get(row.log_name);
+    if (!metric) {
+      metric = { logName: row.log_name, logGroup: row.log_group, sources: [] };
+      byName.set(row.log_name, metric);
+    }
+    metric.sources.push({ seriesId: Number(row.id), maxStep, row });
+  }
+  return [...byName.values()].sort((a, b) => compareCodePoints(a.logName, b.logName));
+}

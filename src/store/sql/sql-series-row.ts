@@ -1,0 +1,163 @@
+/**
+ * The `series` row and `metric_points` encodings shared by the SQL series store: a series'
+ * summary state, its conversion to a SeriesSummary, and the non-finite value flags.
+ */
+import { emptyMoments, type Moments } from '../../domain/summary.js';
+import type { MetricPoint, SeriesSummary } from '../series-store.js';
+import type { SqlValue } from './sql-db.js';
+
+/** A series row as SELECT gives it (BIGINT columns may come back as strings on some engines). */
+export interface SeriesRow {
+  id: number | string;
+  run_id: number | string;
+  log_name: string;
+  log_group: string;
+  count: number | string;
+  mean: number;
+  mean_lo: number;
+  m2: number;
+  min_value: number | null;
+  max_value: number | null;
+  last_step: number | string | null;
+  last_value: number | null;
+  points: number | string;
+  first_step: number | string | null;
+  max_step: number | string | null;
+  first_time: number | string | null;
+  last_time: number | string | null;
+}
+
+/** The columns of SeriesRow, for SELECT lists. */
+export const SERIES_COLUMNS =
+  'id, run_id, log_name, log_group, count, mean, mean_lo, m2, min_value, max_value, last_step, last_value, ' +
+  'points, first_step, max_step, first_time, last_time';
+
+/** A series' summary in computing form: moments over finite values plus step/time bounds. */
+export interface SeriesState {
+  moments: Moments;
+  lastStep: number | null;
+  lastValue: number | null;
+  points: number;
+  firstStep: number | null;
+  maxStep: number | null;
+  firstTime: number | null;
+  lastTime: number | null;
+}
+
+/** A point as stored: value null with flag 1 (NaN), 2 (+Infinity) or 3 (-Infinity); else flag 0. */
+export interface StoredPoint {
+  step: number;
+  time: number;
+  value: number | null;
+  flag: number;
+}
+
+/** Largest bound passed to the database for an unbounded step (Infinity is not portable). */
+export const STEP_BOUND = Number.MAX_SAFE_INTEGER;
+
+/** Returns the step clamped to what every engine can bind as BIGINT. */
+export function clampStep(step: number): number {
+  return Math.max(-STEP_BOUND, Math.min(STEP_BOUND, step));
+}
+
+const nullableNumber = (v: number | string | null): number | null => (v === null ? null : Number(v));
+
+/** Returns the state of no points. */
+export function emptyState(): SeriesState {
+  return {
+    moments: emptyMoments(),
+    lastStep: null,
+    lastValue: null,
+    points: 0,
+    firstStep: null,
+    maxStep: null,
+    firstTime: null,
+    lastTime: null,
+  };
+}
+
+/** Returns the summary state stored in a series row. */
+export function rowState(row: SeriesRow): SeriesState {
+  const count = Number(row.count);
+  return {
+    moments: {
+      count,
+      mean: Number(row.mean),
+      meanLo: Number(row.mean_lo),
+      m2: Number(row.m2),
+      min: count > 0 && row.min_value !== null ? Number(row.min_value) : Infinity,
+      max: count > 0 && row.max_value !== null ? Number(row.max_value) : -Infinity,
+    },
+    lastStep: nullableNumber(row.last_step),
+    lastValue: row.last_value === null ? null : Number(row.last_value),
+    points: Number(row.points),
+    firstStep: nullableNumber(row.first_step),
+    maxStep: nullableNumber(row.max_step),
+    firstTime: nullableNumber(row.first_time),
+    lastTime: nullableNumber(row.last_time),
+  };
+}
+
+/** The UPDATE that stores a SeriesState; its parameters come from stateParams. */
+export const UPDATE_SERIES_STATE =
+  'UPDATE series SET count = ?, mean = ?, mean_lo = ?, m2 = ?, min_value = ?, max_value = ?, last_step = ?, ' +
+  'last_value = ?, points = ?, first_step = ?, max_step = ?, first_time = ?, last_time = ? WHERE id = ?';
+
+/** Returns the parameters of UPDATE_SERIES_STATE for this state and series id. */
+export function stateParams(s: SeriesState, seriesId: number): SqlValue[] {
+  const m = s.moments;
+  const some = m.count > 0;
+  return [
+    m.count,
+    some ? m.mean : 0,
+    some ? (m.meanLo ?? 0) : 0,
+    some ? m.m2 : 0,
+    some ? m.min : null,
+    some ? m.max : null,
+    s.lastStep,
+    s.lastValue,
+    s.points,
+    s.firstStep,
+    s.maxStep,
+    s.firstTime,
+    s.lastTime,
+    seriesId,
+  ];
+}
+
+/** Returns the public summary of a state, reported as the given run's. */
+export function stateSummary(runId: number, logName: string, logGroup: string, s: SeriesState): SeriesSummary {
+  const m = s.moments;
+  const some = m.count > 0;
+  return {
+    runId,
+    logName,
+    logGroup,
+    count: m.count,
+    mean: some ? m.mean + (m.meanLo ?? 0) : 0,
+    m2: some ? Math.max(0, m.m2) : 0,
+    min: some ? m.min : null,
+    max: some ? m.max : null,
+    lastStep: s.lastStep,
+    lastValue: s.lastValue,
+    points: s.points,
+    firstStep: s.firstStep,
+    maxStep: s.maxStep,
+    firstTime: s.firstTime,
+    lastTime: s.lastTime,
+  };
+}
+
+/** Returns the stored form (value, flag) of a metric value. */
+export function encodeValue(value: number): { value: number | null; flag: number } {
+  if (Number.isFinite(value)) return { value, flag: 0 };
+  if (Number.isNaN(value)) return { value: null, flag: 1 };
+  return { value: null, flag: value > 0 ? 2 : 3 };
+}
+
+const FLAGS: readonly MetricPoint['flag'][] = [null, 'NaN', 'Infinity', '-Infinity'];
+
+/** Returns the public form of a stored point. */
+export function toMetricPoint(p: StoredPoint): MetricPoint {
+  return { step: p.step, time: p.time, value: p.value, flag: FLAGS[p.flag] ?? null };
+}

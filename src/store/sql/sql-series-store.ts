@@ -1,0 +1,123 @@
+import type { LineageLink } from '../../domain/types.js';
+import type {
+  ConsoleLine,
+  DataLine,
+  FileInput,
+  FileRecord,
+  MetricPoint,
+  MetricPointInput,
+  MetricQuery,
+  RunRef,
+  SeriesStore,
+  SeriesSummary,
+} from '../series-store.js';
+import { appendConsole, listConsole } from './sql-console.js';
+import { appendData, listData } from './sql-data-lines.js';
+import type { SqlDb } from './sql-db.js';
+import { createFiles, listFiles, markFileUploaded } from './sql-files.js';
+import { metricNames, projectSummaries } from './sql-metric-names.js';
+import { maxStep, queryMetrics, readPoints, summarize } from './sql-metric-read.js';
+import { appendMetrics } from './sql-metric-write.js';
+
+/**
+ * SeriesStore over any SqlDb: one implementation for every SQL engine. Each method's rules
+ * are documented on the SeriesStore interface and on the function it delegates to.
+ */
+export class SqlSeriesStore implements SeriesStore {
+  constructor(private readonly sql: SqlDb) {}
+
+  /** Stores a batch atomically, deduplicated per (series, step); summaries updated in the same transaction. */
+  appendMetrics(run: RunRef, points: readonly MetricPointInput[]): Promise<void> {
+    return appendMetrics(this.sql, run, points);
+  }
+
+  /** Effective points of one metric in [stepMin, stepMax], ascending by step. */
+  readPoints(
+    lineage: readonly LineageLink[],
+    logName: string,
+    stepMin: number,
+    stepMax: number,
+  ): Promise<MetricPoint[]> {
+    return readPoints(this.sql, lineage, logName, stepMin, stepMax);
+  }
+
+  /** Sampled effective points per metric with points in range, by logName; throws BAD_REQUEST for a bad limit. */
+  queryMetrics(lineage: readonly LineageLink[], q: MetricQuery): Promise<{ logName: string; points: MetricPoint[] }[]> {
+    return queryMetrics(this.sql, lineage, q);
+  }
+
+  /** Effective summaries by logName (code point order); stored rows when unforked. */
+  summarize(lineage: readonly LineageLink[], logNames?: readonly string[]): Promise<SeriesSummary[]> {
+    return summarize(this.sql, lineage, logNames);
+  }
+
+  /** Stored summaries of one metric for every run of the project, any order. */
+  projectSummaries(projectId: number, logName: string): Promise<SeriesSummary[]> {
+    return projectSummaries(this.sql, projectId, logName);
+  }
+
+  /** Highest effective step over all metrics of the lineage, or null. */
+  maxStep(lineage: readonly LineageLink[]): Promise<number | null> {
+    return maxStep(this.sql, lineage);
+  }
+
+  /** Distinct metric names, code point order, case-insensitive literal substring search, at most limit. */
+  metricNames(
+    projectId: number,
+    runIds: readonly number[] | null,
+    search: string | null,
+    limit: number,
+  ): Promise<string[]> {
+    return metricNames(this.sql, projectId, runIds, search, limit);
+  }
+
+  /** Stores console lines atomically; re-sent lines are kept once. */
+  appendConsole(runId: number, lines: readonly ConsoleLine[]): Promise<void> {
+    return appendConsole(this.sql, runId, lines);
+  }
+
+  /** A page of console lines by time then arrival, with the matching total. */
+  listConsole(
+    runId: number,
+    logType: string | null,
+    limit: number,
+    offset: number,
+  ): Promise<{ lines: ConsoleLine[]; total: number }> {
+    return listConsole(this.sql, runId, logType, limit, offset);
+  }
+
+  /** Stores data lines atomically; re-sent lines are kept once. */
+  appendData(runId: number, lines: readonly DataLine[]): Promise<void> {
+    return appendData(this.sql, runId, lines);
+  }
+
+  /** A page of data lines by step, time, arrival, with the matching total. */
+  listData(
+    runId: number,
+    logName: string | null,
+    limit: number,
+    offset: number,
+  ): Promise<{ lines: DataLine[]; total: number }> {
+    return listData(this.sql, runId, logName, limit, offset);
+  }
+
+  /** Creates or replaces file records awaiting bytes; returns them in input order. */
+  createFiles(runId: number, files: readonly FileInput[], blobKey: (f: FileInput) => string): Promise<FileRecord[]> {
+    return createFiles(this.sql, runId, files, blobKey);
+  }
+
+  /** Marks the file with this blob key uploaded; false when unknown. */
+  markFileUploaded(blobKey: string, size: number, at: number): Promise<boolean> {
+    return markFileUploaded(this.sql, blobKey, size, at);
+  }
+
+  /** Uploaded files by step, sampleIndex, fileName. */
+  listFiles(runId: number, logName: string | null, logGroup: string | null): Promise<FileRecord[]> {
+    return listFiles(this.sql, runId, logName, logGroup);
+  }
+
+  /** Closes the underlying database (shared with the metadata store when both use it). */
+  close(): Promise<void> {
+    return this.sql.close();
+  }
+}

@@ -1,0 +1,93 @@
+import Database from 'better-sqlite3';
+import type { Dialect, SqlDb, SqlExecutor, SqlValue } from '../sql/sql-db.js';
+import { Mutex } from '../sql/mutex.js';
+
+/** SQLite's side of the dialect. */
+export const sqliteDialect: Dialect = {
+  name: 'sqlite',
+  forUpdate: '',
+  autoId: 'INTEGER PRIMARY KEY',
+  binaryCollate: 'COLLATE BINARY',
+  clusteredTable: 'WITHOUT ROWID',
+};
+
+type Statement = Database.Statement<unknown[], unknown>;
+
+/** One better-sqlite3 connection with a statement cache, exposed as an SqlExecutor. */
+class Connection implements SqlExecutor {
+  private readonly cache = new Map<string, Statement>();
+  constructor(readonly raw: Database.Database) {}
+
+  prepare(sql: string): Statement {
+    let stmt = this.cache.get(sql);
+    if (!stmt) {
+      stmt = this.raw.prepare(sql);
+      this.cache.set(sql, stmt);
+    }
+    return stmt;
+  }
+  all<T>(sql: string, params: readonly SqlValue[] = []): Promise<T[]> {
+    return Promise.resolve(this.prepare(sql).all(...params) as T[]);
+  }
+  get<T>(sql: string, params: readonly SqlValue[] = []): Promise<T | undefined> {
+    return Promise.resolve(this.prepare(sql).get(...params) as T | undefined);
+  }
+  run(sql: string, params: readonly SqlValue[] = []): Promise<number> {
+    return Promise.resolve(this.prepare(sql).run(...params).changes);
+  }
+  runMany(sql: string, rows: readonly (readonly SqlValue[])[]): Promise<number> {
+    const stmt = this.prepare(sql);
+    let changes = 0;
+    for (const row of rows) changes += stmt.run(...row).changes;
+    return Promise.resolve(changes);
+  }
+}
+
+function open(file: string, readonly: boolean): Database.Database {
+  const raw = new Database(file, { readonly, fileMustExist: readonly });
+  raw.pragma('busy_timeout = 10000');
+  if (!readonly) {
+    raw.pragma('journal_mode = WAL');
+    // WAL + NORMAL: a commit survives a killed process (the WAL is written before the
+    // answer); only an OS crash or power loss can lose the last commits.
+    raw.pragma('synchronous = NORMAL');
+    raw.pragma('foreign_keys = ON');
+  }
+  raw.pragma('cache_size = -65536');
+  return raw;
+}
+
+/**
+ * Opens a SQLite database file: one writer connection used under a lock for every write,
+ * and one reader connection that sees only committed data (WAL snapshot per statement).
+ */
+export function openSqlite(file: string): SqlDb {
+  const writer = new Connection(open(file, false));
+  const reader = new Connection(open(file, true));
+  const lock = new Mutex();
+  return {
+    dialect: sqliteDialect,
+    all: (sql, params) => reader.all(sql, params),
+    get: (sql, params) => reader.get(sql, params),
+    run: (sql, params) => lock.run(() => writer.run(sql, params)),
+    runMany: (sql, rows) => lock.run(() => writer.runMany(sql, rows)),
+    transaction: <T>(fn: (tx: SqlExecutor) => Promise<T>) =>
+      lock.run(async () => {
+        writer.raw.exec('BEGIN IMMEDIATE');
+        try {
+          const result = await fn(writer);
+          writer.raw.exec('COMMIT');
+          return result;
+        } catch (err) {
+          if (writer.raw.inTransaction) writer.raw.exec('ROLLBACK');
+          throw err;
+        }
+      }),
+    close: () =>
+      lock.run(() => {
+        reader.raw.close();
+        writer.raw.close();
+        return Promise.resolve();
+      }),
+  };
+}

@@ -1,0 +1,199 @@
+/** SeriesStore conformance: console lines, data lines, file records and metric names. */
+import { describe, expect, it } from 'vitest';
+import type { ConsoleLine, DataLine, FileInput } from '../../src/store/series-store.js';
+import { pt, withStore, type OpenSeriesStore } from './series-suite-helpers.js';
+
+const line = (time: number, logType: string, lineNumber: number, message: string): ConsoleLine => ({
+  time,
+  logType,
+  lineNumber,
+  message,
+  step: 0,
+});
+
+/** Arrival order; produced order is by time, then arrival. */
+const CONSOLE: ConsoleLine[] = [
+  line(20, 'INFO', 3, 'c'),
+  line(10, 'INFO', 1, 'a'),
+  line(20, 'ERROR', 4, 'd'),
+  line(10, 'PRINT', 2, 'b'),
+  line(30, 'INFO', 5, 'e'),
+];
+
+const file = (logName: string, fileName: string, step: number, sampleIndex = 0): FileInput => ({
+  logName,
+  fileName,
+  fileType: 'png',
+  fileSize: 1,
+  step,
+  sampleIndex,
+  time: 5,
+  caption: null,
+});
+
+/** Registers the console, data, file and metric-name tests. */
+export function linesCases(open: OpenSeriesStore): void {
+  describe('console lines', () => {
+    it.each([
+      {
+        name: 'all lines by time, then arrival',
+        logType: null,
+        limit: 100,
+        offset: 0,
+        messages: ['a', 'b', 'c', 'd', 'e'],
+        total: 5,
+      },
+      {
+        name: 'a page of them with the full total',
+        logType: null,
+        limit: 2,
+        offset: 1,
+        messages: ['b', 'c'],
+        total: 5,
+      },
+      { name: 'only one log type', logType: 'INFO', limit: 100, offset: 0, messages: ['a', 'c', 'e'], total: 3 },
+      { name: 'a page of one log type', logType: 'INFO', limit: 1, offset: 2, messages: ['e'], total: 3 },
+      { name: 'nothing past the end, with the total', logType: null, limit: 10, offset: 10, messages: [], total: 5 },
+      { name: 'nothing of a type never written', logType: 'DEBUG', limit: 10, offset: 0, messages: [], total: 0 },
+    ])('listing gives $name', ({ logType, limit, offset, messages, total }) =>
+      withStore(open, async (s) => {
+        await s.appendConsole(1, CONSOLE);
+        await s.appendConsole(1, CONSOLE.slice(1, 3));
+        await s.appendConsole(2, CONSOLE);
+        const page = await s.listConsole(1, logType, limit, offset);
+        expect(page.lines.map((l) => l.message)).toEqual(messages);
+        expect(page.total).toBe(total);
+      })(),
+    );
+
+    it(
+      'a re-sent line is kept once while a line differing in time or type is kept',
+      withStore(open, async (s) => {
+        await s.appendConsole(1, [line(1, 'INFO', 1, 'x')]);
+        await s.appendConsole(1, [line(1, 'INFO', 1, 'x again'), line(2, 'INFO', 1, 'y'), line(1, 'ERROR', 1, 'z')]);
+        const page = await s.listConsole(1, null, 10, 0);
+        expect(page.lines).toEqual([line(1, 'INFO', 1, 'x'), line(1, 'ERROR', 1, 'z'), line(2, 'INFO', 1, 'y')]);
+      }),
+    );
+  });
+
+  describe('data lines', () => {
+    it(
+      'data lines are kept once per (logName, step, time) and listed by step, time, arrival',
+      withStore(open, async (s) => {
+        const d = (logName: string, step: number, time: number, data: string): DataLine => ({
+          logName,
+          step,
+          time,
+          data,
+          dataType: 'TEXT',
+        });
+        await s.appendData(1, [d('t', 2, 1, 'c'), d('t', 1, 5, 'b'), d('h', 1, 1, 'a'), d('t', 2, 1, 'dup')]);
+        await s.appendData(1, [d('t', 1, 5, 'again'), d('h', 2, 0, 'd')]);
+        expect((await s.listData(1, null, 10, 0)).lines.map((l) => l.data)).toEqual(['a', 'b', 'd', 'c']);
+        expect(await s.listData(1, 't', 1, 1)).toEqual({ lines: [d('t', 2, 1, 'c')], total: 2 });
+      }),
+    );
+  });
+
+  describe('files', () => {
+    it(
+      'files are listed only once uploaded, by step, sample index, then file name in code point order',
+      withStore(open, async (s) => {
+        const inputs = [
+          file('img/a', 'b.png', 2),
+          file('img/a', 'a.png', 2),
+          file('img/a', 'B.png', 2),
+          file('img/a', 'z.png', 2, -1),
+          file('img/b', 'y.png', 1),
+          file('other', 'x.png', 0),
+        ];
+        const records = await s.createFiles(7, inputs, (f) => `7/${f.logName}/${f.step}/${f.fileName}`);
+        expect(records.map((r) => [r.fileName, r.logGroup, r.uploadedAt, r.runId])).toEqual(
+          inputs.map((f) => [f.fileName, f.logName === 'other' ? '' : 'img', null, 7]),
+        );
+        expect(await s.listFiles(7, null, null)).toEqual([]);
+        for (const r of records.slice(0, 5)) expect(await s.markFileUploaded(r.blobKey, 42, 1000)).toBe(true);
+        expect(await s.markFileUploaded('no/such/key', 1, 1)).toBe(false);
+        const listed = await s.listFiles(7, null, null);
+        expect(listed.map((f) => f.fileName)).toEqual(['y.png', 'z.png', 'B.png', 'a.png', 'b.png']);
+        expect(listed.every((f) => f.fileSize === 42 && f.uploadedAt === 1000)).toBe(true);
+        expect((await s.listFiles(7, 'img/b', null)).map((f) => f.fileName)).toEqual(['y.png']);
+        expect((await s.listFiles(7, null, 'img')).length).toBe(5);
+        expect(await s.listFiles(7, null, '')).toEqual([]);
+        expect(await s.listFiles(8, null, null)).toEqual([]);
+      }),
+    );
+
+    it(
+      'creating a file again replaces its record, which waits for its bytes again',
+      withStore(open, async (s) => {
+        const [first] = await s.createFiles(1, [file('img', 'a.png', 0)], () => 'key-1');
+        await s.markFileUploaded('key-1', 10, 100);
+        const [second] = await s.createFiles(1, [{ ...file('img', 'a.png', 0), caption: 'new' }], () => 'key-2');
+        expect(second).toMatchObject({ id: first?.id, blobKey: 'key-2', caption: 'new', uploadedAt: null });
+        expect(await s.listFiles(1, null, null)).toEqual([]);
+        await s.markFileUploaded('key-2', 11, 200);
+        expect(await s.listFiles(1, null, null)).toMatchObject([
+          { fileName: 'a.png', fileSize: 11, uploadedAt: 200, caption: 'new' },
+        ]);
+      }),
+    );
+  });
+
+  describe('metric names', () => {
+    const names = ['loss', 'val/loss', 'acc_1', 'acc%1', 'accX1', 'LOSS_rate', 'Überall'];
+    it.each([
+      {
+        name: 'every name in code point order',
+        runIds: null,
+        search: null,
+        limit: 100,
+        expected: ['LOSS_rate', 'acc%1', 'accX1', 'acc_1', 'extra', 'loss', 'val/loss', 'Überall'],
+      },
+      {
+        name: 'the first names up to the limit',
+        runIds: null,
+        search: null,
+        limit: 2,
+        expected: ['LOSS_rate', 'acc%1'],
+      },
+      { name: 'a percent sign matched literally', runIds: null, search: '%', limit: 100, expected: ['acc%1'] },
+      {
+        name: 'an underscore matched literally',
+        runIds: null,
+        search: '_',
+        limit: 100,
+        expected: ['LOSS_rate', 'acc_1'],
+      },
+      {
+        name: 'a case-insensitive substring match',
+        runIds: null,
+        search: 'LoSs',
+        limit: 100,
+        expected: ['LOSS_rate', 'loss', 'val/loss'],
+      },
+      {
+        name: 'a case-insensitive match beyond ASCII',
+        runIds: null,
+        search: 'üBER',
+        limit: 100,
+        expected: ['Überall'],
+      },
+      { name: 'a limited search', runIds: null, search: 'loss', limit: 1, expected: ['LOSS_rate'] },
+      { name: 'only the names of the given runs', runIds: [2], search: null, limit: 100, expected: ['acc_1', 'extra'] },
+      { name: 'a search within the given runs', runIds: [1, 2], search: 'C_', limit: 100, expected: ['acc_1'] },
+      { name: 'nothing for no runs', runIds: [], search: null, limit: 100, expected: [] },
+    ])('names give $name', ({ runIds, search, limit, expected }) =>
+      withStore(open, async (s) => {
+        await s.appendMetrics(
+          { id: 1, projectId: 1 },
+          names.map((n) => pt(n, 0, 0, 1)),
+        );
+        await s.appendMetrics({ id: 2, projectId: 1 }, [pt('acc_1', 0, 0, 1), pt('extra', 0, 0, NaN)]);
+        await s.appendMetrics({ id: 3, projectId: 2 }, [pt('foreign', 0, 0, 1)]);
+        expect(await s.metricNames(1, runIds, search, limit)).toEqual(expected);
+      })(),
+    );
+  });
+}

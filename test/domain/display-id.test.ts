@@ -1,0 +1,79 @@
+import { describe, expect, it } from 'vitest';
+import { derivePrefix, formatDisplayId, parseDisplayId, prefixCandidate } from '../../src/domain/display-id.js';
+
+describe('derivePrefix', () => {
+  it.each([
+    { name: 'my-ml-project', prefix: 'MMP', why: 'takes the initial of each part' },
+    { name: 'training', prefix: 'TRA', why: 'takes the first three characters of a single part' },
+    { name: 'image-classification', prefix: 'ICL', why: 'pads two initials from the last part' },
+    { name: 'resnet-50', prefix: 'R50', why: 'pads with the digits of the last part' },
+    { name: 'ai', prefix: 'AI', why: 'keeps a single part shorter than three characters' },
+    { name: 'my-ml_project.v2', prefix: 'MMPV', why: 'splits on dashes, underscores and dots' },
+    { name: 'a-b-c-d-e-f', prefix: 'ABCD', why: 'cuts many initials to four' },
+    { name: 'deep  learning\tlab', prefix: 'DLL', why: 'splits on runs of white space' },
+    { name: '--my--exp__', prefix: 'MEX', why: 'drops empty parts at the ends and in runs' },
+    { name: 'x-y', prefix: 'XY', why: 'stops padding when the last part runs out' },
+    { name: '', prefix: 'RUN', why: 'falls back to RUN for an empty name' },
+    { name: '---', prefix: 'RUN', why: 'falls back to RUN when only separators are given' },
+    { name: 'straße', prefix: 'STR', why: 'upper-cases' },
+    { name: 'ßßß', prefix: 'SSSS', why: 'stays within four characters when upper-casing grows' },
+  ])('maps "$name" to $prefix because it $why', ({ name, prefix }) => {
+    expect(derivePrefix(name)).toBe(prefix);
+  });
+});
+
+describe('prefixCandidate', () => {
+  it.each([
+    { base: 'MTE', n: 1, candidate: 'MTE' },
+    { base: 'MTE', n: 2, candidate: 'MTE2' },
+    { base: 'MTE', n: 3, candidate: 'MTE3' },
+    { base: 'MMPV', n: 2, candidate: 'MMP2' },
+    { base: 'AI', n: 2, candidate: 'AI2' },
+    { base: 'MTE', n: 10, candidate: 'MT10' },
+    { base: 'MTE', n: 123, candidate: 'M123' },
+    { base: 'MTE', n: 1000, candidate: '1000' },
+  ])('makes candidate $n of $base into $candidate', ({ base, n, candidate }) => {
+    expect(prefixCandidate(base, n)).toBe(candidate);
+  });
+
+  it.each([0, -1, 1.5, 10000, Number.NaN])('refuses candidate number %s', (n) => {
+    expect(() => prefixCandidate('MTE', n)).toThrow(RangeError);
+  });
+});
+
+describe('parseDisplayId', () => {
+  it.each([
+    { text: 'MMP-12', parsed: { prefix: 'MMP', number: 12 } },
+    { text: 'mmp-12', parsed: { prefix: 'MMP', number: 12 } },
+    { text: 'Mt10-3', parsed: { prefix: 'MT10', number: 3 } },
+    { text: 'R-1', parsed: { prefix: 'R', number: 1 } },
+    { text: 'R50-9007199254740991', parsed: { prefix: 'R50', number: 9007199254740991 } },
+  ])('reads $text as a prefix and a number', ({ text, parsed }) => {
+    expect(parseDisplayId(text)).toEqual(parsed);
+  });
+
+  it.each([
+    ['MMP', 'has no number'],
+    ['MMP-', 'has an empty number'],
+    ['-12', 'has an empty prefix'],
+    ['MMPVX-1', 'has a prefix longer than four characters'],
+    ['MMP-0', 'has a zero number'],
+    ['MMP-012', 'has leading zeros'],
+    ['MMP--1', 'has a signed number'],
+    ['MMP-+1', 'has a plus sign'],
+    ['MMP-1.5', 'has a fractional number'],
+    ['MMP-1e3', 'has an exponent'],
+    ['MM P-1', 'has a space in the prefix'],
+    [' MMP-1', 'has surrounding white space'],
+    ['MMP-9007199254740993', 'has a number beyond the safe integers'],
+    ['M_P-1', 'has punctuation in the prefix'],
+  ])('rejects "%s" because it %s', (text) => {
+    expect(parseDisplayId(text)).toBeUndefined();
+  });
+
+  it('round-trips with formatDisplayId', () => {
+    const text = formatDisplayId('MMP2', 42);
+    expect(text).toBe('MMP2-42');
+    expect(parseDisplayId(text)).toEqual({ prefix: 'MMP2', number: 42 });
+  });
+});

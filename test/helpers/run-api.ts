@@ -1,0 +1,144 @@
+import { expect } from 'vitest';
+import type { App } from '../../src/api/app-types.js';
+import { call, type Reply } from './test-app.js';
+
+/** The answer of runs/create and runs/resume. */
+export interface RunRef {
+  runId: number;
+  number: number;
+  displayId: string;
+  projectName: string;
+  organizationSlug: string;
+  url: string;
+  resumed: boolean;
+  forkedFromRunId: number | null;
+  forkStep: number | null;
+}
+
+/** The answer of the run details endpoints. */
+export interface RunDetails {
+  id: number;
+  name: string;
+  number: number;
+  displayId: string;
+  status: string;
+  tags: string[];
+  createdAt: string;
+  updatedAt: string;
+  statusUpdated: string;
+  projectName: string;
+  externalId: string | null;
+  forkedFromRunId: number | null;
+  forkStep: number | null;
+  logNames: { logName: string; logType: string; logGroup: string }[];
+  config: unknown;
+  systemMetadata: unknown;
+  loggerSettings: unknown;
+  statusMetadata: unknown;
+  notes: string | null;
+  url: string;
+}
+
+/** One status timeline event as GET /api/runs/status/history answers it. */
+export interface StatusEventView {
+  id: number;
+  runId: number;
+  fromStatus: string | null;
+  toStatus: string;
+  source: string;
+  metadata: unknown;
+  createdAt: string;
+}
+
+/** One project as GET /api/runs/projects answers it. */
+export interface ProjectView {
+  id: number;
+  name: string;
+  createdAt: string;
+  updatedAt: string;
+  runCount: number;
+}
+
+/** The response must be a 200; otherwise the test fails showing the body. */
+function ok(res: Reply, what: string): Reply['body'] {
+  expect(res.status, `${what}: ${JSON.stringify(res.body)}`).toBe(200);
+  return res.body;
+}
+
+/** POST /api/runs/create that must succeed. */
+export async function createRun(app: App, key: string, body: Record<string, unknown>): Promise<RunRef> {
+  return ok(await call(app, 'POST', '/api/runs/create', key, body), 'create') as unknown as RunRef;
+}
+
+/** GET /api/runs/details/{runId} that must succeed. */
+export async function getDetails(app: App, key: string, runId: number): Promise<RunDetails> {
+  return ok(await call(app, 'GET', `/api/runs/details/${runId}`, key), 'details') as unknown as RunDetails;
+}
+
+/** GET /api/runs/status/history?runId= that must succeed; returns the events. */
+export async function getHistory(app: App, key: string, runId: number): Promise<StatusEventView[]> {
+  const body = ok(await call(app, 'GET', `/api/runs/status/history?runId=${runId}`, key), 'history');
+  expect(body.runId).toBe(runId);
+  return body.events as StatusEventView[];
+}
+
+/** GET /api/runs/projects that must succeed; returns the projects. */
+export async function listProjects(app: App, key: string): Promise<ProjectView[]> {
+  return ok(await call(app, 'GET', '/api/runs/projects', key), 'projects').projects as ProjectView[];
+}
+
+/** POST /api/runs/status/update that must answer {success: true}. */
+export async function setStatus(
+  app: App,
+  key: string,
+  runId: number,
+  status: string,
+  extra: Record<string, unknown> = {},
+): Promise<void> {
+  const body = ok(
+    await call(app, 'POST', '/api/runs/status/update', key, { runId, status, ...extra }),
+    'status/update',
+  );
+  expect(body).toEqual({ success: true });
+}
+
+/** A POST to one of the `{success: true}` update endpoints that must succeed. */
+export async function update(app: App, key: string, url: string, body: Record<string, unknown>): Promise<void> {
+  expect(ok(await call(app, 'POST', url, key, body), url)).toEqual({ success: true });
+}
+
+/** Checks the contract's error shape: the status, a string `error` and an UPPER_SNAKE `code`. */
+export function expectError(res: Reply, status: number, code?: string): void {
+  expect(res.status, JSON.stringify(res.body)).toBe(status);
+  expect(typeof res.body.error, JSON.stringify(res.body)).toBe('string');
+  expect(res.body.code).toMatch(/^[A-Z][A-Z0-9_]*$/);
+  if (code !== undefined) expect(res.body.code).toBe(code);
+}
+
+/** One API scenario of a table: a request and what it must be answered with. */
+export interface Scenario {
+  /** A sentence that names the behaviour. */
+  name: string;
+  method: 'GET' | 'POST';
+  url: string;
+  body?: unknown;
+  status: number;
+  /** Error code the answer must carry (error answers). */
+  code?: string;
+  /** Fields the answer body must contain (toMatchObject). */
+  expected?: Record<string, unknown>;
+  /** Extra request headers. */
+  headers?: Record<string, string>;
+}
+
+/** Runs one scenario with the key and checks status, error shape and expected fields. */
+export async function runScenario(app: App, key: string | null, s: Scenario): Promise<Reply> {
+  const res = await call(app, s.method, s.url, key, s.body, s.headers);
+  if (s.status >= 400) expectError(res, s.status, s.code);
+  else expect(res.status, `${s.method} ${s.url}: ${JSON.stringify(res.body)}`).toBe(s.status);
+  if (s.expected !== undefined) expect(res.body).toMatchObject(s.expected);
+  return res;
+}
+
+/** Waits ms milliseconds. */
+export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));

@@ -1,0 +1,89 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { buildApp } from '../../src/app.js';
+import type { App } from '../../src/api/app-types.js';
+import { LocalBlobStore } from '../../src/blob/local-blob-store.js';
+import { UrlSigner } from '../../src/blob/url-signer.js';
+import { loadConfig } from '../../src/config.js';
+import { createApiKey } from '../../src/services/api-keys.js';
+import type { Deps } from '../../src/services/context.js';
+import { openEmbeddedStores, type Stores } from '../../src/store/open-stores.js';
+
+export interface TestApp {
+  app: App;
+  deps: Deps;
+  stores: Stores;
+  dataDir: string;
+  /** A key of organization `acme`. */
+  key: string;
+  /** A key of another organization, `rival`. */
+  otherKey: string;
+  close(): Promise<void>;
+}
+
+/** A fresh temporary data dir. */
+export const tempDir = (prefix = 'stepwise-test-'): string => fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+
+/** The app over a fresh embedded store in a temp dir, with keys of two organizations. */
+export async function makeTestApp(): Promise<TestApp> {
+  const dataDir = tempDir();
+  const config = loadConfig(['--data', dataDir, '--port', '3999'], {});
+  const stores = await openEmbeddedStores(dataDir);
+  const signer = new UrlSigner('test-secret');
+  const blobs = new LocalBlobStore(path.join(dataDir, 'blobs'), config.publicUrl, signer);
+  const deps: Deps = { config, metadata: stores.metadata, series: stores.series, blobs, signer };
+  const app = await buildApp(deps);
+  const key = (await createApiKey(stores.metadata, { orgSlug: 'acme', userName: 'ann', name: 't', expiresAt: null }))
+    .key;
+  const otherKey = (
+    await createApiKey(stores.metadata, { orgSlug: 'rival', userName: 'bob', name: 't', expiresAt: null })
+  ).key;
+  return {
+    app,
+    deps,
+    stores,
+    dataDir,
+    key,
+    otherKey,
+    close: async () => {
+      await app.close();
+      await stores.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface Reply {
+  status: number;
+  body: Record<string, unknown> & { error?: unknown; code?: unknown };
+  headers: Record<string, unknown>;
+}
+
+/** Calls the app in-process with a JSON body (or none) and a bearer key. */
+export async function call(
+  app: App,
+  method: 'GET' | 'POST' | 'PUT',
+  url: string,
+  key: string | null,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): Promise<Reply> {
+  const res = await app.inject({
+    method,
+    url,
+    headers: {
+      ...(key === null ? {} : { authorization: `Bearer ${key}` }),
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      ...headers,
+    },
+    payload: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+  });
+  let parsed: Reply['body'] = {};
+  try {
+    parsed = res.json();
+  } catch {
+    parsed = { raw: res.body };
+  }
+  return { status: res.statusCode, body: parsed, headers: res.headers };
+}
