@@ -3,7 +3,7 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/', 'node_modules/', 'ui/dist/', 'ui/node_modules/', 'coverage/'] },
+  { ignores: ['dist/', '.bench-dist/', 'node_modules/', 'ui/dist/', 'ui/node_modules/', 'coverage/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   { languageOptions: { globals: { ...globals.node } } },

@@ -1,0 +1,79 @@
+import http from 'node:http';
+
+/** A keep-alive HTTP client for loopback benchmarks: at most `sockets` connections. */
+export class BenchClient {
+  readonly agent: http.Agent;
+  constructor(
+    readonly base: string,
+    readonly key: string,
+    sockets = 4,
+  ) {
+    this.agent = new http.Agent({ keepAlive: true, maxSockets: sockets });
+  }
+
+  /** Sends a request; resolves with status and body text; rejects on network errors. */
+  request(
+    method: string,
+    path: string,
+    body?: string,
+    headers: Record<string, string> = {},
+  ): Promise<{ status: number; text: string }> {
+    return new Promise((resolve, reject) => {
+      const req = http.request(
+        `${this.base}${path}`,
+        {
+          method,
+          agent: this.agent,
+          headers: {
+            authorization: `Bearer ${this.key}`,
+            ...(body === undefined ? {} : { 'content-length': Buffer.byteLength(body) }),
+            ...headers,
+          },
+        },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
+          res.on('error', reject);
+        },
+      );
+      req.on('error', reject);
+      req.end(body);
+    });
+  }
+
+  /** POSTs JSON and returns the parsed answer; throws on a non-200. */
+  async json<T>(method: string, path: string, body?: unknown): Promise<T> {
+    const res = await this.request(
+      method,
+      path,
+      body === undefined ? undefined : JSON.stringify(body),
+      body === undefined ? {} : { 'content-type': 'application/json' },
+    );
+    if (res.status !== 200) throw new Error(`${method} ${path} → ${res.status}: ${res.text.slice(0, 300)}`);
+    return JSON.parse(res.text) as T;
+  }
+
+  /** POSTs an NDJSON body to an ingest route; throws on a non-200. */
+  async ingest(kind: 'metrics' | 'logs' | 'data', runId: number, project: string, body: string): Promise<void> {
+    const res = await this.request('POST', `/ingest/${kind}`, body, {
+      'content-type': 'application/x-ndjson',
+      'x-run-id': String(runId),
+      'x-project-name': project,
+    });
+    if (res.status !== 200) throw new Error(`ingest ${kind} → ${res.status}: ${res.text.slice(0, 300)}`);
+  }
+
+  close(): void {
+    this.agent.destroy();
+  }
+}
+
+/** Runs `task(i)` for i in [0, count) with at most `parallel` in flight. */
+export async function runPool(count: number, parallel: number, task: (i: number) => Promise<void>): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < count) await task(next++);
+  };
+  await Promise.all(Array.from({ length: Math.min(parallel, count) }, worker));
+}

@@ -1,0 +1,244 @@
+/**
+ * `npm run bench`: starts the real server on a temp data dir, loads it over HTTP on
+ * loopback and prints one line per figure with the baseline measured in the same run.
+ * BENCH_SCALE (default 1) shrinks the data sizes for a quick look.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { BenchClient, runPool } from './bench-http.js';
+import { p50p95, quantile, rssMb, timeCalls } from './bench-stats.js';
+import { openEmbeddedStores } from '../src/store/open-stores.js';
+import { parseMetricLines } from '../src/ingest/lines.js';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const SCALE = Number(process.env.BENCH_SCALE ?? 1);
+const KEY = 'bench-key-0123456789abcdef';
+const n = (full: number) => Math.max(1, Math.round(full * SCALE));
+const fmt = (x: number) => Math.round(x).toLocaleString('en-US');
+const log = (line: string) => process.stdout.write(`${line}\n`);
+const progress = (line: string) => process.stderr.write(`  … ${line}\n`);
+
+async function waitHealthy(base: string, child: ChildProcess): Promise<void> {
+  for (;;) {
+    if (child.exitCode !== null) throw new Error('server exited during start-up');
+    try {
+      const res = await fetch(`${base}/api/health`);
+      if (res.status === 200) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
+
+async function startServer(dataDir: string, port: number): Promise<{ child: ChildProcess; startMs: number }> {
+  const t0 = performance.now();
+  const child = spawn(
+    process.execPath,
+    [path.join(ROOT, 'bin/stepwise.js'), 'serve', '--port', String(port), '--data', dataDir, '--log-level', 'warn'],
+    {
+      env: { ...process.env, STEPWISE_BOOTSTRAP_KEY: KEY },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    },
+  );
+  await waitHealthy(`http://127.0.0.1:${port}`, child);
+  return { child, startMs: performance.now() - t0 };
+}
+
+async function startBaseline(): Promise<{ child: ChildProcess; port: number }> {
+  const child = spawn(process.execPath, [path.join(ROOT, '.bench-dist/bench/baseline-server.js'), '0'], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const port = await new Promise<number>((resolve) =>
+    child.stdout!.once('data', (d: Buffer) => resolve(Number(String(d).trim()))),
+  );
+  return { child, port };
+}
+
+/** NDJSON body of `lines` lines from `step0`, each with `metrics` values (Python json style). */
+function metricBody(step0: number, lines: number, metrics: number, name = 'm'): string {
+  const out: string[] = [];
+  for (let i = 0; i < lines; i++) {
+    const data: string[] = [];
+    for (let m = 0; m < metrics; m++) data.push(`"${metrics === 1 ? name : `${name}${m}`}": ${Math.random()}`);
+    out.push(`{"time": ${1_700_000_000_000 + step0 + i}, "step": ${step0 + i}, "data": {${data.join(', ')}}}`);
+  }
+  return out.join('\n');
+}
+
+const freePort = () => 20000 + Math.floor(Math.random() * 20000);
+
+async function main(): Promise<void> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'stepwise-bench-'));
+  log(
+    `Stepwise benchmark — ${new Date().toISOString()} — ${os.cpus().length} cores, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}, scale ${SCALE}`,
+  );
+  const port = freePort();
+  const { child, startMs } = await startServer(dataDir, port);
+  const api = new BenchClient(`http://127.0.0.1:${port}`, KEY, 4);
+  try {
+    await new Promise((r) => setTimeout(r, 1000));
+    const health = await timeCalls(50, () => api.request('GET', '/api/health'));
+    const floor = quantile(health, 0.5);
+    log(
+      `start-up: ${startMs.toFixed(0)} ms from process start to /api/health 200 | idle RSS ${rssMb(child.pid!).toFixed(1)} MB | HTTP floor (GET /api/health) ${p50p95(health)}`,
+    );
+
+    // Ingest: 1,000 points per request (100 lines × 10 metrics), distinct steps, 4 connections.
+    const requests = n(400);
+    const bodies = Array.from({ length: requests }, (_, i) => metricBody(i * 100, 100, 10));
+    const points = requests * 1000;
+    const run = await api.json<{ runId: number }>('POST', '/api/runs/create', {
+      runName: 'ingest',
+      projectName: 'bench',
+    });
+    let peak = 0;
+    const sampler = setInterval(() => (peak = Math.max(peak, rssMb(child.pid!))), 50);
+    let t0 = performance.now();
+    await runPool(requests, 4, (i) => api.ingest('metrics', run.runId, 'bench', bodies[i]!));
+    const ingestS = (performance.now() - t0) / 1000;
+    clearInterval(sampler);
+    const base = await startBaseline();
+    const bare = new BenchClient(`http://127.0.0.1:${base.port}`, KEY, 4);
+    t0 = performance.now();
+    await runPool(requests, 4, async (i) => void (await bare.request('POST', '/ingest/metrics', bodies[i]!)));
+    const bareS = (performance.now() - t0) / 1000;
+    bare.close();
+    base.child.kill('SIGTERM');
+    const storeDir = fs.mkdtempSync(path.join(os.tmpdir(), 'stepwise-bench-store-'));
+    const stores = await openEmbeddedStores(storeDir);
+    const parsed = bodies.map((b) =>
+      parseMetricLines(b).flatMap((l) =>
+        l.values.map((v) => ({ logName: v.logName, step: l.step, time: l.time, value: v.value })),
+      ),
+    );
+    t0 = performance.now();
+    for (const batch of parsed) await stores.series.appendMetrics({ id: 1, projectId: 1 }, batch);
+    const rawS = (performance.now() - t0) / 1000;
+    await stores.close();
+    fs.rmSync(storeDir, { recursive: true, force: true });
+    log(
+      `ingest: ${fmt(points / ingestS)} points/s through POST /ingest/metrics (${fmt(points)} points, 4 keep-alive connections, 1,000 points/request) | baseline bare node:http parse-only ${fmt(points / bareS)} points/s, ratio ${(bareS / ingestS).toFixed(2)} | raw store appendMetrics without HTTP ${fmt(points / rawS)} points/s`,
+    );
+    log(`memory: peak RSS during ingest ${peak.toFixed(1)} MB`);
+
+    // 1M-point metric: 100 requests × 10,000 lines of one metric.
+    const big = n(1_000_000);
+    const per = 10_000;
+    progress(`loading a ${fmt(big)}-point series`);
+    const bigRun = await api.json<{ runId: number }>('POST', '/api/runs/create', {
+      runName: 'big',
+      projectName: 'bench',
+    });
+    await runPool(Math.ceil(big / per), 4, (i) =>
+      api.ingest('metrics', bigRun.runId, 'bench', metricBody(i * per, Math.min(per, big - i * per), 1, 'loss')),
+    );
+    const whole = await timeCalls(20, () =>
+      api.request('GET', `/api/runs/metrics?runId=${bigRun.runId}&logName=loss&limit=2000`),
+    );
+    const lo = Math.floor(big * 0.45);
+    const hi = lo + Math.floor(big * 0.1) - 1;
+    const windowed = await timeCalls(20, () =>
+      api.request('GET', `/api/runs/metrics?runId=${bigRun.runId}&logName=loss&limit=2000&stepMin=${lo}&stepMax=${hi}`),
+    );
+    log(
+      `metrics query, ${fmt(big)}-point series to 2,000 points: whole range ${p50p95(whole)}; 10% step window ${p50p95(windowed)} | HTTP floor p50 ${floor.toFixed(2)} ms`,
+    );
+
+    // Fork create for a parent with 10 points and with the big series.
+    const small = await api.json<{ runId: number }>('POST', '/api/runs/create', {
+      runName: 'small',
+      projectName: 'bench',
+    });
+    await api.ingest('metrics', small.runId, 'bench', metricBody(0, 10, 1, 'loss'));
+    const forkSmall = await timeCalls(20, () =>
+      api.json('POST', '/api/runs/create', { runName: 'f', projectName: 'bench', forkRunId: small.runId, forkStep: 5 }),
+    );
+    const forkBig = await timeCalls(20, () =>
+      api.json('POST', '/api/runs/create', {
+        runName: 'f',
+        projectName: 'bench',
+        forkRunId: bigRun.runId,
+        forkStep: Math.floor(big / 2),
+      }),
+    );
+    log(
+      `fork create: parent of 10 points ${p50p95(forkSmall)}; parent of ${fmt(big)} points ${p50p95(forkBig)} | HTTP floor p50 ${floor.toFixed(2)} ms`,
+    );
+
+    // Statistics of a run with 1,000 metrics.
+    const wide = await api.json<{ runId: number }>('POST', '/api/runs/create', {
+      runName: 'wide',
+      projectName: 'bench',
+    });
+    await api.ingest('metrics', wide.runId, 'bench', metricBody(0, 10, 1000, 'metric'));
+    const stats = await timeCalls(20, () =>
+      api.request('GET', `/api/runs/statistics?runId=${wide.runId}&projectName=bench`),
+    );
+    log(`statistics of a run with 1,000 metrics: ${p50p95(stats)} | HTTP floor p50 ${floor.toFixed(2)} ms`);
+
+    // Leaderboard over a project of 10,000 runs, each with the metric; compare of 100 runs.
+    const runs = n(10_000);
+    progress(`creating ${fmt(runs)} runs with a metric each`);
+    const ids: number[] = [];
+    await runPool(runs, 8, async (i) => {
+      const r = await api.json<{ runId: number }>('POST', '/api/runs/create', {
+        runName: `sweep-${i}`,
+        projectName: 'sweep',
+      });
+      ids.push(r.runId);
+      await api.ingest('metrics', r.runId, 'sweep', metricBody(0, 3, 1, 'acc'));
+    });
+    const boards: string[] = [];
+    for (const agg of ['MIN', 'MAX', 'AVG', 'LAST', 'VARIANCE']) {
+      const s = await timeCalls(20, () =>
+        api.request('GET', `/api/runs/leaderboard?projectName=sweep&logName=acc&aggregation=${agg}&direction=DESC`),
+      );
+      boards.push(`${agg} ${p50p95(s)}`);
+    }
+    log(`leaderboard over ${fmt(runs)} runs: ${boards.join('; ')}`);
+    const hundred = ids.slice(0, 100).join(',');
+    const cmp = await timeCalls(20, () =>
+      api.request('GET', `/api/runs/compare?runIds=${hundred}&projectName=sweep&logName=acc`),
+    );
+    log(`compare of 100 runs: ${p50p95(cmp)} | HTTP floor p50 ${floor.toFixed(2)} ms`);
+
+    // Logs: a run with 1,000,000 lines; pages of 10,000 at the start and the end.
+    const lines = n(1_000_000);
+    progress(`loading ${fmt(lines)} console lines`);
+    const logRun = await api.json<{ runId: number }>('POST', '/api/runs/create', {
+      runName: 'logs',
+      projectName: 'bench',
+    });
+    await runPool(Math.ceil(lines / per), 4, (i) => {
+      const out: string[] = [];
+      for (let j = 0; j < Math.min(per, lines - i * per); j++) {
+        const k = i * per + j;
+        out.push(
+          `{"time": ${1_700_000_000_000 + k}, "message": "line ${k} of the training log", "lineNumber": ${k}, "logType": "INFO"}`,
+        );
+      }
+      return api.ingest('logs', logRun.runId, 'bench', out.join('\n'));
+    });
+    const first = await timeCalls(10, () =>
+      api.request('GET', `/api/runs/logs?runId=${logRun.runId}&limit=10000&offset=0`),
+    );
+    const last = await timeCalls(10, () =>
+      api.request('GET', `/api/runs/logs?runId=${logRun.runId}&limit=10000&offset=${Math.max(0, lines - 10_000)}`),
+    );
+    log(`logs, 10,000-line page of a ${fmt(lines)}-line run: first page ${p50p95(first)}; last page ${p50p95(last)}`);
+  } finally {
+    api.close();
+    child.kill('SIGTERM');
+    await new Promise((r) => child.once('exit', r));
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`benchmark failed: ${err instanceof Error ? err.stack : String(err)}\n`);
+  process.exit(1);
+});
