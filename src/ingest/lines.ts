@@ -5,6 +5,7 @@
  */
 import { badRequest } from '../errors.js';
 import { isPlainObject } from '../domain/deep-merge.js';
+import { assertJsonDepth, MAX_JSON_DEPTH } from '../domain/json-field.js';
 import { NAN_MARKER, readNdjson, toMetricValue } from './ndjson.js';
 
 /** One metric line: its body line number, time (epoch ms), step, and non-null values. */
@@ -128,6 +129,11 @@ export function parseDataLines(body: string): DataLine[] {
     const logName = text(o, 'logName', n, true, MAX_LOG_NAME);
     const dataType = text(o, 'dataType', n, true);
     const raw = own(o, 'data');
+    try {
+      assertJsonDepth('data', raw);
+    } catch {
+      return fail(n, `"data" nests deeper than ${MAX_JSON_DEPTH} levels`);
+    }
     const data = typeof raw === 'string' ? raw : typeof raw === 'object' && raw !== null ? stringify(raw) : undefined;
     if (data === undefined) return fail(n, '"data" must be a string, a JSON object or an array');
     out.push({ lineNumber: n, time: t, step, logName, dataType, data });

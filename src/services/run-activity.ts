@@ -1,3 +1,4 @@
+import { assertJsonDepth } from '../domain/json-field.js';
 import type { Ctx } from './context.js';
 import { getProjectRun } from './run-lookup.js';
 import { iso } from './run-urls.js';
@@ -39,6 +40,7 @@ export interface AlertBody {
 
 /** Stores an alert of a run. Throws NOT_FOUND. */
 export async function createAlert(ctx: Ctx, runId: number, alert: AlertBody): Promise<void> {
+  assertJsonDepth('alert', alert);
   const now = Date.now();
   const str = (v: unknown) => (typeof v === 'string' ? v : null);
   const ts = typeof alert.timestamp === 'number' && Number.isFinite(alert.timestamp) ? alert.timestamp : now;

@@ -1,3 +1,4 @@
+import { assertJsonDepth } from '../domain/json-field.js';
 import { logGroupOf } from '../domain/log-group.js';
 import type { LogType } from '../domain/types.js';
 import { badRequest } from '../errors.js';
@@ -30,5 +31,6 @@ export function addLogNames(ctx: Ctx, runId: number, names: readonly string[], l
 
 /** Replaces the run's model graph. Throws NOT_FOUND. */
 export function setModelGraph(ctx: Ctx, runId: number, graph: ModelGraph): Promise<void> {
+  assertJsonDepth('graph', graph);
   return ctx.deps.metadata.setModelGraph(ctx.principal.orgId, runId, graph, Date.now());
 }

@@ -47,7 +47,13 @@ describe('POST /api/runs/create: a new run', () => {
     await createRun(t.app, t.key, { runName: 'a', projectName: 'fresh' });
     const projects = await listProjects(t.app, t.key);
     expect(projects).toEqual([
-      { id: expect.any(Number), name: 'fresh', createdAt: expect.any(String), updatedAt: expect.any(String), runCount: 1 },
+      {
+        id: expect.any(Number),
+        name: 'fresh',
+        createdAt: expect.any(String),
+        updatedAt: expect.any(String),
+        runCount: 1,
+      },
     ]);
   });
 
@@ -74,7 +80,15 @@ describe('POST /api/runs/create: a new run', () => {
     });
     const history = await getHistory(t.app, t.key, ref.runId);
     expect(history).toEqual([
-      { id: expect.any(Number), runId: ref.runId, fromStatus: null, toStatus: 'RUNNING', source: 'api', metadata: null, createdAt: run.createdAt },
+      {
+        id: expect.any(Number),
+        runId: ref.runId,
+        fromStatus: null,
+        toStatus: 'RUNNING',
+        source: 'api',
+        metadata: null,
+        createdAt: run.createdAt,
+      },
     ]);
   });
 
@@ -105,14 +119,17 @@ describe('POST /api/runs/create: a new run', () => {
     });
   });
 
-  it.each([
+  const unsetConfigs = [
     { config: 'null', why: 'the string "null"' },
     { config: '', why: 'an empty string' },
     { config: null, why: 'JSON null' },
-  ])('treats a config of $why as unset', async ({ config }) => {
-    const ref = await createRun(t.app, t.key, { runName: 'r', projectName: 'p', config });
-    expect((await getDetails(t.app, t.key, ref.runId)).config).toBeNull();
-  });
+  ];
+  for (const { config, why } of unsetConfigs) {
+    it(`treats a config of ${why} as unset`, async () => {
+      const ref = await createRun(t.app, t.key, { runName: 'r', projectName: 'p', config });
+      expect((await getDetails(t.app, t.key, ref.runId)).config).toBeNull();
+    });
+  }
 
   it('accepts explicit nulls for every optional field, as the Python client sends them', async () => {
     const ref = await createRun(t.app, t.key, {
@@ -159,12 +176,63 @@ describe('POST /api/runs/create: required fields', () => {
   const scenarios: Scenario[] = [
     { name: 'a missing runName is a 400', method: 'POST', url: CREATE, body: { projectName: 'p' }, status: 400 },
     { name: 'a missing projectName is a 400', method: 'POST', url: CREATE, body: { runName: 'r' }, status: 400 },
-    { name: 'an empty runName is a 400', method: 'POST', url: CREATE, body: { runName: '', projectName: 'p' }, status: 400 },
-    { name: 'an empty projectName is a 400', method: 'POST', url: CREATE, body: { runName: 'r', projectName: '' }, status: 400 },
-    { name: 'a null runName is a 400', method: 'POST', url: CREATE, body: { runName: null, projectName: 'p' }, status: 400 },
-    { name: 'a null projectName is a 400', method: 'POST', url: CREATE, body: { runName: 'r', projectName: null }, status: 400 },
+    {
+      name: 'an empty runName is a 400',
+      method: 'POST',
+      url: CREATE,
+      body: { runName: '', projectName: 'p' },
+      status: 400,
+    },
+    {
+      name: 'an empty projectName is a 400',
+      method: 'POST',
+      url: CREATE,
+      body: { runName: 'r', projectName: '' },
+      status: 400,
+    },
+    {
+      name: 'a null runName is a 400',
+      method: 'POST',
+      url: CREATE,
+      body: { runName: null, projectName: 'p' },
+      status: 400,
+    },
+    {
+      name: 'a null projectName is a 400',
+      method: 'POST',
+      url: CREATE,
+      body: { runName: 'r', projectName: null },
+      status: 400,
+    },
     { name: 'an empty object is a 400', method: 'POST', url: CREATE, body: {}, status: 400 },
-    { name: 'an empty externalId is a 400', method: 'POST', url: CREATE, body: { runName: 'r', projectName: 'p', externalId: '' }, status: 400 },
+    {
+      name: 'an empty externalId is a 400',
+      method: 'POST',
+      url: CREATE,
+      body: { runName: 'r', projectName: 'p', externalId: '' },
+      status: 400,
+    },
+    {
+      name: 'more than 100 tags are a 400',
+      method: 'POST',
+      url: CREATE,
+      body: { runName: 'r', projectName: 'p', tags: Array.from({ length: 101 }, (_, i) => `t${i}`) },
+      status: 400,
+    },
+    {
+      name: 'a 257-character tag is a 400',
+      method: 'POST',
+      url: CREATE,
+      body: { runName: 'r', projectName: 'p', tags: ['x'.repeat(257)] },
+      status: 400,
+    },
+    {
+      name: 'an empty tag is a 400',
+      method: 'POST',
+      url: CREATE,
+      body: { runName: 'r', projectName: 'p', tags: [''] },
+      status: 400,
+    },
   ];
   for (const s of scenarios) {
     it(s.name, async () => {
@@ -198,7 +266,8 @@ describe('display id prefixes', () => {
 
   it('gives projects whose prefixes collide in one organization MTE, MTE2 and MTE3', async () => {
     const refs: RunRef[] = [];
-    for (const projectName of ['my-test-exp', 'mte', 'm-t-e']) refs.push(await createRun(t.app, t.key, { runName: 'r', projectName }));
+    for (const projectName of ['my-test-exp', 'mte', 'm-t-e'])
+      refs.push(await createRun(t.app, t.key, { runName: 'r', projectName }));
     expect(refs.map((r) => r.displayId)).toEqual(['MTE-1', 'MTE2-1', 'MTE3-1']);
     const second = await createRun(t.app, t.key, { runName: 'r2', projectName: 'mte' });
     expect(second.displayId).toBe('MTE2-2');
@@ -208,6 +277,25 @@ describe('display id prefixes', () => {
     const a = await createRun(t.app, t.key, { runName: 'r', projectName: 'my-ml_project.v2' });
     const b = await createRun(t.app, t.key, { runName: 'r', projectName: 'my-ml-project-v3' });
     expect([a.displayId, b.displayId]).toEqual(['MMPV-1', 'MMP2-1']);
+  });
+
+  it('gives parallel creates of colliding projects distinct prefixes', async () => {
+    const names = ['my-test-exp', 'mte', 'm-t-e', 'mtex', 'm_t_e'];
+    const replies = await Promise.all(
+      names.map((projectName) => call(t.app, 'POST', CREATE, t.key, { runName: 'r', projectName })),
+    );
+    const ids = replies.map((r) => (r.body as unknown as RunRef).displayId);
+    expect(new Set(ids).size).toBe(names.length);
+    expect([...ids].sort()).toEqual(['MTE-1', 'MTE2-1', 'MTE3-1', 'MTE4-1', 'MTE5-1']);
+  });
+
+  it('numbers 8 parallel creates in one project 1 to 8', async () => {
+    const replies = await Promise.all(
+      Array.from({ length: 8 }, (_, i) => call(t.app, 'POST', CREATE, t.key, { runName: `r${i}`, projectName: 'par' })),
+    );
+    const numbers = replies.map((r) => (r.body as unknown as RunRef).number).sort((a, b) => a - b);
+    expect(numbers).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+    expect((await listProjects(t.app, t.key))[0]!.runCount).toBe(8);
   });
 
   it('keeps prefixes per organization: the other organization gets MTE again', async () => {
@@ -220,18 +308,33 @@ describe('display id prefixes', () => {
 });
 
 describe('createdAt and updatedAt backfill', () => {
-  it.each([
-    { createdAt: 0, updatedAt: 0, created: '1970-01-01T00:00:00.000Z', updated: '1970-01-01T00:00:00.000Z' },
-    { createdAt: 1_700_000_000_000, updatedAt: 1_700_000_000_500, created: '2023-11-14T22:13:20.000Z', updated: '2023-11-14T22:13:20.500Z' },
-  ])('createdAt $createdAt shows in details and as the creation event time', async ({ createdAt, updatedAt, created, updated }) => {
-    const ref = await createRun(t.app, t.key, { runName: 'old', projectName: 'p', createdAt, updatedAt });
-    const run = await getDetails(t.app, t.key, ref.runId);
-    expect(run.createdAt).toBe(created);
-    expect(run.updatedAt).toBe(updated);
-    const history = await getHistory(t.app, t.key, ref.runId);
-    expect(history).toHaveLength(1);
-    expect(history[0]).toMatchObject({ fromStatus: null, toStatus: 'RUNNING', createdAt: created });
-  });
+  const backfills = [
+    {
+      label: 'epoch 0',
+      createdAt: 0,
+      updatedAt: 0,
+      created: '1970-01-01T00:00:00.000Z',
+      updated: '1970-01-01T00:00:00.000Z',
+    },
+    {
+      label: 'a past time',
+      createdAt: 1_700_000_000_000,
+      updatedAt: 1_700_000_000_500,
+      created: '2023-11-14T22:13:20.000Z',
+      updated: '2023-11-14T22:13:20.500Z',
+    },
+  ];
+  for (const { label, createdAt, updatedAt, created, updated } of backfills) {
+    it(`a backfilled createdAt of ${label} shows in details and as the creation event time`, async () => {
+      const ref = await createRun(t.app, t.key, { runName: 'old', projectName: 'p', createdAt, updatedAt });
+      const run = await getDetails(t.app, t.key, ref.runId);
+      expect(run.createdAt).toBe(created);
+      expect(run.updatedAt).toBe(updated);
+      const history = await getHistory(t.app, t.key, ref.runId);
+      expect(history).toHaveLength(1);
+      expect(history[0]).toMatchObject({ fromStatus: null, toStatus: 'RUNNING', createdAt: created });
+    });
+  }
 
   it('answers ISO 8601 UTC timestamps with milliseconds when nothing is backfilled', async () => {
     const before = Date.now();
@@ -268,7 +371,12 @@ describe('externalId', () => {
 
   it('returns a RUNNING run with resumed true and records no new event', async () => {
     const first = await createRun(t.app, t.key, { runName: 'r', projectName: 'p', externalId: 'x' });
-    const again = await createRun(t.app, t.key, { runName: 'other name', projectName: 'p', externalId: 'x', tags: ['new'] });
+    const again = await createRun(t.app, t.key, {
+      runName: 'other name',
+      projectName: 'p',
+      externalId: 'x',
+      tags: ['new'],
+    });
     expect(again).toEqual({ ...first, resumed: true });
     const run = await getDetails(t.app, t.key, first.runId);
     expect(run).toMatchObject({ name: 'r', tags: [], status: 'RUNNING', externalId: 'x' });
@@ -291,7 +399,12 @@ describe('externalId', () => {
 
   it('deep-merges a supplied config into the resumed run', async () => {
     const config = { optimizer: { name: 'adam', lr: 0.1 }, epochs: 10, layers: [1, 2, 3] };
-    const first = await createRun(t.app, t.key, { runName: 'r', projectName: 'p', externalId: 'x', config: JSON.stringify(config) });
+    const first = await createRun(t.app, t.key, {
+      runName: 'r',
+      projectName: 'p',
+      externalId: 'x',
+      config: JSON.stringify(config),
+    });
     const patch = { optimizer: { lr: 0.01 }, layers: [4], seed: 7 };
     await createRun(t.app, t.key, { runName: 'r', projectName: 'p', externalId: 'x', config: JSON.stringify(patch) });
     expect((await getDetails(t.app, t.key, first.runId)).config).toEqual({

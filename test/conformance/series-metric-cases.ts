@@ -155,24 +155,33 @@ export function metricCases(open: OpenSeriesStore): void {
       }
     });
 
-    it('the variance of values near 1e9 with small noise stays within 1e-9 of two-pass over many batches', async () => {
+    it('the variance of values near 1e9 with small noise stays within 1e-9 of two-pass over many batches and overwrites', async () => {
       const store = await open();
       try {
         let seed = 42;
         const noise = (): number => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648 - 0.5) * 0.01;
-        const values = Array.from({ length: 5000 }, () => 1e9 + noise());
-        for (let b = 0; b < 100; b++) {
-          await store.series.appendMetrics(
+        const values = Array.from({ length: 6000 }, () => 1e9 + noise());
+        const expectTwoPass = async (n: number): Promise<void> => {
+          const deviations = values.slice(0, n).map((v) => v - 1e9);
+          const meanDev = deviations.reduce((a, d) => a + d, 0) / n;
+          const variance = deviations.reduce((a, d) => a + (d - meanDev) ** 2, 0) / n;
+          const [s] = await store.series.summarize(own(1));
+          expect(s?.count).toBe(n);
+          expectClose((s?.m2 ?? 0) / n, variance, 0, `variance of ${n}`);
+          expectClose(s?.mean ?? 0, 1e9 + meanDev, 0, `mean of ${n}`);
+        };
+        const send = (from: number, to: number, time: number) =>
+          store.series.appendMetrics(
             RUN,
-            values.slice(b * 50, b * 50 + 50).map((v, i) => pt('m', b * 50 + i, b, v)),
+            values.slice(from, to).map((v, i) => pt('m', from + i, time, v)),
           );
-        }
-        const deviations = values.map((v) => v - 1e9);
-        const meanDev = deviations.reduce((a, d) => a + d, 0) / values.length;
-        const variance = deviations.reduce((a, d) => a + (d - meanDev) ** 2, 0) / values.length;
-        const [s] = await store.series.summarize(own(1));
-        expectClose((s?.m2 ?? 0) / (s?.count ?? 1), variance, 0, 'variance');
-        expectClose(s?.mean ?? 0, 1e9 + meanDev, 0, 'mean');
+        for (let b = 0; b < 100; b++) await send(b * 50, b * 50 + 50, b);
+        await expectTwoPass(5000);
+        for (const step of [0, 17, 2500, 4999]) values[step] = 1e9 + noise();
+        for (const step of [0, 17, 2500, 4999]) await send(step, step + 1, 1000);
+        await expectTwoPass(5000);
+        for (let b = 100; b < 120; b++) await send(b * 50, b * 50 + 50, b);
+        await expectTwoPass(6000);
       } finally {
         await store.close();
       }

@@ -7,19 +7,18 @@ import { mergeMoments, momentsOf } from '../../domain/summary.js';
 import type { MetricPointInput, RunRef } from '../series-store.js';
 import type { SqlDb, SqlExecutor, SqlValue } from './sql-db.js';
 import { seriesPages, toStored, type PointRow } from './sql-effective-points.js';
+import { recomputeState } from './sql-metric-recompute.js';
 import { chunks, IN_CHUNK } from './sql-lineage-series.js';
 import {
   encodeValue,
   rowState,
   SERIES_COLUMNS,
-  STEP_BOUND,
   stateParams,
   UPDATE_SERIES_STATE,
   type SeriesRow,
   type SeriesState,
   type StoredPoint,
 } from './sql-series-row.js';
-import { SummaryAccumulator } from './summary-accumulator.js';
 
 const UPSERT_POINT =
   'INSERT INTO metric_points (series_id, step, time, value, flag) VALUES (?, ?, ?, ?, ?) ' +
@@ -142,13 +141,6 @@ function planSeries(row: SeriesRow, incoming: readonly StoredPoint[], stored: Ma
     }
   }
   return { writes, next };
-}
-
-/** Returns the summary of a series recomputed from all its stored points (two-pass per chunk). */
-async function recomputeState(tx: SqlExecutor, seriesId: number): Promise<SeriesState> {
-  const acc = new SummaryAccumulator();
-  for await (const page of seriesPages(tx, seriesId, -STEP_BOUND, STEP_BOUND)) acc.pushAll(page);
-  return acc.finish();
 }
 
 /**

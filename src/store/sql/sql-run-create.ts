@@ -53,7 +53,7 @@ export async function createRunInTx(
   input: CreateRunInput,
 ): Promise<{ run: Run; resumed: boolean }> {
   const { orgId } = input;
-  const projectId = await ensureProject(tx, forUpdate, orgId, input.projectName, input.createdAt);
+  const projectId = await ensureProject(tx, forUpdate, orgId, input.projectName, Date.now());
   if (input.externalId !== null) {
     const row = await tx.get<{ id: number }>('SELECT id FROM runs WHERE project_id = ? AND external_id = ?', [
       projectId,

@@ -1,0 +1,123 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { call, makeTestApp, type TestApp } from '../helpers/test-app.js';
+import { createRun, expectError, getDetails, getHistory, type RunRef, setStatus } from '../helpers/run-api.js';
+
+let t: TestApp;
+let run: RunRef;
+beforeEach(async () => {
+  t = await makeTestApp();
+  run = await createRun(t.app, t.key, { runName: 'r', projectName: 'my-ml-project', externalId: 'ext-1' });
+  await createRun(t.app, t.key, { runName: 'other', projectName: 'training' });
+});
+afterEach(async () => {
+  await t.close();
+});
+
+const RESUME = '/api/runs/resume';
+
+describe('POST /api/runs/resume: selectors', () => {
+  const selectors: { name: string; body: () => Record<string, unknown> }[] = [
+    { name: 'by runId', body: () => ({ runId: run.runId }) },
+    { name: 'by displayId', body: () => ({ displayId: run.displayId }) },
+    { name: 'by a lower-case displayId', body: () => ({ displayId: run.displayId.toLowerCase() }) },
+    {
+      name: 'by displayId with its own projectName',
+      body: () => ({ displayId: run.displayId, projectName: 'my-ml-project' }),
+    },
+    { name: 'by externalId and projectName', body: () => ({ externalId: 'ext-1', projectName: 'my-ml-project' }) },
+    {
+      name: 'by runId with explicit nulls for the other selectors',
+      body: () => ({ runId: run.runId, displayId: null, externalId: null }),
+    },
+  ];
+  for (const s of selectors) {
+    it(`resumes a COMPLETED run ${s.name}, answering resumed true, with a resume event`, async () => {
+      await setStatus(t.app, t.key, run.runId, 'COMPLETED');
+      const res = await call(t.app, 'POST', RESUME, t.key, s.body());
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      expect(res.body).toEqual({
+        runId: run.runId,
+        number: run.number,
+        displayId: run.displayId,
+        projectName: 'my-ml-project',
+        organizationSlug: 'acme',
+        url: run.url,
+        resumed: true,
+        forkedFromRunId: null,
+        forkStep: null,
+      });
+      expect((await getDetails(t.app, t.key, run.runId)).status).toBe('RUNNING');
+      expect((await getHistory(t.app, t.key, run.runId)).at(-1)).toMatchObject({
+        fromStatus: 'COMPLETED',
+        toStatus: 'RUNNING',
+        source: 'resume',
+      });
+    });
+  }
+
+  it('resumes a RUNNING run without recording an event', async () => {
+    const res = await call(t.app, 'POST', RESUME, t.key, { runId: run.runId });
+    expect(res.body).toMatchObject({ runId: run.runId, resumed: true });
+    expect(await getHistory(t.app, t.key, run.runId)).toHaveLength(1);
+  });
+
+  it('resumes a FAILED run too: resume is not an api write subject to precedence', async () => {
+    await setStatus(t.app, t.key, run.runId, 'FAILED');
+    await call(t.app, 'POST', RESUME, t.key, { runId: run.runId });
+    expect((await getDetails(t.app, t.key, run.runId)).status).toBe('RUNNING');
+  });
+});
+
+describe('POST /api/runs/resume: refusals', () => {
+  const cases: { name: string; body: () => unknown; status: number }[] = [
+    { name: 'no selector is a 400', body: () => ({}), status: 400 },
+    { name: 'only a projectName is a 400', body: () => ({ projectName: 'my-ml-project' }), status: 400 },
+    {
+      name: 'runId and displayId together are a 400',
+      body: () => ({ runId: run.runId, displayId: run.displayId }),
+      status: 400,
+    },
+    {
+      name: 'runId and externalId together are a 400',
+      body: () => ({ runId: run.runId, externalId: 'ext-1', projectName: 'my-ml-project' }),
+      status: 400,
+    },
+    {
+      name: 'displayId and externalId together are a 400',
+      body: () => ({ displayId: run.displayId, externalId: 'ext-1', projectName: 'my-ml-project' }),
+      status: 400,
+    },
+    { name: 'externalId without projectName is a 400', body: () => ({ externalId: 'ext-1' }), status: 400 },
+    { name: 'a malformed displayId is a 400', body: () => ({ displayId: 'not a display id' }), status: 400 },
+    { name: 'a runId given as a string is a 400', body: () => ({ runId: String(run.runId) }), status: 400 },
+    { name: 'an unknown runId is a 404', body: () => ({ runId: 987654 }), status: 404 },
+    { name: 'an unknown displayId is a 404', body: () => ({ displayId: 'MMP-99' }), status: 404 },
+    {
+      name: 'an externalId in another project is a 404',
+      body: () => ({ externalId: 'ext-1', projectName: 'training' }),
+      status: 404,
+    },
+    {
+      name: 'an unknown externalId is a 404',
+      body: () => ({ externalId: 'nope', projectName: 'my-ml-project' }),
+      status: 404,
+    },
+    {
+      name: 'a displayId with a projectName that does not own it is a 404',
+      body: () => ({ displayId: run.displayId, projectName: 'training' }),
+      status: 404,
+    },
+    {
+      name: 'a runId with a projectName that does not own it is a 404',
+      body: () => ({ runId: run.runId, projectName: 'training' }),
+      status: 404,
+    },
+  ];
+  for (const c of cases) {
+    it(c.name, async () => {
+      await setStatus(t.app, t.key, run.runId, 'COMPLETED');
+      expectError(await call(t.app, 'POST', RESUME, t.key, c.body()), c.status);
+      expect((await getDetails(t.app, t.key, run.runId)).status).toBe('COMPLETED');
+    });
+  }
+});
