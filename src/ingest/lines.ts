@@ -101,6 +101,9 @@ export function parseMetricLines(body: string): MetricLine[] {
   return out;
 }
 
+/** Python logging levels the client may send, stored as the nearest console type. */
+const LOG_TYPE_ALIASES: Record<string, LogType> = { CRITICAL: 'ERROR', FATAL: 'ERROR', WARN: 'WARNING' };
+
 /** Returns every console-log line of the body; logType is upper-cased; step defaults to 0. */
 export function parseLogLines(body: string): LogLine[] {
   const out: LogLine[] = [];
@@ -109,7 +112,7 @@ export function parseLogLines(body: string): LogLine[] {
     const message = text(o, 'message', n, false);
     const logLineNumber = integer(o, 'lineNumber', n);
     const rawType = text(o, 'logType', n, true).toUpperCase();
-    const logType = LOG_TYPES.find((type) => type === rawType);
+    const logType = LOG_TYPES.find((type) => type === (LOG_TYPE_ALIASES[rawType] ?? rawType));
     if (logType === undefined) fail(n, `"logType" must be one of ${LOG_TYPES.join(', ')}`);
     const step = integer(o, 'step', n, 0);
     out.push({ lineNumber: n, time: t, message, logLineNumber, logType, step });

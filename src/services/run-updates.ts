@@ -11,9 +11,10 @@ export function updateNotes(ctx: Ctx, runId: number, notes: string | null): Prom
   return ctx.deps.metadata.updateNotes(ctx.principal.orgId, runId, notes === '' ? null : notes, Date.now());
 }
 
-/** Deep-merges a JSON-encoded object into the run's config. Throws BAD_REQUEST, NOT_FOUND. */
-export async function updateConfig(ctx: Ctx, runId: number, configText: string): Promise<void> {
-  const patch = parseObjectField('config', configText);
+/** Deep-merges a config object (or its JSON encoding) into the run's config. Throws BAD_REQUEST, NOT_FOUND. */
+export async function updateConfig(ctx: Ctx, runId: number, config: string | Record<string, unknown>): Promise<void> {
+  if (typeof config !== 'string') assertJsonDepth('config', config);
+  const patch = typeof config === 'string' ? parseObjectField('config', config) : config;
   if (!patch) throw badRequest('config must encode a JSON object');
   await ctx.deps.metadata.updateConfig(ctx.principal.orgId, runId, patch, Date.now());
 }

@@ -97,8 +97,8 @@ describe('POST /api/runs/config/update deep-merges', () => {
     { name: 'a config encoding true is a 400', body: () => ({ runId, config: 'true' }), status: 400 },
     { name: 'a config that is not JSON is a 400', body: () => ({ runId, config: '{"a":' }), status: 400 },
     {
-      name: 'a config sent as an object instead of a string is a 400',
-      body: () => ({ runId, config: { a: 1 } }),
+      name: 'a config sent as an array instead of an object or string is a 400',
+      body: () => ({ runId, config: [1] }),
       status: 400,
     },
     { name: 'a missing config is a 400', body: () => ({ runId }), status: 400 },

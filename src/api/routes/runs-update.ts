@@ -32,7 +32,16 @@ export function registerRunUpdateRoutes(app: App, deps: Deps): void {
 
   app.post(
     '/api/runs/config/update',
-    { schema: { body: Type.Object({ runId: RunId, config: Type.String() }), response: ok } },
+    {
+      schema: {
+        // interface.md sends a JSON-encoded string; the Python client's sync process sends an object.
+        body: Type.Object({
+          runId: RunId,
+          config: Type.Union([Type.String(), Type.Record(Type.String(), Type.Unknown())]),
+        }),
+        response: ok,
+      },
+    },
     async (request) => {
       await updateConfig(ctxOf(deps, request), request.body.runId, request.body.config);
       return { success: true };
