@@ -3,6 +3,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { App } from './api/app-types.js';
 import { installAuth } from './api/auth-hook.js';
 import { installErrorHandlers } from './api/error-handler.js';
+import { installOpenApi } from './api/openapi.js';
 import { registerRoutes } from './api/routes/index.js';
 import { compileValidator } from './api/validators.js';
 import { AppError } from './errors.js';
@@ -42,6 +43,7 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Ap
   });
   installErrorHandlers(app);
   installAuth(app, new Authenticator(deps.metadata, (err) => app.log.warn({ err }, 'could not record key use')));
+  await installOpenApi(app, deps.config.publicUrl);
   await registerRoutes(app, deps);
   return app;
 }
