@@ -2,9 +2,13 @@ import Fastify, { LogController, type FastifyServerOptions } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { App } from './api/app-types.js';
 import { installAuth } from './api/auth-hook.js';
+import { utf8Text } from './api/body-text.js';
+import { installCors } from './api/cors.js';
 import { installErrorHandlers } from './api/error-handler.js';
 import { installOpenApi } from './api/openapi.js';
+import { recordRoutes } from './api/route-table.js';
 import { registerRoutes } from './api/routes/index.js';
+import { installSecurityHeaders } from './api/security-headers.js';
 import { compileValidator } from './api/validators.js';
 import { AppError } from './errors.js';
 import { Authenticator } from './services/authenticator.js';
@@ -32,15 +36,22 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Ap
   }).withTypeProvider<TypeBoxTypeProvider>();
   app.setValidatorCompiler(compileValidator);
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
-    const text = body as string;
-    if (text.trim() === '') return done(new AppError('INVALID_JSON', 'body is empty; a JSON object is required'));
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_request, body, done) => {
     try {
+      const text = utf8Text(body as Buffer, 'INVALID_JSON');
+      if (text.trim() === '') return done(new AppError('INVALID_JSON', 'body is empty; a JSON object is required'));
       done(null, JSON.parse(text));
     } catch (err) {
-      done(new AppError('INVALID_JSON', `body is not valid JSON: ${(err as Error).message}`));
+      done(
+        err instanceof AppError
+          ? err
+          : new AppError('INVALID_JSON', `body is not valid JSON: ${(err as Error).message}`),
+      );
     }
   });
+  recordRoutes(app);
+  installSecurityHeaders(app, deps.config.publicUrl);
+  installCors(app, deps.config.corsOrigins);
   installErrorHandlers(app);
   installAuth(app, new Authenticator(deps.metadata, (err) => app.log.warn({ err }, 'could not record key use')));
   await installOpenApi(app, deps.config.publicUrl);

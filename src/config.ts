@@ -10,6 +10,14 @@ export interface Config {
   plutoPorts: boolean;
   jsonBodyLimit: number;
   ingestBodyLimit: number;
+  /** Ingest requests admitted at once (more are answered 503 with Retry-After). */
+  ingestMaxInFlight: number;
+  /** Declared body bytes of the admitted ingest requests (a lone request is always admitted). */
+  ingestMaxInFlightBytes: number;
+  /** Browser origins allowed by CORS; empty = closed, `*` = any. */
+  corsOrigins: string[];
+  /** A RUNNING run silent this long (ms) is marked FAILED by the server; 0 = never. */
+  staleAfterMs: number;
   logLevel: string;
 }
 
@@ -44,6 +52,37 @@ function parseSize(text: string | undefined, fallback: number, what: string): nu
   return bytes;
 }
 
+function parseCount(text: string | undefined, fallback: number, what: string): number {
+  if (text === undefined) return fallback;
+  const n = Number(text);
+  if (!Number.isInteger(n) || n < 1) throw new ConfigError(`${what} must be a positive integer`);
+  return n;
+}
+
+const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+
+/** `90s`, `10m`, `1h`, `500ms`, a bare number of seconds, or `off`/`0` (returns 0). */
+function parseDuration(text: string | undefined, fallback: number, what: string): number {
+  if (text === undefined) return fallback;
+  if (text === 'off') return 0;
+  const match = /^(\d+(?:\.\d+)?)(ms|s|m|h)?$/.exec(text.trim());
+  if (!match) throw new ConfigError(`${what} must be a duration such as 600s, 10m or 1h (or off)`);
+  return Math.round(Number(match[1]) * UNIT_MS[match[2] ?? 's']!);
+}
+
+function parseOrigins(text: string | undefined): string[] {
+  const origins = (text ?? '')
+    .split(',')
+    .map((o) => o.trim().replace(/\/+$/, ''))
+    .filter((o) => o !== '');
+  for (const o of origins) {
+    if (o !== '*' && !/^https?:\/\/[^/\s?#]+$/.test(o)) {
+      throw new ConfigError(`STEPWISE_CORS_ORIGINS: ${JSON.stringify(o)} is not an origin like https://host:port or *`);
+    }
+  }
+  return origins;
+}
+
 /**
  * Reads the configuration from command-line flags, then STEPWISE_* variables, then
  * defaults (port 3000, host 127.0.0.1, data dir ./stepwise-data). Throws ConfigError.
@@ -70,6 +109,14 @@ export function loadConfig(args: readonly string[], env: NodeJS.ProcessEnv = pro
     plutoPorts: args.includes('--pluto-ports') || env.STEPWISE_PLUTO_PORTS === '1',
     jsonBodyLimit: parseSize(env.STEPWISE_JSON_BODY_LIMIT, 10 * MB, 'STEPWISE_JSON_BODY_LIMIT'),
     ingestBodyLimit: parseSize(env.STEPWISE_INGEST_BODY_LIMIT, 64 * MB, 'STEPWISE_INGEST_BODY_LIMIT'),
+    ingestMaxInFlight: parseCount(env.STEPWISE_INGEST_MAX_INFLIGHT, 64, 'STEPWISE_INGEST_MAX_INFLIGHT'),
+    ingestMaxInFlightBytes: parseSize(
+      env.STEPWISE_INGEST_MAX_INFLIGHT_BYTES,
+      256 * MB,
+      'STEPWISE_INGEST_MAX_INFLIGHT_BYTES',
+    ),
+    corsOrigins: parseOrigins(env.STEPWISE_CORS_ORIGINS),
+    staleAfterMs: parseDuration(env.STEPWISE_STALE_AFTER, 10 * 60_000, 'STEPWISE_STALE_AFTER'),
     logLevel: flagValue(args, 'log-level') ?? env.STEPWISE_LOG_LEVEL ?? 'info',
   };
 }

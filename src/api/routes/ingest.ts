@@ -4,6 +4,8 @@ import type { Deps } from '../../services/context.js';
 import { ingestData, ingestLogs, ingestMetrics, ingestRun } from '../../services/ingest.js';
 import type { App } from '../app-types.js';
 import { ctxOf } from '../auth-hook.js';
+import { utf8Text } from '../body-text.js';
+import { Admission, type AdmissionLimits, installAdmission } from '../ingest-admission.js';
 
 /** Content types the ingest routes accept; each body is NDJSON text. */
 export const NDJSON_TYPES = ['application/x-ndjson', 'application/jsonl', 'application/json', 'text/plain'];
@@ -13,20 +15,43 @@ const headerOf = (request: FastifyRequest, name: string): string | undefined => 
   return Array.isArray(v) ? v[0] : v;
 };
 
+const admissions = new WeakMap<Deps, Admission>();
+
+const limitsOf = (deps: Deps): AdmissionLimits => ({
+  maxInFlight: deps.config.ingestMaxInFlight,
+  maxInFlightBytes: deps.config.ingestMaxInFlightBytes,
+  unknownLength: deps.config.ingestBodyLimit,
+});
+
+/** The one admission counter of a server process (shared by the apps of --pluto-ports). */
+export function admissionOf(deps: Deps): Admission {
+  let admission = admissions.get(deps);
+  if (!admission) admissions.set(deps, (admission = new Admission(limitsOf(deps))));
+  return admission;
+}
+
 const Accepted = Type.Object({ success: Type.Boolean(), count: Type.Integer() });
 
 /**
  * POST /ingest/metrics, /ingest/logs, /ingest/data: NDJSON bodies for the run named by
- * X-Run-Id. Each request is one transaction, answered after it is durable.
+ * X-Run-Id. Each request is one transaction, answered after it is durable. Bodies must be
+ * UTF-8; admission control answers 503 with Retry-After when the write path is saturated.
  */
 export async function registerIngestRoutes(app: App, deps: Deps): Promise<void> {
   await app.register(async (scope) => {
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser(
       NDJSON_TYPES,
-      { parseAs: 'string', bodyLimit: deps.config.ingestBodyLimit },
-      (_r, body, done) => done(null, body),
+      { parseAs: 'buffer', bodyLimit: deps.config.ingestBodyLimit },
+      (_r, body, done) => {
+        try {
+          done(null, utf8Text(body as Buffer));
+        } catch (err) {
+          done(err as Error);
+        }
+      },
     );
+    installAdmission(scope, admissionOf(deps), limitsOf(deps));
     const handlers = { metrics: ingestMetrics, logs: ingestLogs, data: ingestData } as const;
     for (const [kind, handler] of Object.entries(handlers)) {
       scope.post(`/ingest/${kind}`, { schema: { response: { 200: Accepted } } }, async (request) => {

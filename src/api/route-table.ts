@@ -1,0 +1,32 @@
+import type { FastifyInstance, FastifySchema } from 'fastify';
+
+/** One route as registered: its method, URL pattern, whether it skips API keys, its schema. */
+export interface RouteEntry {
+  method: string;
+  url: string;
+  public: boolean;
+  schema: FastifySchema | undefined;
+}
+
+const tables = new WeakMap<object, RouteEntry[]>();
+
+/**
+ * Starts recording every route registered on the app from now on (HEAD twins of GET
+ * routes are left out). Call before registering routes; read with routeTable().
+ */
+export function recordRoutes(app: FastifyInstance): void {
+  const entries: RouteEntry[] = [];
+  tables.set(app, entries);
+  app.addHook('onRoute', (route) => {
+    const methods = [route.method].flat().filter((m) => m !== 'HEAD');
+    const config = route.config as { public?: boolean } | undefined;
+    for (const method of methods) {
+      entries.push({ method, url: route.url, public: config?.public === true, schema: route.schema });
+    }
+  });
+}
+
+/** The routes recorded for this app, in registration order ([] when none were recorded). */
+export function routeTable(app: FastifyInstance): readonly RouteEntry[] {
+  return tables.get(app) ?? [];
+}
