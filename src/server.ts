@@ -8,6 +8,7 @@ import type { Config } from './config.js';
 import { randomBytes } from 'node:crypto';
 import { bootstrapInstallation } from './services/bootstrap.js';
 import type { Deps } from './services/context.js';
+import { startStaleRunSweeper } from './services/stale-runs.js';
 import { openEmbeddedStores } from './store/open-stores.js';
 
 /** The ports the Python client derives from `settings={"host": H}` (API, ingest, heartbeat). */
@@ -36,6 +37,12 @@ export async function startServer(
   const deps: Deps = { config, metadata: stores.metadata, series: stores.series, blobs, signer };
   const app = await buildApp(deps, { logger });
   await app.listen({ port: config.port, host: config.host });
+  const sweeper = startStaleRunSweeper(
+    stores.metadata,
+    config.staleAfterMs,
+    (err) => app.log.error({ err }, 'stale-run sweep failed'),
+    (count) => app.log.info({ count }, 'marked stale runs FAILED'),
+  );
   const extra: App[] = [];
   if (config.plutoPorts) {
     for (const port of PLUTO_PORTS) {
@@ -52,6 +59,7 @@ export async function startServer(
     close: () =>
       (closing ??= (async () => {
         await Promise.all([app, ...extra].map((a) => a.close()));
+        await sweeper.stop();
         await blobs.close();
         await stores.close();
       })()),

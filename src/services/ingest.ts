@@ -4,6 +4,7 @@ import { badRequest } from '../errors.js';
 import { parseDataLines, parseLogLines, parseMetricLines } from '../ingest/lines.js';
 import type { MetricPointInput } from '../store/series-store.js';
 import type { Ctx } from './context.js';
+import { recordLiveness } from './liveness.js';
 import { LogNameCache } from './log-name-cache.js';
 
 /** Ingest headers as the Python client sends them. */
@@ -13,9 +14,9 @@ export interface IngestHeaders {
 }
 
 /**
- * The run an ingest request writes to. X-Run-Id must be an integer (the client sometimes
- * sends `None`): 400; unknown or foreign run: 404; X-Project-Name, when sent, must be the
- * run's project: 400.
+ * The run an ingest request writes to, its client's liveness recorded (a run marked stale
+ * is resumed). X-Run-Id must be an integer (the client sometimes sends `None`): 400;
+ * unknown or foreign run: 404; X-Project-Name, when sent, must be the run's project: 400.
  */
 export async function ingestRun(ctx: Ctx, h: IngestHeaders): Promise<Run> {
   const text = h.runId?.trim();
@@ -29,7 +30,8 @@ export async function ingestRun(ctx: Ctx, h: IngestHeaders): Promise<Run> {
   if (project && project !== run.projectName) {
     throw badRequest(`X-Project-Name ${JSON.stringify(project)} is not the project of run ${run.id}`);
   }
-  return run;
+  const status = await recordLiveness(ctx, run);
+  return status === run.status ? run : { ...run, status };
 }
 
 /** Per store: which log names each run has registered, so ingest writes them once. */

@@ -1,5 +1,6 @@
 import { assertJsonDepth } from '../domain/json-field.js';
 import type { Ctx } from './context.js';
+import { recordLiveness } from './liveness.js';
 import { getProjectRun } from './run-lookup.js';
 import { iso } from './run-urls.js';
 
@@ -23,11 +24,13 @@ export async function listData(
   return { data: lines.map((l) => ({ ...l, time: iso(l.time) })), total };
 }
 
-/** Records a heartbeat; returns the run's status so the client can stop when it was cancelled. */
+/**
+ * Records a heartbeat (throttled; resumes a run marked stale); returns the run's status so
+ * the client can stop when it was cancelled. Throws NOT_FOUND.
+ */
 export async function heartbeat(ctx: Ctx, runId: number): Promise<string> {
   const run = await ctx.deps.metadata.getRun(ctx.principal.orgId, runId);
-  await ctx.deps.metadata.touchRun(run.id, Date.now());
-  return run.status;
+  return recordLiveness(ctx, run);
 }
 
 export interface AlertBody {

@@ -1,6 +1,7 @@
 import { parseJsonField } from '../domain/json-field.js';
 import type { Run, RunStatus, StatusEvent } from '../domain/types.js';
 import type { Ctx } from './context.js';
+import { recordLiveness } from './liveness.js';
 import { type RunSelector, selectRun } from './run-lookup.js';
 
 /** Finds the run (by runId, displayId or externalId) and sets it RUNNING with a `resume` event when it was not. */
@@ -24,12 +25,15 @@ export interface StatusUpdateBody {
 
 /**
  * Applies an `api` status write with the precedence and no-op rules. statusMetadata:
- * absent keeps, null/""/"null" clears, JSON replaces; loggerSettings is deep-merged.
+ * absent keeps, null/""/"null" clears, JSON replaces; loggerSettings is deep-merged. A
+ * RUNNING write is client liveness: a run the server marked stale resumes with a `resume` event.
  */
 export async function updateRunStatus(ctx: Ctx, body: StatusUpdateBody): Promise<void> {
   const statusMetadata =
     body.statusMetadata === undefined ? undefined : parseJsonField('statusMetadata', body.statusMetadata);
   const loggerSettings = parseJsonField('loggerSettings', body.loggerSettings);
+  if (body.status === 'RUNNING')
+    await recordLiveness(ctx, await ctx.deps.metadata.getRun(ctx.principal.orgId, body.runId));
   await ctx.deps.metadata.updateStatus(ctx.principal.orgId, body.runId, {
     status: body.status,
     statusMetadata,

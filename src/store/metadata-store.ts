@@ -141,6 +141,22 @@ export interface MetadataStore {
   getLineage(orgId: number, runId: number, depth: number): Promise<LineageLink[]>;
   /** Records client liveness (heartbeat or ingest) for the stale-run rule. */
   touchRun(runId: number, at: number): Promise<void>;
+  /**
+   * RUNNING runs of every organization with no liveness, creation or status change since
+   * before `before`, the longest silent first, at most `limit`. Reads an index, not all runs.
+   */
+  listStaleRuns(before: number, limit: number): Promise<{ runId: number; lastSeenAt: number }[]>;
+  /**
+   * Marks the run FAILED with source `system` and `metadata` as statusMetadata and event
+   * metadata, only if it is still RUNNING and silent since before `before` (one conditional
+   * write, safe with several servers sweeping at once). Returns whether it did.
+   */
+  failStaleRun(runId: number, before: number, metadata: unknown, at: number): Promise<boolean>;
+  /**
+   * Puts a run whose last event is a `system` FAILED back to RUNNING with a `resume` event
+   * and clears its statusMetadata; returns whether it did (false for any other run).
+   */
+  resumeStaleRun(orgId: number, runId: number, at: number): Promise<boolean>;
   /** Stores an alert for a run. Throws NOT_FOUND. */
   createAlert(orgId: number, runId: number, alert: AlertInput, at: number): Promise<void>;
   /** A run's alerts, oldest first. */

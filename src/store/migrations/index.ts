@@ -1,11 +1,13 @@
 import type { SqlDb } from '../sql/sql-db.js';
 import { metadataMigration } from './001-metadata.js';
 import { seriesMigration } from './002-series.js';
+import { livenessMigration } from './004-liveness.js';
 
 /** Numbered, forward-only migrations; `{{name}}` markers are filled from the dialect. */
 export const MIGRATIONS: readonly { version: number; sql: string }[] = [
   { version: 1, sql: metadataMigration },
   { version: 2, sql: seriesMigration },
+  { version: 4, sql: livenessMigration },
 ];
 
 function render(sql: string, db: SqlDb): string {

@@ -7,6 +7,7 @@ import { listProjects } from './sql-projects.js';
 import { createRunInTx, selectRun } from './sql-run-create.js';
 import { listStatusEvents, updateStatus } from './sql-run-status.js';
 import { SqlRunUpdates } from './sql-run-updates.js';
+import { failStaleRun, listStaleRuns, resumeStaleRun } from './sql-stale-runs.js';
 import { RUN_COLUMNS, RUN_FROM, type RunRow, toRun } from './run-row.js';
 
 /** MetadataStore over any SqlDb: one implementation for every SQL engine. */
@@ -106,6 +107,11 @@ export class SqlMetadataStore extends SqlRunUpdates implements MetadataStore {
   listStatusEvents(orgId: number, runId: number): Promise<StatusEvent[]> {
     return listStatusEvents(this.sql, orgId, runId);
   }
+
+  listStaleRuns = (before: number, limit: number) => listStaleRuns(this.sql, before, limit);
+  failStaleRun = (runId: number, before: number, metadata: unknown, at: number) =>
+    failStaleRun(this.sql, runId, before, metadata, at);
+  resumeStaleRun = (orgId: number, runId: number, at: number) => resumeStaleRun(this.sql, orgId, runId, at);
 
   close(): Promise<void> {
     return this.sql.close();

@@ -70,8 +70,9 @@ export async function createRunInTx(
   );
   const inserted = await tx.get<{ id: number }>(
     `INSERT INTO runs (org_id, project_id, number, name, external_id, status, tags, config, system_metadata,
-       logger_settings, status_metadata, notes, forked_from_run_id, fork_step, created_at, updated_at, status_updated)
-     VALUES (?, ?, ?, ?, ?, 'RUNNING', ?, ?, ?, ?, NULL, NULL, ?, ?, ?, ?, ?) RETURNING id`,
+       logger_settings, status_metadata, notes, forked_from_run_id, fork_step, created_at, updated_at, status_updated,
+       last_seen_at)
+     VALUES (?, ?, ?, ?, ?, 'RUNNING', ?, ?, ?, ?, NULL, NULL, ?, ?, ?, ?, ?, ?) RETURNING id`,
     [
       orgId,
       projectId,
@@ -87,6 +88,7 @@ export async function createRunInTx(
       input.createdAt,
       input.updatedAt,
       input.createdAt,
+      Date.now(), // liveness is server time: a backfilled createdAt must not make the run stale
     ],
   );
   const runId = Number(inserted!.id);
