@@ -1,10 +1,11 @@
-import { type ChildProcess, execFile, execFileSync, spawn } from 'node:child_process';
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildDist } from '../helpers/build-dist.js';
 import { tempDir } from '../helpers/test-app.js';
 
 const run = promisify(execFile);
@@ -65,14 +66,7 @@ async function keysCli(...args: string[]): Promise<string[]> {
 }
 
 beforeAll(async () => {
-  try {
-    execFileSync('npx', ['tsc', '-p', 'tsconfig.build.json'], { cwd: ROOT, stdio: 'pipe', timeout: 240_000 });
-  } catch (err) {
-    // tsc still emits on type errors; only a missing build is fatal.
-    if (!fs.existsSync(path.join(ROOT, 'dist/cli/main.js'))) throw err;
-    const e = err as { stdout?: Buffer };
-    console.warn(`tsc -p tsconfig.build.json reported errors:\n${e.stdout?.toString() ?? ''}`);
-  }
+  await buildDist();
   dataDir = tempDir('stepwise-e2e-');
   port = await freePort();
   base = `http://127.0.0.1:${port}`;

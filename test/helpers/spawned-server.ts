@@ -1,4 +1,4 @@
-import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import net from 'node:net';
@@ -9,20 +9,7 @@ import { fileURLToPath } from 'node:url';
 /** The repository root (this file is test/helpers/spawned-server.ts). */
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 
-/** Compiles src/ to dist/ with the build config; rejects with the compiler output on failure. */
-export function buildDist(): Promise<void> {
-  return new Promise((resolve, reject) => {
-    execFile(
-      'npx',
-      ['tsc', '-p', 'tsconfig.build.json'],
-      { cwd: REPO_ROOT, timeout: 240_000 },
-      (err, stdout, stderr) => {
-        if (err) reject(new Error(`npx tsc -p tsconfig.build.json failed:\n${stdout}${stderr}`));
-        else resolve();
-      },
-    );
-  });
-}
+export { buildDist } from './build-dist.js';
 
 /** A TCP port that was free on 127.0.0.1 a moment ago. */
 export function freePort(): Promise<number> {
@@ -54,10 +41,26 @@ export interface SpawnedServer {
   /** The STEPWISE_BOOTSTRAP_KEY the server was started with. */
   key: string;
   dataDir: string;
+  /** The server's process id. */
+  pid: number;
   /** Everything the process wrote so far (stdout and stderr). */
   output(): string;
-  /** SIGTERM, wait for the exit (SIGKILL after 10 s), remove the data dir. Returns the exit code. */
-  stop(): Promise<number | null>;
+  /** SIGTERM, wait for the exit (SIGKILL after 10 s), remove the data dir unless `keepData`. Returns the exit code. */
+  stop(options?: { keepData?: boolean }): Promise<number | null>;
+  /** Sends SIGKILL and waits for the process to be gone; the data dir stays. */
+  kill(): Promise<void>;
+}
+
+/** How to start a server beyond its flags. */
+export interface SpawnOptions {
+  /** Reuse this data dir (a restart) instead of a fresh temporary one. */
+  dataDir?: string;
+  /** The STEPWISE_BOOTSTRAP_KEY (pass the first start's key on a restart). */
+  key?: string;
+  /** Extra environment variables (STEPWISE_LOG_LEVEL defaults to warn). */
+  env?: Record<string, string>;
+  /** Listen on this port instead of a free one. */
+  port?: number;
 }
 
 async function waitForHealth(
@@ -85,16 +88,19 @@ async function waitForHealth(
  * Starts `node bin/stepwise.js serve --port <free> --data <tmp> ...extraArgs` with a fresh
  * STEPWISE_BOOTSTRAP_KEY and waits until GET /api/health answers 200.
  */
-export async function spawnServer(extraArgs: readonly string[] = []): Promise<SpawnedServer> {
-  const port = await freePort();
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'stepwise-e2e-'));
-  const key = `e2e_${randomBytes(20).toString('hex')}`;
+export async function spawnServer(
+  extraArgs: readonly string[] = [],
+  options: SpawnOptions = {},
+): Promise<SpawnedServer> {
+  const port = options.port ?? (await freePort());
+  const dataDir = options.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'stepwise-e2e-'));
+  const key = options.key ?? `e2e_${randomBytes(20).toString('hex')}`;
   const child = spawn(
     process.execPath,
     ['bin/stepwise.js', 'serve', '--port', String(port), '--data', dataDir, ...extraArgs],
     {
       cwd: REPO_ROOT,
-      env: { ...process.env, STEPWISE_BOOTSTRAP_KEY: key, STEPWISE_LOG_LEVEL: 'warn' },
+      env: { ...process.env, STEPWISE_BOOTSTRAP_KEY: key, STEPWISE_LOG_LEVEL: 'warn', ...options.env },
       stdio: ['ignore', 'pipe', 'pipe'],
     },
   );
@@ -103,19 +109,23 @@ export async function spawnServer(extraArgs: readonly string[] = []): Promise<Sp
   child.stderr?.on('data', (chunk: Buffer) => (log += chunk.toString()));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const baseUrl = `http://127.0.0.1:${port}`;
-  const stop = async (): Promise<number | null> => {
+  const stop = async ({ keepData = false } = {}): Promise<number | null> => {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
     const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
     const code = await exited;
     clearTimeout(timer);
-    fs.rmSync(dataDir, { recursive: true, force: true });
+    if (!keepData) fs.rmSync(dataDir, { recursive: true, force: true });
     return code;
+  };
+  const kill = async (): Promise<void> => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    await exited;
   };
   try {
     await waitForHealth(baseUrl, child, () => log, 30_000);
   } catch (err) {
-    await stop();
+    await stop({ keepData: options.dataDir !== undefined });
     throw err;
   }
-  return { baseUrl, port, key, dataDir, output: () => log, stop };
+  return { baseUrl, port, key, dataDir, pid: child.pid ?? 0, output: () => log, stop, kill };
 }
