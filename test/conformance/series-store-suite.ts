@@ -7,6 +7,7 @@ import { forkCases } from './series-fork-cases.js';
 import { linesCases } from './series-lines-cases.js';
 import { metricCases } from './series-metric-cases.js';
 import { propertyCases } from './series-property-cases.js';
+import { samplingCases } from './series-sampling-cases.js';
 import type { OpenSeriesStore } from './series-suite-helpers.js';
 
 export type { OpenSeriesStore } from './series-suite-helpers.js';
@@ -18,5 +19,6 @@ export function seriesStoreSuite(name: string, open: OpenSeriesStore): void {
     forkCases(open);
     propertyCases(open);
     linesCases(open);
+    samplingCases(open);
   });
 }

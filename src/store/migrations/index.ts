@@ -1,12 +1,14 @@
 import type { SqlDb } from '../sql/sql-db.js';
 import { metadataMigration } from './001-metadata.js';
 import { seriesMigration } from './002-series.js';
+import { rollupMigration } from './003-rollups.js';
 import { livenessMigration } from './004-liveness.js';
 
 /** Numbered, forward-only migrations; `{{name}}` markers are filled from the dialect. */
 export const MIGRATIONS: readonly { version: number; sql: string }[] = [
   { version: 1, sql: metadataMigration },
   { version: 2, sql: seriesMigration },
+  { version: 3, sql: rollupMigration },
   { version: 4, sql: livenessMigration },
 ];
 

@@ -9,6 +9,7 @@ import { collectPoints, effectivePages } from './sql-effective-points.js';
 import { lineageMetrics, visibleBounds, type LineageMetric } from './sql-lineage-series.js';
 import { clampStep, rowState, STEP_BOUND, stateSummary, toMetricPoint } from './sql-series-row.js';
 import { SummaryAccumulator } from './summary-accumulator.js';
+import { sampleSegments, segmentsOf } from './sql-rollup-sample.js';
 
 /** Returns the effective points of one metric in [stepMin, stepMax], ascending by step. */
 export async function readPoints(
@@ -40,10 +41,14 @@ export async function queryMetrics(
   };
   const metrics = await lineageMetrics(db, lineage, filter);
   const out: { logName: string; points: MetricPoint[] }[] = [];
+  const stepMin = clampStep(q.stepMin);
+  const stepMax = clampStep(q.stepMax);
   for (const metric of metrics) {
-    const points = await collectPoints(db, metric.sources, clampStep(q.stepMin), clampStep(q.stepMax));
+    const segments = segmentsOf(metric, stepMin, stepMax);
+    const sampled = segments && (await sampleSegments(db, segments, q.limit));
+    const points = sampled ?? samplePoints(await collectPoints(db, metric.sources, stepMin, stepMax), q.limit);
     if (points.length === 0) continue;
-    out.push({ logName: metric.logName, points: samplePoints(points, q.limit).map(toMetricPoint) });
+    out.push({ logName: metric.logName, points: points.map(toMetricPoint) });
   }
   return out;
 }

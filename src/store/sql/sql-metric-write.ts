@@ -6,6 +6,7 @@ import { logGroupOf } from '../../domain/log-group.js';
 import { mergeMoments, momentsOf } from '../../domain/summary.js';
 import type { MetricPointInput, RunRef } from '../series-store.js';
 import type { SqlDb, SqlExecutor, SqlValue } from './sql-db.js';
+import { type RollupChange, updateRollups } from './sql-rollup-write.js';
 import { seriesPages, toStored, type PointRow } from './sql-effective-points.js';
 import { recomputeState } from './sql-metric-recompute.js';
 import { chunks, IN_CHUNK } from './sql-lineage-series.js';
@@ -62,7 +63,7 @@ async function ensureSeries(
   const missing = names.filter((n) => !found.has(n));
   if (missing.length === 0) return found;
   await tx.runMany(
-    'INSERT INTO series (run_id, project_id, log_name, log_group) VALUES (?, ?, ?, ?) ON CONFLICT (run_id, log_name) DO NOTHING',
+    'INSERT INTO series (run_id, project_id, log_name, log_group, rollup_level) VALUES (?, ?, ?, ?, 0) ON CONFLICT (run_id, log_name) DO NOTHING',
     missing.map((n) => [run.id, run.projectId, n, logGroupOf(n)]),
   );
   await select(missing);
@@ -102,6 +103,10 @@ async function storedAt(
 /** What a batch does to one series: the points to write, and how to update its summary. */
 interface SeriesPlan {
   writes: StoredPoint[];
+  /** Points at steps not stored before. */
+  added: StoredPoint[];
+  /** Steps whose stored value or flag this batch changes. */
+  changed: number[];
   /** The new summary, or null when it must be recomputed from the stored points. */
   next: SeriesState | null;
 }
@@ -114,6 +119,7 @@ function planSeries(row: SeriesRow, incoming: readonly StoredPoint[], stored: Ma
   const s = rowState(row);
   const writes: StoredPoint[] = [];
   const added: StoredPoint[] = [];
+  const changed: number[] = [];
   let recompute = false;
   for (const p of incoming) {
     const old = stored.get(p.step);
@@ -122,10 +128,13 @@ function planSeries(row: SeriesRow, incoming: readonly StoredPoint[], stored: Ma
     else if (old.value === p.value && old.flag === p.flag) {
       if (old.time === p.time) continue;
       if (old.time === s.firstTime) recompute = true;
-    } else recompute = true;
+    } else {
+      recompute = true;
+      changed.push(p.step);
+    }
     writes.push(p);
   }
-  if (recompute || writes.length === 0) return { writes, next: null };
+  if (recompute || writes.length === 0) return { writes, added, changed, next: null };
   const next: SeriesState = { ...s, moments: mergeMoments(s.moments, momentsOf(added.flatMap((p) => p.value ?? []))) };
   next.points += added.length;
   for (const p of writes) {
@@ -140,7 +149,7 @@ function planSeries(row: SeriesRow, incoming: readonly StoredPoint[], stored: Ma
       next.lastValue = p.value;
     }
   }
-  return { writes, next };
+  return { writes, added, changed, next };
 }
 
 /**
@@ -156,6 +165,7 @@ export async function appendMetrics(db: SqlDb, run: RunRef, points: readonly Met
     const upserts: SqlValue[][] = [];
     const updates: SqlValue[][] = [];
     const recompute: number[] = [];
+    const rollups: { seriesId: number; change: RollupChange }[] = [];
     for (const name of names) {
       const row = rows.get(name);
       const bySteps = batch.get(name);
@@ -172,8 +182,22 @@ export async function appendMetrics(db: SqlDb, run: RunRef, points: readonly Met
       for (const p of plan.writes) upserts.push([seriesId, p.step, p.time, p.value, p.flag]);
       if (plan.next) updates.push(stateParams(plan.next, seriesId));
       else recompute.push(seriesId);
+      if (plan.added.length > 0 || plan.changed.length > 0) {
+        let maxStep = row.max_step === null ? null : Number(row.max_step);
+        for (const p of plan.added) if (maxStep === null || p.step > maxStep) maxStep = p.step;
+        rollups.push({
+          seriesId,
+          change: { top: Number(row.rollup_level), maxStep, added: plan.added, changedSteps: plan.changed },
+        });
+      }
     }
     if (upserts.length > 0) await tx.runMany(UPSERT_POINT, upserts);
+    const levels: SqlValue[][] = [];
+    for (const { seriesId, change } of rollups) {
+      const top = await updateRollups(tx, seriesId, change);
+      if (top !== change.top) levels.push([top, seriesId]);
+    }
+    if (levels.length > 0) await tx.runMany('UPDATE series SET rollup_level = ? WHERE id = ?', levels);
     for (const seriesId of recompute) updates.push(stateParams(await recomputeState(tx, seriesId), seriesId));
     if (updates.length > 0) await tx.runMany(UPDATE_SERIES_STATE, updates);
   });

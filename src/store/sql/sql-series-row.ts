@@ -25,12 +25,14 @@ export interface SeriesRow {
   max_step: number | string | null;
   first_time: number | string | null;
   last_time: number | string | null;
+  /** Top rollup level kept for the series; -1 when it has no rollups. */
+  rollup_level: number | string;
 }
 
 /** The columns of SeriesRow, for SELECT lists. */
 export const SERIES_COLUMNS =
   'id, run_id, log_name, log_group, count, mean, mean_lo, m2, min_value, max_value, last_step, last_value, ' +
-  'points, first_step, max_step, first_time, last_time';
+  'points, first_step, max_step, first_time, last_time, rollup_level';
 
 /** A series' summary in computing form: moments over finite values plus step/time bounds. */
 export interface SeriesState {

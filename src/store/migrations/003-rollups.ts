@@ -1,0 +1,27 @@
+/**
+ * Step-bucket rollups of metric series (domain/rollup.ts), maintained on write so sampled
+ * reads of huge series touch O(limit) rows. series.rollup_level is the top level kept for
+ * the series; -1 marks series written before rollups existed (read without rollups).
+ */
+export const rollupMigration = `
+CREATE TABLE metric_rollups (
+  series_id BIGINT NOT NULL,
+  level SMALLINT NOT NULL,
+  bucket BIGINT NOT NULL,
+  points BIGINT NOT NULL,
+  first_step BIGINT NOT NULL,
+  last_step BIGINT NOT NULL,
+  count BIGINT NOT NULL,
+  mean DOUBLE PRECISION NOT NULL,
+  mean_lo DOUBLE PRECISION NOT NULL,
+  m2 DOUBLE PRECISION NOT NULL,
+  min_value DOUBLE PRECISION,
+  min_step BIGINT,
+  min_time BIGINT,
+  max_value DOUBLE PRECISION,
+  max_step BIGINT,
+  max_time BIGINT,
+  PRIMARY KEY (series_id, level, bucket)
+) {{clustered}};
+ALTER TABLE series ADD COLUMN rollup_level BIGINT NOT NULL DEFAULT -1;
+`;

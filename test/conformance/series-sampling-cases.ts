@@ -1,0 +1,124 @@
+/**
+ * SeriesStore conformance: sampled metric queries over wide step ranges (where a backend may
+ * answer from rollups) checked against a brute-force model after random writes.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import type { LineageLink } from '../../src/domain/types.js';
+import type { MetricPoint, MetricPointInput } from '../../src/store/series-store.js';
+import { asStored, own, PointModel, range, withStore, type OpenSeriesStore } from './series-suite-helpers.js';
+
+// -0 is stored as 0 by SQL engines, so the model uses 0.
+const value = fc
+  .oneof(
+    { weight: 8, arbitrary: fc.double({ min: -1e3, max: 1e3, noNaN: true }) },
+    { weight: 1, arbitrary: fc.constantFrom(NaN, Infinity, -Infinity) },
+  )
+  .map((v) => (v === 0 ? 0 : v));
+
+/** Batches of points of `loss` for run 1 (parent) or 2 (child), steps spread over 0..6000. */
+const batch = fc.record({
+  run: fc.constantFrom(1, 1, 2),
+  start: fc.integer({ min: 0, max: 6000 }),
+  stride: fc.integer({ min: 1, max: 40 }),
+  time: fc.integer({ min: 0, max: 3 }),
+  values: fc.array(value, { minLength: 1, maxLength: 120 }),
+});
+
+/** Checks a sampled answer against the model's effective points of the range. */
+function checkSample(got: MetricPoint[], effective: MetricPoint[], limit: number): void {
+  if (effective.length === 0) return expect(got).toEqual([]);
+  expect(got.length).toBeLessThanOrEqual(limit);
+  if (effective.length <= limit) return expect(got).toEqual(effective);
+  const byStep = new Map(effective.map((p) => [p.step, p]));
+  for (let i = 0; i < got.length; i++) {
+    const p = got[i]!;
+    expect(byStep.get(p.step), `step ${p.step} is a real point`).toEqual(p);
+    if (i > 0) expect(p.step).toBeGreaterThan(got[i - 1]!.step);
+  }
+  expect(got[0]).toEqual(effective[0]);
+  expect(got[got.length - 1]).toEqual(effective[effective.length - 1]);
+  const finite = effective.filter((p) => p.value !== null).map((p) => p.value!);
+  // With limit 4 or more there is room for at least one bucket's minimum and maximum.
+  if (finite.length > 0 && limit >= 4) {
+    const values = got.map((p) => p.value);
+    expect(values, 'keeps the minimum').toContain(Math.min(...finite));
+    expect(values, 'keeps the maximum').toContain(Math.max(...finite));
+  }
+}
+
+/** Registers the sampling cases. */
+export function samplingCases(open: OpenSeriesStore): void {
+  describe('sampled metric queries over wide ranges', () => {
+    it('return real points in step order, within the limit, with the first, the last, the minimum and the maximum', async () => {
+      await fc.assert(
+        fc.asyncProperty(
+          fc.array(batch, { minLength: 1, maxLength: 12 }),
+          fc.integer({ min: 0, max: 3000 }),
+          fc.boolean(),
+          fc.integer({ min: 0, max: 6500 }),
+          fc.integer({ min: 0, max: 6500 }),
+          fc.integer({ min: 3, max: 80 }),
+          async (batches, forkStep, overlap, a, b, limit) => {
+            const store = await open();
+            try {
+              const model = new PointModel();
+              for (const bt of batches) {
+                const points: MetricPointInput[] = bt.values.map((v, i) => ({
+                  logName: 'loss',
+                  step: bt.start + i * bt.stride,
+                  time: bt.time,
+                  value: v,
+                }));
+                // Without overlap the child only writes above forkStep (the common resume-from-checkpoint case).
+                const kept = bt.run === 2 && !overlap ? points.filter((p) => p.step > forkStep) : points;
+                if (kept.length === 0) continue;
+                model.apply(bt.run, kept);
+                await store.series.appendMetrics({ id: bt.run, projectId: 1 }, kept);
+              }
+              const lineages: LineageLink[][] = [own(1), [...own(2), { runId: 1, maxStep: forkStep }]];
+              const [stepMin, stepMax] = [Math.min(a, b), Math.max(a, b)];
+              for (const lineage of lineages) {
+                const effective = asStored(model.effective(lineage, 'loss')).filter(
+                  (p) => p.step >= stepMin && p.step <= stepMax,
+                );
+                const q = { logNames: ['loss'], stepMin, stepMax, limit };
+                const first = await store.series.queryMetrics(lineage, q);
+                const got = first[0]?.points ?? [];
+                checkSample(got, effective, limit);
+                expect(await store.series.queryMetrics(lineage, q)).toEqual(first);
+              }
+            } finally {
+              await store.close();
+            }
+          },
+        ),
+        { numRuns: 60 },
+      );
+    }, 240_000);
+
+    it(
+      'keeps a planted spike and dip of a 100,000-point series sampled to 100 points, also after the spike is overwritten',
+      withStore(open, async (series) => {
+        const run = { id: 7, projectId: 1 };
+        for (let from = 0; from < 100_000; from += 20_000) {
+          await series.appendMetrics(
+            run,
+            range('loss', from, from + 19_999, (s) => Math.sin(s / 500)),
+          );
+        }
+        await series.appendMetrics(run, [{ logName: 'loss', step: 61_234, time: 1e9, value: 50 }]);
+        await series.appendMetrics(run, [{ logName: 'loss', step: 7_777, time: 1e9, value: -50 }]);
+        const q = { logNames: ['loss'], stepMin: 0, stepMax: 1e9, limit: 100 };
+        let points = (await series.queryMetrics(own(7), q))[0]?.points ?? [];
+        expect(points.length).toBeLessThanOrEqual(100);
+        expect(points.find((p) => p.step === 61_234)?.value).toBe(50);
+        expect(points.find((p) => p.step === 7_777)?.value).toBe(-50);
+        await series.appendMetrics(run, [{ logName: 'loss', step: 61_234, time: 2e9, value: 0 }]);
+        points = (await series.queryMetrics(own(7), q))[0]?.points ?? [];
+        expect(points.some((p) => p.value === 50)).toBe(false);
+        expect(points.find((p) => p.step === 7_777)?.value).toBe(-50);
+      }),
+    );
+  });
+}
