@@ -1,11 +1,9 @@
+import { type Aggregation, type Direction, type RankedRun, sortRanked } from '../domain/aggregation.js';
 import type { Run } from '../domain/types.js';
 import type { SeriesSummary } from '../store/series-store.js';
 import { type Ctx, MAX_LINEAGE_DEPTH } from './context.js';
 
-export const AGGREGATIONS = ['MIN', 'MAX', 'AVG', 'LAST', 'VARIANCE'] as const;
-export type Aggregation = (typeof AGGREGATIONS)[number];
-export const DIRECTIONS = ['ASC', 'DESC'] as const;
-export type Direction = (typeof DIRECTIONS)[number];
+export { AGGREGATIONS, DIRECTIONS } from '../domain/aggregation.js';
 
 /** The value a summary ranks by, or null when the run has no finite value of the metric. */
 export function aggregate(s: SeriesSummary, aggregation: Aggregation): number | null {
@@ -39,9 +37,14 @@ export interface LeaderboardQuery {
   offset: number;
 }
 
+/** Forks beyond this many in one project are ranked in memory with every other run. */
+const MAX_EXCLUDED_FORKS = 500;
+
 /**
  * Runs of a project ranked by an aggregate of one metric; ties by runId ascending; runs
- * without a finite value are not ranked. Unknown project or metric → no runs.
+ * without a finite value are not ranked. Unforked runs are ranked by the store from their
+ * stored summaries; forks (whose series include their lineage's points) are ranked here and
+ * merged in. Unknown project or metric → no runs.
  */
 export async function leaderboard(
   ctx: Ctx,
@@ -50,21 +53,29 @@ export async function leaderboard(
   const { metadata, series } = ctx.deps;
   const project = await metadata.findProject(ctx.principal.orgId, q.projectName);
   if (!project) return { rows: [], total: 0 };
-  const byRun = new Map<number, SeriesSummary>();
-  for (const s of await series.projectSummaries(project.id, q.logName)) byRun.set(s.runId, s);
-  for (const runId of await metadata.listForkedRunIds(project.id)) {
-    const s = await effectiveSummary(ctx, runId, q.logName);
-    if (s) byRun.set(runId, s);
-    else byRun.delete(runId);
+  const forkIds = await metadata.listForkedRunIds(project.id);
+  let page: RankedRun[];
+  let total: number;
+  if (forkIds.length === 0) {
+    ({ rows: page, total } = await series.rankRuns({ ...q, projectId: project.id }, []));
+  } else {
+    const forks: RankedRun[] = [];
+    for (const runId of forkIds) {
+      const s = await effectiveSummary(ctx, runId, q.logName);
+      const value = s ? aggregate(s, q.aggregation) : null;
+      if (value !== null && Number.isFinite(value)) forks.push({ runId, value });
+    }
+    const exclude = forkIds.length <= MAX_EXCLUDED_FORKS ? forkIds : [];
+    // Without the exclusion list, forks may fill the head: ask for that many more rows.
+    const headSize = q.offset + q.limit + (exclude.length > 0 ? 0 : forkIds.length);
+    const head = await series.rankRuns({ ...q, projectId: project.id, limit: headSize, offset: 0 }, exclude);
+    const forkSet = new Set(forkIds);
+    const merged = sortRanked([...head.rows.filter((r) => !forkSet.has(r.runId)), ...forks], q.direction);
+    const ownRanked =
+      exclude.length > 0 ? head.total : head.total - (await countForksRanked(ctx, project.id, q, forkIds));
+    page = merged.slice(q.offset, q.offset + q.limit);
+    total = ownRanked + forks.length;
   }
-  const ranked: { runId: number; value: number }[] = [];
-  for (const [runId, s] of byRun) {
-    const value = aggregate(s, q.aggregation);
-    if (value !== null && Number.isFinite(value)) ranked.push({ runId, value });
-  }
-  const sign = q.direction === 'ASC' ? 1 : -1;
-  ranked.sort((a, b) => (a.value === b.value ? a.runId - b.runId : sign * (a.value - b.value)));
-  const page = ranked.slice(q.offset, q.offset + q.limit);
   const runs = new Map(
     (
       await metadata.listRunsByIds(
@@ -77,7 +88,20 @@ export async function leaderboard(
     const run = runs.get(r.runId);
     return run ? [{ run, value: r.value }] : [];
   });
-  return { rows, total: ranked.length };
+  return { rows, total };
+}
+
+/** How many forks have a finite value in their own stored summaries (counted by the store's total). */
+async function countForksRanked(
+  ctx: Ctx,
+  projectId: number,
+  q: LeaderboardQuery,
+  forkIds: readonly number[],
+): Promise<number> {
+  const forks = new Set(forkIds);
+  const own = await ctx.deps.series.projectSummaries(projectId, q.logName);
+  return own.filter((s) => forks.has(s.runId) && s.count > 0 && Number.isFinite(aggregate(s, q.aggregation) ?? NaN))
+    .length;
 }
 
 /** Runs of a project (in request order; unknown, foreign or other-project ids omitted) with the metric's stats. */

@@ -1,4 +1,14 @@
+import type { Aggregation, Direction, RankedRun } from '../domain/aggregation.js';
 import type { LineageLink } from '../domain/types.js';
+
+export interface RankQuery {
+  projectId: number;
+  logName: string;
+  aggregation: Aggregation;
+  direction: Direction;
+  limit: number;
+  offset: number;
+}
 
 /** A run as the series store needs it: ids only. */
 export interface RunRef {
@@ -111,6 +121,12 @@ export interface SeriesStore {
   summarize(lineage: readonly LineageLink[], logNames?: readonly string[]): Promise<SeriesSummary[]>;
   /** Stored summaries (own points only) of one metric for every run of a project. */
   projectSummaries(projectId: number, logName: string): Promise<SeriesSummary[]>;
+  /**
+   * Runs of a project ranked by an aggregate of their own points of one metric (ties by
+   * runId ascending), skipping `exclude` (forks, ranked by the caller) and runs without a
+   * finite value; the page and the number ranked.
+   */
+  rankRuns(q: RankQuery, exclude: readonly number[]): Promise<{ rows: RankedRun[]; total: number }>;
   /** Highest effective step over all metrics, or null when there are no points. */
   maxStep(lineage: readonly LineageLink[]): Promise<number | null>;
   /** Distinct metric names of a project's runs (or of the given runs), sorted, filtered, limited. */

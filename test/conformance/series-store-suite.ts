@@ -7,6 +7,7 @@ import { forkCases } from './series-fork-cases.js';
 import { linesCases } from './series-lines-cases.js';
 import { metricCases } from './series-metric-cases.js';
 import { propertyCases } from './series-property-cases.js';
+import { rankCases } from './series-rank-cases.js';
 import { samplingCases } from './series-sampling-cases.js';
 import type { OpenSeriesStore } from './series-suite-helpers.js';
 
@@ -20,5 +21,6 @@ export function seriesStoreSuite(name: string, open: OpenSeriesStore): void {
     propertyCases(open);
     linesCases(open);
     samplingCases(open);
+    rankCases(open);
   });
 }

@@ -172,11 +172,15 @@ export async function appendMetrics(db: SqlDb, run: RunRef, points: readonly Met
       if (!row || !bySteps) throw new Error(`series ${name} of run ${run.id} could not be created`);
       const seriesId = Number(row.id);
       const incoming = [...bySteps.values()].sort((a, b) => a.step - b.step);
-      const stored = await storedAt(
-        tx,
-        seriesId,
-        incoming.map((p) => p.step),
-      );
+      // Appends (every step above the stored ones, the usual case) cannot replace anything.
+      const appendOnly = row.max_step === null || incoming[0]!.step > Number(row.max_step);
+      const stored = appendOnly
+        ? new Map<number, StoredPoint>()
+        : await storedAt(
+            tx,
+            seriesId,
+            incoming.map((p) => p.step),
+          );
       const plan = planSeries(row, incoming, stored);
       if (plan.writes.length === 0) continue;
       for (const p of plan.writes) upserts.push([seriesId, p.step, p.time, p.value, p.flag]);

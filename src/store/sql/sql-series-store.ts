@@ -7,6 +7,7 @@ import type {
   MetricPoint,
   MetricPointInput,
   MetricQuery,
+  RankQuery,
   RunRef,
   SeriesStore,
   SeriesSummary,
@@ -16,6 +17,8 @@ import { appendData, listData } from './sql-data-lines.js';
 import type { SqlDb } from './sql-db.js';
 import { createFiles, listFiles, markFileUploaded } from './sql-files.js';
 import { metricNames, projectSummaries } from './sql-metric-names.js';
+import { rankRuns } from './sql-rank-runs.js';
+import type { RankedRun } from '../../domain/aggregation.js';
 import { maxStep, queryMetrics, readPoints, summarize } from './sql-metric-read.js';
 import { appendMetrics } from './sql-metric-write.js';
 
@@ -54,6 +57,10 @@ export class SqlSeriesStore implements SeriesStore {
   /** Stored summaries of one metric for every run of the project, any order. */
   projectSummaries(projectId: number, logName: string): Promise<SeriesSummary[]> {
     return projectSummaries(this.sql, projectId, logName);
+  }
+
+  rankRuns(q: RankQuery, exclude: readonly number[]): Promise<{ rows: RankedRun[]; total: number }> {
+    return rankRuns(this.sql, q, exclude);
   }
 
   /** Highest effective step over all metrics of the lineage, or null. */
