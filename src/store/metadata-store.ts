@@ -107,7 +107,7 @@ export interface MetadataStore {
   findRun(orgId: number, runId: number): Promise<Run | undefined>;
   /** Runs by id, in the order asked, skipping unknown ones. */
   listRunsByIds(orgId: number, runIds: readonly number[]): Promise<Run[]>;
-  /** Runs of a project, by id, paged. */
+  /** Runs of a project, newest (highest id) first, paged. */
   listProjectRuns(orgId: number, projectName: string, limit: number, offset: number): Promise<Run[]>;
   /** The run with this display id prefix and number, optionally in a named project. */
   findRunByDisplayId(orgId: number, prefix: string, number: number, projectName?: string): Promise<Run | undefined>;
@@ -159,7 +159,7 @@ export interface MetadataStore {
   resumeStaleRun(orgId: number, runId: number, at: number): Promise<boolean>;
   /** Stores an alert for a run. Throws NOT_FOUND. */
   createAlert(orgId: number, runId: number, alert: AlertInput, at: number): Promise<void>;
-  /** A run's alerts, oldest first. */
+  /** A run's alerts, oldest first. Throws NOT_FOUND for another organization's run. */
   listAlerts(orgId: number, runId: number): Promise<Alert[]>;
   /** A named installation secret, created from `make()` the first time it is asked for. */
   getSecret(name: string, make: () => string): Promise<string>;

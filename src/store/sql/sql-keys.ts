@@ -105,8 +105,11 @@ export class SqlKeys {
   }
 
   async getSecret(name: string, make: () => string): Promise<string> {
+    const select = 'SELECT value FROM settings WHERE name = ?';
+    const found = await this.db.get<{ value: string }>(select, [name]);
+    if (found) return found.value;
+    // Concurrent first calls (or replicas) race here; the first insert wins for everyone.
     await this.db.run('INSERT INTO settings (name, value) VALUES (?, ?) ON CONFLICT (name) DO NOTHING', [name, make()]);
-    const row = await this.db.get<{ value: string }>('SELECT value FROM settings WHERE name = ?', [name]);
-    return row!.value;
+    return (await this.db.get<{ value: string }>(select, [name]))!.value;
   }
 }
