@@ -206,17 +206,20 @@ function judge(f: Findings, w: Write<unknown>, present: number, what: string): v
   }
 }
 
+/** Log lines read per request (lines may be large). */
+const LOG_PAGE = 1000;
+
 async function verifyLogs(t: Target, ledger: Ledger, f: Findings): Promise<void> {
   const runs = new Set(ledger.logs.map((w) => w.runId));
   for (const runId of runs) {
     const stored = new Map<number, string>();
-    for (let offset = 0; ; offset += 10_000) {
+    for (let offset = 0; ; offset += LOG_PAGE) {
       const page = await getJson<{ logs: { lineNumber: number; message: string }[]; total: number }>(
         t,
-        `/api/runs/logs?runId=${runId}&limit=10000&offset=${offset}`,
+        `/api/runs/logs?runId=${runId}&limit=${LOG_PAGE}&offset=${offset}`,
       );
       for (const l of page.logs) stored.set(l.lineNumber, l.message);
-      if (offset + 10_000 >= page.total) break;
+      if (offset + LOG_PAGE >= page.total) break;
     }
     for (const w of ledger.logs.filter((x) => x.runId === runId)) {
       const present = w.items.filter((l) => stored.has(l.lineNumber));
