@@ -19,6 +19,14 @@ export interface Config {
   /** A RUNNING run silent this long (ms) is marked FAILED by the server; 0 = never. */
   staleAfterMs: number;
   logLevel: string;
+  /** `postgres://…` (or `sqlite:<file>`); undefined = the embedded SQLite file in dataDir. */
+  databaseUrl: string | undefined;
+  /** `s3://bucket/prefix?endpoint=…&region=…&forcePathStyle=true`; undefined = `<dataDir>/blobs`. */
+  blobUrl: string | undefined;
+  /** Credentials for the S3 blob store from AWS_* variables; undefined = the AWS SDK's default chain. */
+  s3Credentials: { accessKeyId: string; secretAccessKey: string; sessionToken?: string } | undefined;
+  /** AWS_REGION (or AWS_DEFAULT_REGION), used when the blob URL names no region. */
+  s3Region: string | undefined;
 }
 
 const MB = 1024 * 1024;
@@ -83,6 +91,29 @@ function parseOrigins(text: string | undefined): string[] {
   return origins;
 }
 
+/** The storage part of the configuration: database URL, blob URL and S3 credentials. */
+function storageConfig(
+  args: readonly string[],
+  env: NodeJS.ProcessEnv,
+): Pick<Config, 'databaseUrl' | 'blobUrl' | 's3Credentials' | 's3Region'> {
+  const databaseUrl = flagValue(args, 'database-url') ?? (env.STEPWISE_DATABASE_URL || undefined);
+  if (databaseUrl !== undefined && !/^(postgres|postgresql):\/\/|^sqlite:/i.test(databaseUrl)) {
+    throw new ConfigError('STEPWISE_DATABASE_URL / --database-url must start with postgres:// or sqlite:');
+  }
+  const blobUrl = flagValue(args, 'blob-url') ?? (env.STEPWISE_BLOB_URL || undefined);
+  if (blobUrl !== undefined && !/^s3:\/\/[^/?#]+/i.test(blobUrl)) {
+    throw new ConfigError('STEPWISE_BLOB_URL / --blob-url must look like s3://bucket/prefix?endpoint=…');
+  }
+  const { AWS_ACCESS_KEY_ID: accessKeyId, AWS_SECRET_ACCESS_KEY: secretAccessKey } = env;
+  const sessionToken = env.AWS_SESSION_TOKEN || undefined;
+  const s3Credentials =
+    accessKeyId && secretAccessKey
+      ? { accessKeyId, secretAccessKey, ...(sessionToken ? { sessionToken } : {}) }
+      : undefined;
+  const s3Region = env.AWS_REGION || env.AWS_DEFAULT_REGION || undefined;
+  return { databaseUrl, blobUrl, s3Credentials, s3Region };
+}
+
 /**
  * Reads the configuration from command-line flags, then STEPWISE_* variables, then
  * defaults (port 3000, host 127.0.0.1, data dir ./stepwise-data). Throws ConfigError.
@@ -118,5 +149,6 @@ export function loadConfig(args: readonly string[], env: NodeJS.ProcessEnv = pro
     corsOrigins: parseOrigins(env.STEPWISE_CORS_ORIGINS),
     staleAfterMs: parseDuration(env.STEPWISE_STALE_AFTER, 10 * 60_000, 'STEPWISE_STALE_AFTER'),
     logLevel: flagValue(args, 'log-level') ?? env.STEPWISE_LOG_LEVEL ?? 'info',
+    ...storageConfig(args, env),
   };
 }

@@ -1,15 +1,14 @@
-import path from 'node:path';
 import type { FastifyServerOptions } from 'fastify';
 import { buildApp } from './app.js';
 import type { App } from './api/app-types.js';
-import { LocalBlobStore } from './blob/local-blob-store.js';
+import { openBlobStore } from './blob/open-blob-store.js';
 import { UrlSigner } from './blob/url-signer.js';
 import type { Config } from './config.js';
 import { randomBytes } from 'node:crypto';
 import { bootstrapInstallation } from './services/bootstrap.js';
 import type { Deps } from './services/context.js';
 import { startStaleRunSweeper } from './services/stale-runs.js';
-import { openEmbeddedStores } from './store/open-stores.js';
+import { openStores } from './store/open-stores.js';
 
 /** The ports the Python client derives from `settings={"host": H}` (API, ingest, heartbeat). */
 export const PLUTO_PORTS = [3001, 3003, 3004] as const;
@@ -28,12 +27,15 @@ export async function startServer(
   config: Config,
   logger: FastifyServerOptions['logger'] = false,
 ): Promise<RunningServer> {
-  const stores = await openEmbeddedStores(config.dataDir);
-  const bootstrapKey = await bootstrapInstallation(stores.metadata, config.dataDir, config.bootstrapKey);
+  const stores = await openStores(config);
+  // Under the database-wide lock, so servers starting at once on one database bootstrap once.
+  const bootstrapKey = await stores.exclusive(() =>
+    bootstrapInstallation(stores.metadata, config.dataDir, config.bootstrapKey),
+  );
   const signer = new UrlSigner(
     await stores.metadata.getSecret('url-signing', () => randomBytes(32).toString('base64url')),
   );
-  const blobs = new LocalBlobStore(path.join(config.dataDir, 'blobs'), config.publicUrl, signer);
+  const blobs = await openBlobStore(config, signer);
   const deps: Deps = { config, metadata: stores.metadata, series: stores.series, blobs, signer };
   const app = await buildApp(deps, { logger });
   await app.listen({ port: config.port, host: config.host });

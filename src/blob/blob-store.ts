@@ -10,6 +10,13 @@ export interface BlobStore {
   uploadUrl(key: string): Promise<string>;
   /** A download link for key valid for `ttlMs` (no API key needed). */
   downloadUrl(key: string, fileName: string, ttlMs: number): Promise<string>;
+  /**
+   * True when uploadUrl sends the bytes straight to the storage service, past this server:
+   * the server then learns that an upload finished only by asking stat().
+   */
+  readonly directUploads: boolean;
+  /** The size in bytes of the blob at key, or undefined when there is none (yet). */
+  stat(key: string): Promise<number | undefined>;
   /** Releases resources. */
   close(): Promise<void>;
 }

@@ -22,6 +22,9 @@ export const keyToUrlPath = (key: string): string => key.split('/').map(encodeUR
  * into place, so a blob is either whole or absent. Keys never resolve outside the root.
  */
 export class LocalBlobStore implements BlobStore {
+  /** Uploads pass through this server (PUT on the signed link), which marks them itself. */
+  readonly directUploads = false;
+
   constructor(
     private readonly root: string,
     private readonly publicUrl: string,
@@ -67,6 +70,11 @@ export class LocalBlobStore implements BlobStore {
     const stat = await fs.promises.stat(file).catch(() => undefined);
     if (!stat?.isFile()) throw notFound('file not found');
     return { stream: fs.createReadStream(file), size: stat.size };
+  }
+
+  async stat(key: string): Promise<number | undefined> {
+    const stat = await fs.promises.stat(this.pathOf(key)).catch(() => undefined);
+    return stat?.isFile() ? stat.size : undefined;
   }
 
   uploadUrl(key: string): Promise<string> {

@@ -17,10 +17,15 @@ function render(sql: string, db: SqlDb): string {
 }
 
 /**
- * Applies every migration newer than the database's version, each in its own transaction.
- * Returns the versions applied, oldest first.
+ * Applies every migration newer than the database's version, each in its own transaction,
+ * under the database-wide `migrate` lock (servers starting at once take turns; the later
+ * ones find nothing to do). Returns the versions applied, oldest first.
  */
-export async function migrate(db: SqlDb): Promise<number[]> {
+export function migrate(db: SqlDb): Promise<number[]> {
+  return db.withLock('migrate', () => migrateLocked(db));
+}
+
+async function migrateLocked(db: SqlDb): Promise<number[]> {
   await db.run('CREATE TABLE IF NOT EXISTS schema_migrations (version BIGINT PRIMARY KEY, applied_at BIGINT NOT NULL)');
   const applied: number[] = [];
   for (const m of MIGRATIONS) {

@@ -34,9 +34,16 @@ export interface SqlDb extends SqlExecutor {
   readonly dialect: Dialect;
   /**
    * Runs fn inside one write transaction; commits when it resolves, rolls back when it
-   * throws (and rethrows). Transactions that touch the same rows are serialised.
+   * throws (and rethrows). Transactions that touch the same rows are serialised. An engine
+   * may run fn again after a serialisation failure, deadlock or unique-key race (a few
+   * times at most), so fn must do nothing but its statements on tx.
    */
   transaction<T>(fn: (tx: SqlExecutor) => Promise<T>): Promise<T>;
+  /**
+   * Runs fn while holding the database-wide lock `name` (every process on the same
+   * database waits for it, e.g. migrations of servers starting at once); returns its result.
+   */
+  withLock<T>(name: string, fn: () => Promise<T>): Promise<T>;
   /** Closes every connection; pending transactions finish first. */
   close(): Promise<void>;
 }

@@ -6,9 +6,13 @@ import type { SqlExecutor } from './sql-db.js';
 import { ensureProject } from './sql-projects.js';
 import { RUN_COLUMNS, RUN_FROM, type RunRow, toRun, toStored } from './run-row.js';
 
-/** Reads one run inside a transaction (optionally locking it); undefined when missing. */
+/**
+ * Reads one run inside a transaction, optionally locking its row (the dialect's forUpdate;
+ * only the run's row, not its project's); undefined when missing.
+ */
 export async function selectRun(tx: SqlExecutor, orgId: number, runId: number, lock = ''): Promise<Run | undefined> {
-  const row = await tx.get<RunRow>(`SELECT ${RUN_COLUMNS} FROM ${RUN_FROM} WHERE r.id = ? AND r.org_id = ? ${lock}`, [
+  const suffix = lock === '' ? '' : `${lock} OF r`;
+  const row = await tx.get<RunRow>(`SELECT ${RUN_COLUMNS} FROM ${RUN_FROM} WHERE r.id = ? AND r.org_id = ? ${suffix}`, [
     runId,
     orgId,
   ]);

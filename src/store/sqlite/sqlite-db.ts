@@ -65,6 +65,7 @@ export function openSqlite(file: string): SqlDb {
   const writer = new Connection(open(file, false));
   const reader = new Connection(open(file, true));
   const lock = new Mutex();
+  const named = new Map<string, Mutex>();
   return {
     dialect: sqliteDialect,
     all: (sql, params) => reader.all(sql, params),
@@ -83,6 +84,12 @@ export function openSqlite(file: string): SqlDb {
           throw err;
         }
       }),
+    // One process owns an embedded database file, so a process-wide lock is database-wide.
+    withLock: <T>(name: string, fn: () => Promise<T>) => {
+      let m = named.get(name);
+      if (!m) named.set(name, (m = new Mutex()));
+      return m.run(fn);
+    },
     close: () =>
       lock.run(() => {
         reader.raw.close();

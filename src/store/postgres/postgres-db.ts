@@ -1,0 +1,128 @@
+/**
+ * The PostgreSQL engine: a `pg` connection pool exposed as an SqlDb. Reads go to any pooled
+ * connection; a transaction holds one connection from BEGIN to COMMIT and is run again
+ * (a few times, with jittered backoff) after a serialization failure, deadlock or
+ * unique-key race. Row locks come from the dialect's `FOR UPDATE`.
+ */
+import pg from 'pg';
+import type { SqlDb, SqlExecutor, SqlValue } from '../sql/sql-db.js';
+import { runManyOn } from './postgres-bulk.js';
+import { isRetryable, lockKey, postgresDialect, statementName, toPositional } from './postgres-dialect.js';
+
+/** A transaction is attempted at most this many times. */
+const MAX_ATTEMPTS = 8;
+
+const INT8 = 20;
+const NUMERIC = 1700;
+const toNumber = (text: string): number => Number(text);
+
+/** int8 and numeric come back as JS numbers (ids, steps and times fit in 2^53). */
+const types: pg.CustomTypesConfig = {
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+    oid === INT8 || oid === NUMERIC
+      ? toNumber
+      : pg.types.getTypeParser(oid, format ?? 'text')) as pg.CustomTypesConfig['getTypeParser'],
+};
+
+type Queryable = pg.Pool | pg.PoolClient;
+
+/**
+ * The query as a named prepared statement: each connection parses and plans a text once
+ * (measured here: a point query takes 0.22 ms prepared vs 0.35 ms unprepared over TCP).
+ */
+const prepared = (sql: string, values: readonly SqlValue[] | undefined): pg.QueryConfig => {
+  const text = toPositional(sql);
+  return { name: statementName(text), text, values: (values ?? []) as unknown[] };
+};
+
+async function all<T>(q: Queryable, sql: string, values?: readonly SqlValue[]): Promise<T[]> {
+  return (await q.query(prepared(sql, values))).rows as T[];
+}
+
+async function runOne(q: Queryable, sql: string, values?: readonly SqlValue[]): Promise<number> {
+  return (await q.query(prepared(sql, values))).rowCount ?? 0;
+}
+
+/** A connection inside an open transaction. */
+class TxExecutor implements SqlExecutor {
+  constructor(private readonly client: pg.PoolClient) {}
+  all<T>(sql: string, values?: readonly SqlValue[]): Promise<T[]> {
+    return all<T>(this.client, sql, values);
+  }
+  async get<T>(sql: string, values?: readonly SqlValue[]): Promise<T | undefined> {
+    return (await all<T>(this.client, sql, values))[0];
+  }
+  run(sql: string, values?: readonly SqlValue[]): Promise<number> {
+    return runOne(this.client, sql, values);
+  }
+  runMany(sql: string, rows: readonly (readonly SqlValue[])[]): Promise<number> {
+    return runManyOn(this.client, sql, rows);
+  }
+}
+
+const pause = (attempt: number) =>
+  new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(200, 5 * 2 ** attempt)));
+
+/** Options of openPostgres. */
+export interface PostgresOptions {
+  /** Most connections the pool opens (at least 2: a lock holder plus a worker). Default 10. */
+  maxConnections?: number;
+}
+
+/**
+ * Connects to the database at a `postgres://` URL and checks that it answers. Returns the
+ * SqlDb; throws the driver's error when the server cannot be reached.
+ */
+export async function openPostgres(url: string, options: PostgresOptions = {}): Promise<SqlDb> {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: Math.max(2, options.maxConnections ?? 10),
+    types,
+    application_name: 'stepwise',
+  });
+  // An idle connection that breaks is dropped by the pool; without a listener it would crash us.
+  pool.on('error', () => undefined);
+  await pool.query('SELECT 1');
+
+  async function transaction<T>(fn: (tx: SqlExecutor) => Promise<T>): Promise<T> {
+    for (let attempt = 1; ; attempt++) {
+      const client = await pool.connect();
+      let broken: Error | undefined;
+      try {
+        await client.query('BEGIN');
+        const result = await fn(new TxExecutor(client));
+        await client.query('COMMIT');
+        return result;
+      } catch (err) {
+        await client.query('ROLLBACK').catch((e: Error) => (broken = e));
+        if (attempt >= MAX_ATTEMPTS || !isRetryable(err)) throw err;
+      } finally {
+        client.release(broken);
+      }
+      await pause(attempt);
+    }
+  }
+
+  return {
+    dialect: postgresDialect,
+    all: (sql, values) => all(pool, sql, values),
+    get: async <T>(sql: string, values?: readonly SqlValue[]) => (await all<T>(pool, sql, values))[0],
+    run: (sql, values) => runOne(pool, sql, values),
+    runMany: (sql, rows) => (rows.length === 0 ? Promise.resolve(0) : transaction((tx) => tx.runMany(sql, rows))),
+    transaction,
+    withLock: async (name, fn) => {
+      const client = await pool.connect();
+      try {
+        await client.query('SELECT pg_advisory_lock($1)', [lockKey(name).toString()]);
+        try {
+          return await fn();
+        } finally {
+          await client.query('SELECT pg_advisory_unlock($1)', [lockKey(name).toString()]);
+        }
+      } finally {
+        client.release();
+      }
+    },
+    close: () => pool.end(),
+  };
+}

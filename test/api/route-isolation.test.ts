@@ -1,0 +1,132 @@
+/**
+ * Tenancy and authentication for every route the router has, derived from the router
+ * itself (routeTable), so a new route is covered the day it is added: another
+ * organization's key gets 404 or an answer without the victim's data and changes nothing;
+ * no key, a malformed, revoked or expired key gets 401; public routes are a fixed list and
+ * the signed ones refuse requests without their signature.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { InjectOptions } from 'fastify';
+import { routeTable } from '../../src/api/route-table.js';
+import { createApiKey } from '../../src/services/api-keys.js';
+import { makeTestApp } from '../helpers/test-app.js';
+import { requestFor, routeName, type Target } from '../helpers/route-requests.js';
+import { createVictim, MARKERS, victimSnapshot } from '../helpers/victim.js';
+
+const t = await makeTestApp();
+const routes = routeTable(t.app);
+const privateRoutes = routes.filter((r) => !r.public);
+
+/** Public routes and what guards them instead of a key. */
+const PUBLIC: Record<string, 'open' | 'signed'> = {
+  'GET /api/health': 'open',
+  'GET /api/openapi.json': 'open',
+  'PUT /files/upload/*': 'signed',
+  'GET /files/download/*': 'signed',
+};
+
+let target: Target;
+let before: string;
+let revokedKey: string;
+let expiredKey: string;
+beforeAll(async () => {
+  target = await createVictim(t.app, t.key);
+  before = await victimSnapshot(t.app, t.key, target);
+  const keyOf = (expiresAt: number | null) =>
+    createApiKey(t.stores.metadata, { orgSlug: 'acme', userName: 'ann', name: 'k', expiresAt });
+  const revoked = await keyOf(null);
+  await t.stores.metadata.revokeApiKey(revoked.id, Date.now());
+  revokedKey = revoked.key;
+  expiredKey = (await keyOf(Date.now() - 1000)).key;
+});
+afterAll(() => t.close());
+
+async function send(req: InjectOptions, authorization?: string) {
+  const headers = { ...(req.headers as Record<string, string>) };
+  if (authorization !== undefined) headers.authorization = authorization;
+  const res = await t.app.inject({ ...req, headers });
+  return { status: res.statusCode, text: res.body, json: () => res.json<Record<string, unknown>>() };
+}
+
+describe('the route table', () => {
+  it('has every route, and no public route beyond the known ones', () => {
+    expect(routes.length).toBeGreaterThanOrEqual(30);
+    expect(
+      routes
+        .filter((r) => r.public)
+        .map(routeName)
+        .sort(),
+    ).toEqual(Object.keys(PUBLIC).sort());
+  });
+});
+
+describe('another organization, on every route', () => {
+  it.each(privateRoutes.map((r) => ({ route: r, name: routeName(r) })))(
+    '$name gets a 404 or an answer without the victim’s data',
+    async ({ route }) => {
+      const res = await send(requestFor(route, target), `Bearer ${t.otherKey}`);
+      expect([200, 404], `${res.status} ${res.text}`).toContain(res.status);
+      for (const marker of MARKERS) expect(res.text).not.toContain(marker);
+      if (res.status === 404) expect(res.json()).toMatchObject({ code: 'NOT_FOUND', error: expect.any(String) });
+    },
+  );
+
+  it('changed nothing of the victim’s data through any of those calls', async () => {
+    expect(await victimSnapshot(t.app, t.key, target)).toEqual(before);
+  });
+});
+
+describe('the owner, on every route', () => {
+  it.each(privateRoutes.map((r) => ({ route: r, name: routeName(r) })))(
+    '$name answers 200 to the same request (so the probes above were valid)',
+    async ({ route }) => {
+      const res = await send(requestFor(route, target), `Bearer ${t.key}`);
+      expect(res.status, res.text).toBe(200);
+    },
+  );
+});
+
+const BAD_CREDENTIALS: { name: string; header: () => string | undefined; error: string }[] = [
+  { name: 'no key', header: () => undefined, error: 'Missing API key' },
+  { name: 'a malformed key', header: () => 'Bearer not a key', error: 'Invalid API key' },
+  { name: 'an unknown key', header: () => 'Bearer sw_unknownunknownunknownunknown', error: 'Invalid API key' },
+  { name: 'a revoked key', header: () => `Bearer ${revokedKey}`, error: 'API key has been revoked' },
+  { name: 'an expired key', header: () => `Bearer ${expiredKey}`, error: 'API key has expired' },
+];
+
+describe('bad credentials, on every route', () => {
+  const cases = privateRoutes.flatMap((r) => BAD_CREDENTIALS.map((c) => ({ ...c, route: r, label: routeName(r) })));
+  it.each(cases)('$label with $name is a 401', async ({ route, header, error }) => {
+    const res = await send(requestFor(route, target), header());
+    expect(res.status, res.text).toBe(401);
+    expect(res.json()).toEqual({ error, code: 'UNAUTHORIZED' });
+  });
+});
+
+describe('public routes', () => {
+  const signed = routes.filter((r) => PUBLIC[routeName(r)] === 'signed');
+  it.each(signed.map((r) => ({ route: r, name: routeName(r) })))(
+    '$name refuses a request without its signature, or with the signature of another file',
+    async ({ route }) => {
+      const good = requestFor(route, target);
+      const path = String(good.url).split('?')[0]!;
+      for (const url of [
+        path,
+        `${path}?expires=9999999999&sig=${'A'.repeat(43)}`,
+        `${path}x?${String(good.url).split('?')[1]}`,
+      ]) {
+        const res = await send({ ...good, url });
+        expect(res.status, `${url}: ${res.text}`).toBe(403);
+        expect(res.json()).toMatchObject({ code: 'FORBIDDEN' });
+      }
+    },
+  );
+
+  it('GET /api/health and /api/openapi.json answer without a key and reveal no data', async () => {
+    for (const url of ['/api/health', '/api/openapi.json']) {
+      const res = await send({ method: 'GET', url });
+      expect(res.status).toBe(200);
+      for (const marker of MARKERS) expect(res.text).not.toContain(marker);
+    }
+  });
+});

@@ -1,0 +1,149 @@
+/**
+ * Builds a valid request for any route from its recorded schema, aimed at a target run,
+ * so table-driven tests cover every route of the router, new ones included.
+ */
+import type { InjectOptions } from 'fastify';
+import type { RouteEntry } from '../../src/api/route-table.js';
+
+/** What requests are aimed at: a run and the names around it. */
+export interface Target {
+  runId: number;
+  displayId: string;
+  sqid: string;
+  projectName: string;
+  externalId: string;
+  metricName: string;
+  /** A signed upload and download path+query of one of the run's files. */
+  uploadPath: string;
+  downloadPath: string;
+}
+
+/** A JSON Schema as TypeBox writes it (the parts the sampler reads). */
+export interface Schema {
+  type?: string;
+  properties?: Record<string, Schema>;
+  required?: string[];
+  items?: Schema;
+  enum?: unknown[];
+  anyOf?: Schema[];
+  minimum?: number;
+  minLength?: number;
+  maxLength?: number;
+  maximum?: number;
+  default?: unknown;
+}
+
+const JSON_FIELDS = new Set(['config', 'statusMetadata', 'loggerSettings', 'systemMetadata']);
+
+/** Values for property names that point a request at the target. */
+function aimed(name: string, s: Schema, t: Target): unknown {
+  const isArray = s.type === 'array';
+  switch (name) {
+    case 'runId':
+      return t.runId;
+    case 'runIds':
+      return String(t.runId);
+    case 'projectName':
+      return t.projectName;
+    case 'displayId':
+      return t.displayId;
+    case 'sqid':
+      return t.sqid;
+    case 'logName':
+      return isArray ? [t.metricName] : t.metricName;
+    default:
+      return JSON_FIELDS.has(name) ? '{"probe":1}' : undefined;
+  }
+}
+
+/** A minimal valid value of a schema; properties named like target fields are aimed at it. */
+export function sample(s: Schema, t: Target, name = ''): unknown {
+  const value = aimed(name, s, t);
+  if (value !== undefined) return value;
+  if (s.default !== undefined) return s.default;
+  if (s.enum) return s.enum[0];
+  if (s.anyOf) return sample(s.anyOf.find((v) => v.type !== 'null') ?? s.anyOf[0]!, t, name);
+  switch (s.type) {
+    case 'object': {
+      const out: Record<string, unknown> = {};
+      for (const [key, prop] of Object.entries(s.properties ?? {})) {
+        if (s.required?.includes(key) || aimed(key, prop, t) !== undefined) out[key] = sample(prop, t, key);
+      }
+      return out;
+    }
+    case 'array':
+      return s.items ? [sample(s.items, t, name)] : [];
+    case 'string':
+      return 'p'.repeat(Math.max(1, s.minLength ?? 1));
+    case 'integer':
+    case 'number':
+      return s.minimum ?? 0;
+    case 'boolean':
+      return true;
+    case 'null':
+      return null;
+    default:
+      return {};
+  }
+}
+
+/** Request parts that a schema cannot describe, by route. */
+function special(route: RouteEntry, t: Target): Partial<InjectOptions> | undefined {
+  const key = `${route.method} ${route.url}`;
+  const ndjson = (line: object) => ({
+    payload: `${JSON.stringify(line)}\n`,
+    headers: { 'content-type': 'application/x-ndjson' },
+  });
+  switch (key) {
+    case 'POST /ingest/metrics':
+      return ndjson({ time: 1, step: 0, data: { [t.metricName]: 1 } });
+    case 'POST /ingest/logs':
+      return ndjson({ time: 1, message: 'probe', lineNumber: 1, logType: 'INFO' });
+    case 'POST /ingest/data':
+      return ndjson({ time: 1, step: 0, data: '{}', dataType: 'TEXT', logName: 'probe' });
+    case 'POST /api/runs/resume':
+      return { payload: JSON.stringify({ runId: t.runId }), headers: { 'content-type': 'application/json' } };
+    case 'PUT /files/upload/*':
+      return { url: t.uploadPath, payload: 'probe', headers: { 'content-type': 'application/octet-stream' } };
+    case 'GET /files/download/*':
+      return { url: t.downloadPath };
+    default:
+      return undefined;
+  }
+}
+
+/** The URL of a route with its path parameters and query filled from the schema. */
+function urlOf(route: RouteEntry, t: Target): string {
+  const schema = route.schema as { params?: Schema; querystring?: Schema } | undefined;
+  let url = route.url.replace(/:(\w+)/g, (_m, name: string) =>
+    encodeURIComponent(String(sample(schema?.params?.properties?.[name] ?? {}, t, name))),
+  );
+  const query = schema?.querystring ? (sample(schema.querystring, t) as Record<string, unknown>) : {};
+  const qs = Object.entries(query)
+    .map(([k, v]) => `${k}=${encodeURIComponent(String(v))}`)
+    .join('&');
+  if (qs) url += `?${qs}`;
+  return url;
+}
+
+/**
+ * A valid request for the route aimed at the target, without credentials: path and query
+ * from the schemas, a sampled JSON body, ingest headers (X-Run-Id, X-Project-Name).
+ */
+export function requestFor(route: RouteEntry, t: Target): InjectOptions {
+  const schema = route.schema as { body?: Schema } | undefined;
+  const base: InjectOptions = {
+    method: route.method as InjectOptions['method'],
+    url: urlOf(route, t),
+    headers: { 'x-run-id': String(t.runId), 'x-project-name': t.projectName },
+  };
+  if (schema?.body) {
+    base.payload = JSON.stringify(sample(schema.body, t));
+    base.headers = { ...base.headers, 'content-type': 'application/json' };
+  }
+  const extra = special(route, t);
+  return extra ? { ...base, ...extra, headers: { ...base.headers, ...extra.headers } } : base;
+}
+
+/** `METHOD /url` of a route. */
+export const routeName = (r: RouteEntry): string => `${r.method} ${r.url}`;

@@ -1,0 +1,78 @@
+/**
+ * Fresh, isolated PostgreSQL databases for tests. Each worker keeps the databases it made
+ * (clones of the migrated template from test/setup/postgres-global.ts): drop() empties one
+ * (every table but schema_migrations, identities restarted, ≈ 20 ms) and hands it to the
+ * next test, instead of cloning again (≈ 150 ms) or migrating an empty one (≈ 300 ms).
+ */
+import pg from 'pg';
+import { inject } from 'vitest';
+
+/** The test server's superuser URL, or undefined when PostgreSQL tests are skipped. */
+export function postgresTestUrl(): string | undefined {
+  return inject('postgresUrl') || undefined;
+}
+
+/** Returns the URL with another database name (query parameters kept). */
+export function withDatabase(url: string, database: string): string {
+  const u = new URL(url);
+  u.pathname = `/${database}`;
+  return u.toString();
+}
+
+let admin: pg.Pool | undefined;
+let next = 0;
+const idle: string[] = [];
+
+/** The statements that empty a database of the template's shape (built once per worker). */
+async function resetSql(url: string): Promise<string> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const tables = await client.query<{ name: string }>(
+      "SELECT tablename AS name FROM pg_tables WHERE schemaname = 'public' AND tablename <> 'schema_migrations'",
+    );
+    const sequences = await client.query<{ name: string }>(
+      "SELECT sequencename AS name FROM pg_sequences WHERE schemaname = 'public'",
+    );
+    return [
+      'BEGIN',
+      // Skip foreign-key checks, so the tables can be emptied in any order.
+      'SET LOCAL session_replication_role = replica',
+      ...tables.rows.map((t) => `DELETE FROM "${t.name}"`),
+      ...sequences.rows.map((s) => `ALTER SEQUENCE "${s.name}" RESTART`),
+      'COMMIT',
+    ].join(';\n');
+  } finally {
+    await client.end();
+  }
+}
+
+let reset: Promise<string> | undefined;
+
+/** A fresh migrated database as a URL; drop() empties it for reuse once nothing uses it. */
+export async function freshPostgresUrl(): Promise<{ url: string; drop: () => Promise<void> }> {
+  const base = postgresTestUrl();
+  if (base === undefined) throw new Error('no PostgreSQL server for tests');
+  let name = idle.pop();
+  if (name === undefined) {
+    admin ??= new pg.Pool({ connectionString: base, max: 1 });
+    name = `t_${process.pid}_${next++}`;
+    await admin.query(`CREATE DATABASE ${name} TEMPLATE ${inject('postgresTemplate')}`);
+  }
+  const url = withDatabase(base, name);
+  const own = name;
+  return {
+    url,
+    drop: async () => {
+      reset ??= resetSql(url);
+      const client = new pg.Client({ connectionString: url });
+      await client.connect();
+      try {
+        await client.query(await reset);
+      } finally {
+        await client.end();
+      }
+      idle.push(own);
+    },
+  };
+}

@@ -1,0 +1,124 @@
+/**
+ * A run of organization `acme` with something in every kind of data (metrics, logs, data
+ * lines, a file, a graph, an alert, notes, tags, config, status metadata), marked with
+ * strings no other organization ever sends, for tenancy and hostile-input tests.
+ */
+import { expect } from 'vitest';
+import type { App } from '../../src/api/app-types.js';
+import { encodeRunId } from '../../src/domain/sqid.js';
+import { call } from './test-app.js';
+import type { Target } from './route-requests.js';
+
+/** Strings that appear only in the victim's data: finding one in an answer is a leak. */
+export const MARKERS = [
+  'vq7-run-name',
+  'vq7-tag',
+  'vq7-config',
+  'vq7-notes',
+  'vq7-status',
+  'vq7-log',
+  'vq7-data',
+  'vq7-graph',
+  'vq7-alert',
+  'vq7-file',
+];
+
+async function ok(
+  app: App,
+  key: string,
+  method: 'GET' | 'POST',
+  url: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+) {
+  const res = await call(app, method, url, key, body, headers);
+  expect(res.status, `${method} ${url}: ${JSON.stringify(res.body)}`).toBe(200);
+  return res.body;
+}
+
+/** Creates the victim run with the owner's key; returns where it is. */
+export async function createVictim(app: App, key: string): Promise<Target> {
+  const projectName = 'victim-project';
+  const externalId = 'victim-ext';
+  const metricName = 'victim/loss';
+  const run = await ok(app, key, 'POST', '/api/runs/create', {
+    runName: 'vq7-run-name',
+    projectName,
+    externalId,
+    tags: ['vq7-tag'],
+    config: '{"secret":"vq7-config"}',
+  });
+  const runId = run.runId as number;
+  const ingestHeaders = { 'x-run-id': String(runId), 'x-project-name': projectName };
+  const ndjson = async (kind: string, lines: object[]) => {
+    const res = await app.inject({
+      method: 'POST',
+      url: `/ingest/${kind}`,
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/x-ndjson', ...ingestHeaders },
+      payload: lines.map((l) => JSON.stringify(l)).join('\n'),
+    });
+    expect(res.statusCode, res.body).toBe(200);
+  };
+  await ndjson(
+    'metrics',
+    [0, 1, 2].map((step) => ({ time: 1_700_000_000_000 + step, step, data: { [metricName]: step / 2 } })),
+  );
+  await ndjson('logs', [{ time: 1_700_000_000_000, message: 'vq7-log', lineNumber: 1, logType: 'INFO' }]);
+  await ndjson('data', [
+    { time: 1_700_000_000_000, step: 0, data: '{"t":"vq7-data"}', dataType: 'TEXT', logName: 'text' },
+  ]);
+  await ok(app, key, 'POST', '/api/runs/notes/update', { runId, notes: 'vq7-notes' });
+  await ok(app, key, 'POST', '/api/runs/modelGraph/create', {
+    runId,
+    graph: { format: 'torch', nodes: { 'vq7-graph': { edges: [] } } },
+  });
+  await ok(app, key, 'POST', '/api/runs/alert', { runId, alert: { title: 'vq7-alert', level: 'WARN' } });
+  const file = { fileName: 'vq7-file.txt', logName: 'files', fileSize: 5, fileType: 'txt' };
+  const links = await ok(app, key, 'POST', '/files', { files: [file] }, ingestHeaders);
+  const upload = new URL((links.files as Record<string, string>[])[0]!['vq7-file.txt']!);
+  const put = await app.inject({
+    method: 'PUT',
+    url: upload.pathname + upload.search,
+    payload: 'bytes',
+    headers: { 'content-type': 'application/octet-stream' },
+  });
+  expect(put.statusCode, put.body).toBe(200);
+  const files = await ok(app, key, 'GET', `/api/runs/files?runId=${runId}`);
+  const download = new URL((files.files as { url: string }[])[0]!.url);
+  await ok(app, key, 'POST', '/api/runs/status/update', {
+    runId,
+    status: 'RUNNING',
+    statusMetadata: '{"m":"vq7-status"}',
+  });
+  return {
+    runId,
+    displayId: run.displayId as string,
+    sqid: encodeRunId(runId),
+    projectName,
+    externalId,
+    metricName,
+    uploadPath: upload.pathname + upload.search,
+    downloadPath: download.pathname + download.search,
+  };
+}
+
+const READS = (id: number, p: string) => [
+  `/api/runs/details/${id}`,
+  `/api/runs/status/history?runId=${id}`,
+  `/api/runs/metrics?runId=${id}`,
+  `/api/runs/statistics?runId=${id}`,
+  `/api/runs/logs?runId=${id}`,
+  `/api/runs/data?runId=${id}`,
+  `/api/runs/modelGraph?runId=${id}`,
+  `/api/runs/alerts?runId=${id}`,
+  `/api/runs/projects`,
+  `/api/runs/metric-names?projectName=${p}`,
+  `/api/runs/files?runId=${id}`,
+];
+
+/** Everything the owner can read about the victim (signed URLs, which change, left out). */
+export async function victimSnapshot(app: App, key: string, t: Target): Promise<string> {
+  const parts: unknown[] = [];
+  for (const url of READS(t.runId, t.projectName)) parts.push(await ok(app, key, 'GET', url));
+  return JSON.stringify(parts).replace(/"url":"[^"]*"/g, '"url":"…"');
+}
