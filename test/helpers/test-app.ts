@@ -8,7 +8,8 @@ import { UrlSigner } from '../../src/blob/url-signer.js';
 import { loadConfig } from '../../src/config.js';
 import { createApiKey } from '../../src/services/api-keys.js';
 import type { Deps } from '../../src/services/context.js';
-import { openEmbeddedStores, type Stores } from '../../src/store/open-stores.js';
+import { openStores, type Stores } from '../../src/store/open-stores.js';
+import { freshPostgresUrl } from './test-database.js';
 
 export interface TestApp {
   app: App;
@@ -25,11 +26,16 @@ export interface TestApp {
 /** A fresh temporary data dir. */
 export const tempDir = (prefix = 'stepwise-test-'): string => fs.mkdtempSync(path.join(os.tmpdir(), prefix));
 
-/** The app over a fresh embedded store in a temp dir, with keys of two organizations. */
+/**
+ * The app over a fresh store, with keys of two organizations: the embedded store in a temp
+ * dir, or a fresh PostgreSQL database when STEPWISE_TEST_DATABASE=postgres (the Vitest
+ * project `postgres` sets it).
+ */
 export async function makeTestApp(): Promise<TestApp> {
   const dataDir = tempDir();
   const config = loadConfig(['--data', dataDir, '--port', '3999'], {});
-  const stores = await openEmbeddedStores(dataDir);
+  const database = process.env.STEPWISE_TEST_DATABASE === 'postgres' ? await freshPostgresUrl() : undefined;
+  const stores = await openStores({ dataDir, databaseUrl: database?.url });
   const signer = new UrlSigner('test-secret');
   const blobs = new LocalBlobStore(path.join(dataDir, 'blobs'), config.publicUrl, signer);
   const deps: Deps = { config, metadata: stores.metadata, series: stores.series, blobs, signer };
@@ -49,6 +55,7 @@ export async function makeTestApp(): Promise<TestApp> {
     close: async () => {
       await app.close();
       await stores.close();
+      await database?.drop();
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
