@@ -20,7 +20,8 @@ export interface AppOptions {
 
 /**
  * Builds the HTTP app over the given stores; never listens (tests call `inject()` or
- * `listen()` themselves). JSON routes take application/json only (415 otherwise).
+ * `listen()` themselves). JSON routes take application/json only (415 otherwise), and a
+ * body must be one JSON object in valid UTF-8 (400 otherwise).
  */
 export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<App> {
   const app = Fastify({
@@ -40,7 +41,11 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Ap
     try {
       const text = utf8Text(body as Buffer, 'INVALID_JSON');
       if (text.trim() === '') return done(new AppError('INVALID_JSON', 'body is empty; a JSON object is required'));
-      done(null, JSON.parse(text));
+      const value: unknown = JSON.parse(text);
+      if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+        return done(new AppError('INVALID_JSON', 'body must be a JSON object'));
+      }
+      done(null, value);
     } catch (err) {
       done(
         err instanceof AppError
