@@ -3,6 +3,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { App } from './api/app-types.js';
 import { installAuth } from './api/auth-hook.js';
 import { utf8Text } from './api/body-text.js';
+import { answerClientError } from './api/client-errors.js';
 import { installCors } from './api/cors.js';
 import { installErrorHandlers } from './api/error-handler.js';
 import { installOpenApi } from './api/openapi.js';
@@ -32,6 +33,7 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Ap
     requestIdHeader: false,
     forceCloseConnections: false,
     return503OnClosing: true,
+    clientErrorHandler: answerClientError,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
     ajv: { customOptions: { coerceTypes: false } },
   }).withTypeProvider<TypeBoxTypeProvider>();

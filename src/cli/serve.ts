@@ -4,7 +4,12 @@ import { startServer } from '../server.js';
 /** `stepwise serve`: runs the server until SIGINT/SIGTERM, then shuts down cleanly and exits 0. */
 export async function serve(args: readonly string[]): Promise<void> {
   const config = loadConfig(args);
-  const server = await startServer(config, { level: config.logLevel });
+  // Nothing logs request headers today; redaction keeps a key out of the log if that changes.
+  const redact = {
+    paths: ['req.headers.authorization', 'headers.authorization', '*.headers.authorization'],
+    censor: '[redacted]',
+  };
+  const server = await startServer(config, { level: config.logLevel, redact });
   if (server.bootstrapKey !== undefined) {
     process.stdout.write(
       `\nCreated the default organization and API key (shown once, also in ${config.dataDir}/bootstrap-key):\n\n  ${server.bootstrapKey}\n\n`,

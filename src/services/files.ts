@@ -22,14 +22,23 @@ export interface FileRequest {
   sampleIndex?: number | null;
 }
 
-/** Throws BAD_REQUEST when a file or log name could escape its run's storage. */
+/** C0 control characters and DEL: never part of a real file name, and unsafe in headers and keys. */
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+const CONTROL = /[\u0000-\u001f\u007f]/;
+
+/**
+ * Throws BAD_REQUEST when a file or log name could escape its run's storage or carry
+ * control characters (CR/LF would end up in a download's Content-Disposition).
+ */
 export function checkFileNames(f: { fileName: string; logName: string }): void {
   const { fileName, logName } = f;
-  if (/[/\\\0]/.test(fileName) || fileName === '.' || fileName === '..') {
-    throw badRequest(`fileName ${JSON.stringify(fileName)} must not contain / \\ or NUL, nor be . or ..`);
+  if (/[/\\]/.test(fileName) || CONTROL.test(fileName) || fileName === '.' || fileName === '..') {
+    throw badRequest(
+      `fileName ${JSON.stringify(fileName)} must not contain / \\ or control characters, nor be . or ..`,
+    );
   }
-  if (logName.includes('\0') || logName.split(/[/\\]/).some((part) => part === '.' || part === '..')) {
-    throw badRequest(`logName ${JSON.stringify(logName)} must not contain . or .. segments`);
+  if (CONTROL.test(logName) || logName.split(/[/\\]/).some((part) => part === '.' || part === '..')) {
+    throw badRequest(`logName ${JSON.stringify(logName)} must not contain control characters or . or .. segments`);
   }
 }
 

@@ -92,9 +92,12 @@ function jsonTooDeepOrInvalid(v: unknown): boolean {
 
 /** JSON-encoded fields must be JSON nesting at most 100 levels; file names cannot leave their run. */
 const JSON_FIELDS = new Set(['config', 'statusMetadata', 'loggerSettings', 'systemMetadata', 'alert']);
+/* eslint-disable no-control-regex -- file names with control characters are what is probed */
 const domainRejects = (field: string, v: unknown): boolean =>
   (JSON_FIELDS.has(field) && jsonTooDeepOrInvalid(v)) ||
-  (field === 'fileName' && typeof v === 'string' && /[/\\\0]|^\.\.?$/.test(v));
+  (field === 'fileName' && typeof v === 'string' && /[/\\\u0000-\u001f\u007f]|^\.\.?$/.test(v)) ||
+  (field === 'logName' && typeof v === 'string' && /[\u0000-\u001f\u007f]|(^|[/\\])\.\.?([/\\]|$)/.test(v));
+/* eslint-enable no-control-regex */
 
 /** Bodies that are not a JSON object in valid UTF-8 JSON, for any route taking JSON. */
 const BROKEN_BODIES: [string, string | Buffer][] = [
