@@ -7,6 +7,7 @@ import type { FileInput, FileRecord } from '../store/series-store.js';
 import type { Ctx, Deps } from './context.js';
 import { getProjectRun } from './run-lookup.js';
 import { iso } from './run-urls.js';
+import { confirmDirectUploads } from './upload-check.js';
 
 /** Download links are valid this long (interface.md: 5 days). */
 export const DOWNLOAD_TTL_MS = 5 * 24 * 60 * 60 * 1000;
@@ -120,6 +121,7 @@ export async function listRunFiles(
   q: { runId: number; projectName?: string; logName?: string; logGroup?: string },
 ) {
   const run = await getProjectRun(ctx, q.runId, q.projectName);
+  await confirmDirectUploads(ctx.deps, run.id);
   const records: FileRecord[] = await ctx.deps.series.listFiles(run.id, q.logName || null, q.logGroup || null);
   return Promise.all(
     records.map(async (r) => ({

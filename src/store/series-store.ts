@@ -162,6 +162,11 @@ export interface SeriesStore {
   markFileUploaded(blobKey: string, size: number, at: number): Promise<boolean>;
   /** Uploaded files of a run by step, sampleIndex, fileName; optional exact filters. */
   listFiles(runId: number, logName: string | null, logGroup: string | null): Promise<FileRecord[]>;
+  /**
+   * Records of a run still awaiting their bytes, created at or after `since` (epoch ms),
+   * newest first, at most `limit`.
+   */
+  listPendingFiles(runId: number, since: number, limit: number): Promise<FileRecord[]>;
   /** Closes the store. */
   close(): Promise<void>;
 }

@@ -76,3 +76,16 @@ export async function freshPostgresUrl(): Promise<{ url: string; drop: () => Pro
     },
   };
 }
+
+/** A new empty database (no tables) as a URL; drop() removes it, closing what still uses it. */
+export async function emptyPostgresUrl(): Promise<{ url: string; drop: () => Promise<void> }> {
+  const base = postgresTestUrl();
+  if (base === undefined) throw new Error('no PostgreSQL server for tests');
+  admin ??= new pg.Pool({ connectionString: base, max: 1 });
+  const name = `e_${process.pid}_${next++}`;
+  await admin.query(`CREATE DATABASE ${name}`);
+  return {
+    url: withDatabase(base, name),
+    drop: async () => void (await admin?.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)),
+  };
+}

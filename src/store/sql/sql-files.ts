@@ -117,3 +117,13 @@ export async function listFiles(
   const rows = await db.all<FileRow>(sql, params);
   return rows.map(toRecord);
 }
+
+/** Returns a run's records still awaiting bytes, created at or after `since`, newest first, at most limit. */
+export async function listPendingFiles(db: SqlDb, runId: number, since: number, limit: number): Promise<FileRecord[]> {
+  const rows = await db.all<FileRow>(
+    `SELECT ${FILE_COLUMNS} FROM files WHERE run_id = ? AND uploaded_at IS NULL AND created_at >= ?
+     ORDER BY created_at DESC, id DESC LIMIT ?`,
+    [runId, since, limit],
+  );
+  return rows.map(toRecord);
+}

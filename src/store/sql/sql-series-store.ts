@@ -15,7 +15,7 @@ import type {
 import { appendConsole, listConsole } from './sql-console.js';
 import { appendData, listData } from './sql-data-lines.js';
 import type { SqlDb } from './sql-db.js';
-import { createFiles, listFiles, markFileUploaded } from './sql-files.js';
+import { createFiles, listFiles, listPendingFiles, markFileUploaded } from './sql-files.js';
 import { metricNames, projectSummaries } from './sql-metric-names.js';
 import { rankRuns } from './sql-rank-runs.js';
 import type { RankedRun } from '../../domain/aggregation.js';
@@ -121,6 +121,11 @@ export class SqlSeriesStore implements SeriesStore {
   /** Uploaded files by step, sampleIndex, fileName. */
   listFiles(runId: number, logName: string | null, logGroup: string | null): Promise<FileRecord[]> {
     return listFiles(this.sql, runId, logName, logGroup);
+  }
+
+  /** Records awaiting bytes created at or after `since`, newest first, at most limit. */
+  listPendingFiles(runId: number, since: number, limit: number): Promise<FileRecord[]> {
+    return listPendingFiles(this.sql, runId, since, limit);
   }
 
   /** Closes the underlying database (shared with the metadata store when both use it). */

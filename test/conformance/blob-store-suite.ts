@@ -1,0 +1,145 @@
+/**
+ * The BlobStore conformance suite: every backend runs it (the local directory and S3),
+ * each test on a fresh store from `open`. Links are exercised over real HTTP with no API
+ * key, the way the Python client and a browser use them.
+ */
+import { randomBytes } from 'node:crypto';
+import { Readable } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import type { BlobStore } from '../../src/blob/blob-store.js';
+import { AppError } from '../../src/errors.js';
+
+/** Opens a fresh, empty store whose links answer over HTTP; close() releases it. */
+export type OpenBlobStore = () => Promise<{ blobs: BlobStore; close: () => Promise<void> }>;
+
+const DAY = 24 * 60 * 60 * 1000;
+
+function withStore(open: OpenBlobStore, fn: (b: BlobStore) => Promise<void>): () => Promise<void> {
+  return async () => {
+    const store = await open();
+    try {
+      await fn(store.blobs);
+    } finally {
+      await store.close();
+    }
+  };
+}
+
+/** The body in pieces of at most `piece` bytes, as a stream. */
+const pieces = (body: Buffer, piece = 64 * 1024) =>
+  Readable.from(
+    (function* () {
+      for (let i = 0; i < body.length; i += piece) yield body.subarray(i, i + piece);
+    })(),
+  );
+
+async function readAll(stream: Readable): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
+
+/** The status of a GET of url (the body is read, so the connection is free again). */
+async function statusOf(url: string): Promise<number> {
+  const res = await fetch(url);
+  await res.arrayBuffer();
+  return res.status;
+}
+
+/** Returns the URL with one character of its signature changed. */
+function tamperSignature(url: string): string {
+  return url.replace(/((?:sig|X-Amz-Signature)=)(.)/, (_m, head: string, c: string) => head + (c === 'a' ? 'b' : 'a'));
+}
+
+/** Registers the conformance tests of a BlobStore backend under `name`. */
+export function blobStoreSuite(name: string, open: OpenBlobStore): void {
+  describe(`BlobStore conformance (${name})`, () => {
+    it(
+      'streams a 6 MB body given in pieces and reads back the same bytes and size',
+      withStore(open, async (b) => {
+        const body = randomBytes(6 * 1024 * 1024 + 123);
+        expect(await b.put('1/2/a/big.bin', pieces(body))).toBe(body.length);
+        const { stream, size } = await b.get('1/2/a/big.bin');
+        expect(size).toBe(body.length);
+        expect((await readAll(stream)).equals(body)).toBe(true);
+      }),
+    );
+
+    it(
+      'replaces a blob written again under the same key',
+      withStore(open, async (b) => {
+        await b.put('1/2/k/f.txt', Readable.from([Buffer.from('first version')]));
+        await b.put('1/2/k/f.txt', Readable.from([Buffer.from('second')]));
+        const { stream, size } = await b.get('1/2/k/f.txt');
+        expect(size).toBe(6);
+        expect((await readAll(stream)).toString()).toBe('second');
+      }),
+    );
+
+    it(
+      'stat gives the size of a stored blob, and undefined for a missing one',
+      withStore(open, async (b) => {
+        await b.put('1/2/s/x.bin', Readable.from([Buffer.alloc(1000, 1)]));
+        expect(await b.stat('1/2/s/x.bin')).toBe(1000);
+        expect(await b.stat('1/2/s/missing.bin')).toBeUndefined();
+      }),
+    );
+
+    it(
+      'get of a missing key throws NOT_FOUND',
+      withStore(open, async (b) => {
+        const err: unknown = await b.get('1/2/none/x.bin').catch((e: unknown) => e);
+        expect(err).toBeInstanceOf(AppError);
+        expect((err as AppError).code).toBe('NOT_FOUND');
+      }),
+    );
+
+    it(
+      'a PUT of raw bytes to the upload link stores them, with no API key',
+      withStore(open, async (b) => {
+        const body = randomBytes(300_000);
+        const res = await fetch(await b.uploadUrl('1/2/u/upload.bin'), {
+          method: 'PUT',
+          body,
+          headers: { 'content-type': 'application/octet-stream' },
+        });
+        expect(res.status).toBe(200);
+        expect(await b.stat('1/2/u/upload.bin')).toBe(body.length);
+        expect((await readAll((await b.get('1/2/u/upload.bin')).stream)).equals(body)).toBe(true);
+      }),
+    );
+
+    it(
+      'the download link serves the bytes with no API key; keys with spaces and non-ASCII work',
+      withStore(open, async (b) => {
+        const key = '1/2/my images/ünïcode name.png';
+        await b.put(key, Readable.from([Buffer.from('picture bytes')]));
+        const res = await fetch(await b.downloadUrl(key, 'ünïcode name.png', 5 * DAY));
+        expect(res.status).toBe(200);
+        expect(await res.text()).toBe('picture bytes');
+      }),
+    );
+
+    it(
+      'a download link with a changed signature or path is refused with 403',
+      withStore(open, async (b) => {
+        await b.put('1/2/t/a.txt', Readable.from([Buffer.from('secret')]));
+        await b.put('1/2/t/b.txt', Readable.from([Buffer.from('other')]));
+        const url = await b.downloadUrl('1/2/t/a.txt', 'a.txt', 5 * DAY);
+        expect(await statusOf(tamperSignature(url))).toBe(403);
+        expect(await statusOf(url.replace('/a.txt?', '/b.txt?'))).toBe(403);
+        expect(await statusOf(url)).toBe(200);
+      }),
+    );
+
+    it(
+      'an expired download link is refused with 403',
+      withStore(open, async (b) => {
+        await b.put('1/2/e/a.txt', Readable.from([Buffer.from('old')]));
+        const url = await b.downloadUrl('1/2/e/a.txt', 'a.txt', 1000);
+        await new Promise((r) => setTimeout(r, 2200));
+        expect(await statusOf(url)).toBe(403);
+      }),
+    );
+  });
+}

@@ -1,0 +1,31 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { buildApp } from '../../src/app.js';
+import { LocalBlobStore } from '../../src/blob/local-blob-store.js';
+import { UrlSigner } from '../../src/blob/url-signer.js';
+import { loadConfig } from '../../src/config.js';
+import { openEmbeddedStores } from '../../src/store/open-stores.js';
+import { freePort } from '../helpers/spawned-server.js';
+import { tempDir } from '../helpers/test-app.js';
+import { blobStoreSuite } from './blob-store-suite.js';
+
+// The local store's links are answered by the server's own routes, so each store comes
+// with the app listening on the port its links name.
+blobStoreSuite('local directory', async () => {
+  const dataDir = tempDir('stepwise-blobs-');
+  const port = await freePort();
+  const config = loadConfig(['--data', dataDir, '--port', String(port)], {});
+  const stores = await openEmbeddedStores(dataDir);
+  const signer = new UrlSigner('blob-suite-secret');
+  const blobs = new LocalBlobStore(path.join(dataDir, 'blobs'), config.publicUrl, signer);
+  const app = await buildApp({ config, metadata: stores.metadata, series: stores.series, blobs, signer });
+  await app.listen({ port, host: '127.0.0.1' });
+  return {
+    blobs,
+    close: async () => {
+      await app.close();
+      await stores.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+});
