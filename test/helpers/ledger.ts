@@ -105,8 +105,8 @@ export async function readSeries(t: Target, runId: number, name: string, maxStep
 const close = (a: number | null | undefined, b: number | null | undefined) =>
   a === b || (typeof a === 'number' && typeof b === 'number' && Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(a)));
 
-/** Compares GET statistics of a run with a recomputation from its stored series. */
-async function checkSummaries(
+/** Compares GET statistics of a run with a recomputation from its stored series; records mismatches in f. */
+export async function checkSummaries(
   t: Target,
   runId: number,
   series: Map<string, Map<number, { value: number | null }>>,
