@@ -6,6 +6,7 @@ import { utf8Text } from './api/body-text.js';
 import { answerClientError } from './api/client-errors.js';
 import { installCors } from './api/cors.js';
 import { installErrorHandlers } from './api/error-handler.js';
+import { hasNulEscape, installNulGuard, nulError } from './api/nul-guard.js';
 import { installOpenApi } from './api/openapi.js';
 import { recordRoutes } from './api/route-table.js';
 import { registerRoutes } from './api/routes/index.js';
@@ -43,6 +44,7 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Ap
     try {
       const text = utf8Text(body as Buffer, 'INVALID_JSON');
       if (text.trim() === '') return done(new AppError('INVALID_JSON', 'body is empty; a JSON object is required'));
+      if (hasNulEscape(text)) return done(nulError('text in the body'));
       const value: unknown = JSON.parse(text);
       if (value === null || typeof value !== 'object' || Array.isArray(value)) {
         return done(new AppError('INVALID_JSON', 'body must be a JSON object'));
@@ -59,6 +61,7 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Ap
   recordRoutes(app);
   installSecurityHeaders(app, deps.config.publicUrl);
   installCors(app, deps.config.corsOrigins);
+  installNulGuard(app);
   installErrorHandlers(app);
   installAuth(app, new Authenticator(deps.metadata, (err) => app.log.warn({ err }, 'could not record key use')));
   await installOpenApi(app, deps.config.publicUrl);

@@ -76,6 +76,17 @@ function text(o: Json, key: string, n: number, nonEmpty: boolean, max = Infinity
   return v.length <= max ? v : fail(n, `"${key}" is longer than ${max} characters`);
 }
 
+/** A name must not hold U+0000 (not every engine can store it). */
+function name(v: string, what: string, n: number): string {
+  return v.includes('\0') ? fail(n, `${what} must not contain the NUL character (U+0000)`) : v;
+}
+
+/**
+ * Free text (log messages, text data) from a process's output may hold U+0000, which not
+ * every engine can store: it is kept as U+FFFD rather than losing the batch.
+ */
+const freeText = (v: string): string => (v.includes('\0') ? v.replaceAll('\0', '\ufffd') : v);
+
 /** Returns every metric line of the body; throws badRequest naming the first bad line. */
 export function parseMetricLines(body: string): MetricLine[] {
   const out: MetricLine[] = [];
@@ -87,6 +98,7 @@ export function parseMetricLines(body: string): MetricLine[] {
     const values: MetricLine['values'] = [];
     for (const [logName, raw] of Object.entries(data)) {
       if (logName === '') fail(n, '"data" has an empty metric name');
+      name(logName, `metric name ${quote(logName)}`, n);
       if (logName.length > MAX_LOG_NAME) {
         fail(n, `metric name ${quote(logName)} is longer than ${MAX_LOG_NAME} characters`);
       }
@@ -109,7 +121,7 @@ export function parseLogLines(body: string): LogLine[] {
   const out: LogLine[] = [];
   for (const { lineNumber: n, value: o } of readNdjson(body)) {
     const t = time(o, n);
-    const message = text(o, 'message', n, false);
+    const message = freeText(text(o, 'message', n, false));
     const logLineNumber = integer(o, 'lineNumber', n);
     const rawType = text(o, 'logType', n, true).toUpperCase();
     const logType = LOG_TYPES.find((type) => type === (LOG_TYPE_ALIASES[rawType] ?? rawType));
@@ -129,15 +141,16 @@ export function parseDataLines(body: string): DataLine[] {
   for (const { lineNumber: n, value: o } of readNdjson(body)) {
     const t = time(o, n);
     const step = integer(o, 'step', n, 0);
-    const logName = text(o, 'logName', n, true, MAX_LOG_NAME);
-    const dataType = text(o, 'dataType', n, true);
+    const logName = name(text(o, 'logName', n, true, MAX_LOG_NAME), '"logName"', n);
+    const dataType = name(text(o, 'dataType', n, true), '"dataType"', n);
     const raw = own(o, 'data');
     try {
       assertJsonDepth('data', raw);
     } catch {
       return fail(n, `"data" nests deeper than ${MAX_JSON_DEPTH} levels`);
     }
-    const data = typeof raw === 'string' ? raw : typeof raw === 'object' && raw !== null ? stringify(raw) : undefined;
+    const data =
+      typeof raw === 'string' ? freeText(raw) : typeof raw === 'object' && raw !== null ? stringify(raw) : undefined;
     if (data === undefined) return fail(n, '"data" must be a string, a JSON object or an array');
     out.push({ lineNumber: n, time: t, step, logName, dataType, data });
   }

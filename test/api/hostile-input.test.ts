@@ -23,11 +23,12 @@ const t = await makeTestApp();
 const routes = routeTable(t.app);
 let target: Target;
 let tried = 0;
+let answered5xx = 0;
 beforeAll(async () => {
   target = await createVictim(t.app, t.key);
 });
 afterAll(async () => {
-  console.log(`[reliability] hostile input: routes=${routes.length} badInputs=${tried} answered5xx=0`);
+  console.log(`[reliability] hostile input: routes=${routes.length} badInputs=${tried} answered5xx=${answered5xx}`);
   await t.close();
 });
 
@@ -58,8 +59,10 @@ describe('hostile input, on every route', () => {
         tried++;
         const res = await t.app.inject(withKey(c.req, key));
         const label = `${c.name}: ${res.statusCode} ${res.body.slice(0, 160)}`;
-        if (res.statusCode >= 500) failures.push(`5xx for ${label}`);
-        else if (c.mustReject && res.statusCode < 400) failures.push(`accepted ${label}`);
+        if (res.statusCode >= 500) {
+          answered5xx++;
+          failures.push(`5xx for ${label}`);
+        } else if (c.mustReject && res.statusCode < 400) failures.push(`accepted ${label}`);
         if (res.statusCode >= 400) {
           const body = (() => {
             try {
@@ -106,5 +109,52 @@ describe('atomicity of refused ingest', () => {
     expect(res.statusCode).toBe(400);
     expect(res.json()).toMatchObject({ code: expect.any(String), error: expect.stringContaining('line 51') });
     expect(await stats()).toEqual(before);
+  });
+});
+
+describe('U+0000, which not every engine can store, is handled the same on all of them', () => {
+  const post = (url: string, payload: string, type = 'application/json') =>
+    t.app.inject(
+      withKey(
+        {
+          method: 'POST',
+          url,
+          payload,
+          headers: { 'content-type': type, 'x-run-id': String(target.runId), 'x-project-name': target.projectName },
+        },
+        t.key,
+      ),
+    );
+
+  it('refuses a JSON body or a URL carrying it with a 400, but takes the literal text \\u0000', async () => {
+    const nul = await post('/api/runs/notes/update', `{"runId":${target.runId},"notes":"a\\u0000b"}`);
+    expect(nul.statusCode).toBe(400);
+    expect(nul.json()).toEqual({
+      error: 'text in the body must not contain the NUL character (U+0000)',
+      code: 'BAD_REQUEST',
+    });
+    const literal = await post('/api/runs/notes/update', `{"runId":${target.runId},"notes":"a\\\\u0000b"}`);
+    expect(literal.statusCode).toBe(200);
+    const url = await t.app.inject(
+      withKey({ method: 'GET', url: `/api/runs/logs?runId=${target.runId}&logType=%00` }, t.key),
+    );
+    expect(url.statusCode).toBe(400);
+  });
+
+  it('refuses it in metric and data names, and keeps it as U+FFFD in log messages and text data', async () => {
+    const metric = await post('/ingest/metrics', '{"time":1,"step":0,"data":{"a\\u0000b":1}}', 'application/x-ndjson');
+    expect(metric.statusCode).toBe(400);
+    const log = await post(
+      '/ingest/logs',
+      '{"time":1,"message":"x\\u0000y","lineNumber":77,"logType":"INFO"}',
+      'application/x-ndjson',
+    );
+    expect(log.statusCode).toBe(200);
+    const logs = await t.app.inject(
+      withKey({ method: 'GET', url: `/api/runs/logs?runId=${target.runId}&limit=10000` }, t.key),
+    );
+    expect(
+      logs.json<{ logs: { lineNumber: number; message: string }[] }>().logs.find((l) => l.lineNumber === 77)?.message,
+    ).toBe('x\ufffdy');
   });
 });
