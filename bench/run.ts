@@ -1,7 +1,8 @@
 /**
  * `npm run bench`: starts the real server on a temp data dir, loads it over HTTP on
  * loopback and prints one line per figure with the baseline measured in the same run.
- * BENCH_SCALE (default 1) shrinks the data sizes for a quick look.
+ * BENCH_SCALE (default 1) shrinks the data sizes for a quick look. The same workload then
+ * runs on PostgreSQL (see bench/postgres.ts) at BENCH_PG_SCALE (default: BENCH_SCALE / 4).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -10,13 +11,17 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { BenchClient, runPool } from './bench-http.js';
 import { p50p95, quantile, rssMb, timeCalls } from './bench-stats.js';
-import { openEmbeddedStores } from '../src/store/open-stores.js';
+import { openStores } from '../src/store/open-stores.js';
+import { benchPostgres } from './postgres.js';
 import { parseMetricLines } from '../src/ingest/lines.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const SCALE = Number(process.env.BENCH_SCALE ?? 1);
+// PostgreSQL ingest is round-trip bound (see BENCHMARKS.md): a quarter of the data keeps the whole bench under 5 minutes.
+const PG_SCALE = Number(process.env.BENCH_PG_SCALE ?? SCALE / 4);
+let scale = SCALE;
 const KEY = 'bench-key-0123456789abcdef';
-const n = (full: number) => Math.max(1, Math.round(full * SCALE));
+const n = (full: number) => Math.max(1, Math.round(full * scale));
 const fmt = (x: number) => Math.round(x).toLocaleString('en-US');
 const log = (line: string) => process.stdout.write(`${line}\n`);
 const progress = (line: string) => process.stderr.write(`  … ${line}\n`);
@@ -34,11 +39,25 @@ async function waitHealthy(base: string, child: ChildProcess): Promise<void> {
   }
 }
 
-async function startServer(dataDir: string, port: number): Promise<{ child: ChildProcess; startMs: number }> {
+async function startServer(
+  dataDir: string,
+  port: number,
+  extraArgs: readonly string[] = [],
+): Promise<{ child: ChildProcess; startMs: number }> {
   const t0 = performance.now();
   const child = spawn(
     process.execPath,
-    [path.join(ROOT, 'bin/stepwise.js'), 'serve', '--port', String(port), '--data', dataDir, '--log-level', 'warn'],
+    [
+      path.join(ROOT, 'bin/stepwise.js'),
+      'serve',
+      '--port',
+      String(port),
+      '--data',
+      dataDir,
+      '--log-level',
+      'warn',
+      ...extraArgs,
+    ],
     {
       env: { ...process.env, STEPWISE_BOOTSTRAP_KEY: KEY },
       stdio: ['ignore', 'ignore', 'inherit'],
@@ -71,13 +90,41 @@ function metricBody(step0: number, lines: number, metrics: number, name = 'm'): 
 
 const freePort = () => 20000 + Math.floor(Math.random() * 20000);
 
+/** Where one pass of the workload stores its data: the embedded default, or database URLs. */
+interface Backend {
+  label: string;
+  /** The server's --database-url, and a second database for the raw-store baseline. */
+  urls?: { server: string; raw: string };
+}
+
 async function main(): Promise<void> {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'stepwise-bench-'));
   log(
     `Stepwise benchmark — ${new Date().toISOString()} — ${os.cpus().length} cores, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}, scale ${SCALE}`,
   );
+  log('\n== SQLite (embedded default) ==');
+  await benchBackend({ label: 'SQLite' });
+  const pg = await benchPostgres();
+  if (!pg) {
+    log('\n(PostgreSQL skipped: BENCH_POSTGRES=0, or no server binaries and no BENCH_DATABASE_URL)');
+    return;
+  }
+  try {
+    scale = PG_SCALE;
+    log(`\n== ${pg.label}, scale ${PG_SCALE} ==`);
+    await benchBackend({ label: 'PostgreSQL', urls: { server: pg.serverUrl, raw: pg.rawUrl } });
+  } finally {
+    await pg.stop();
+  }
+}
+
+async function benchBackend(backend: Backend): Promise<void> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'stepwise-bench-'));
   const port = freePort();
-  const { child, startMs } = await startServer(dataDir, port);
+  const { child, startMs } = await startServer(
+    dataDir,
+    port,
+    backend.urls ? ['--database-url', backend.urls.server] : [],
+  );
   const api = new BenchClient(`http://127.0.0.1:${port}`, KEY, 4);
   try {
     await new Promise((r) => setTimeout(r, 1000));
@@ -109,7 +156,7 @@ async function main(): Promise<void> {
     bare.close();
     base.child.kill('SIGTERM');
     const storeDir = fs.mkdtempSync(path.join(os.tmpdir(), 'stepwise-bench-store-'));
-    const stores = await openEmbeddedStores(storeDir);
+    const stores = await openStores({ dataDir: storeDir, databaseUrl: backend.urls?.raw });
     const parsed = bodies.map((b) =>
       parseMetricLines(b).flatMap((l) =>
         l.values.map((v) => ({ logName: v.logName, step: l.step, time: l.time, value: v.value })),

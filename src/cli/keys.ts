@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { ConfigError } from '../config.js';
 import { createApiKey, hashApiKey } from '../services/api-keys.js';
-import { openEmbeddedStores } from '../store/open-stores.js';
+import { openStores } from '../store/open-stores.js';
 
 function option(args: readonly string[], name: string): string | undefined {
   const i = args.indexOf(`--${name}`);
@@ -23,13 +23,15 @@ function positional(args: readonly string[]): string[] {
 const iso = (ms: number | null): string => (ms === null ? '-' : new Date(ms).toISOString());
 
 /**
- * `stepwise keys create|list|revoke --data DIR ...`. Works while a server runs on the same
- * data dir (SQLite WAL + busy timeout). Returns the exit code.
+ * `stepwise keys create|list|revoke --data DIR ...` (or `--database-url URL`, or
+ * STEPWISE_DATABASE_URL, for a shared PostgreSQL database). Works while servers run on the
+ * same store (SQLite WAL + busy timeout; PostgreSQL as usual). Returns the exit code.
  */
 export async function keys(args: readonly string[], out: (line: string) => void): Promise<number> {
   const [verb, ...rest] = args;
   const dataDir = path.resolve(option(rest, 'data') ?? process.env.STEPWISE_DATA_DIR ?? 'stepwise-data');
-  const stores = await openEmbeddedStores(dataDir);
+  const databaseUrl = option(rest, 'database-url') ?? (process.env.STEPWISE_DATABASE_URL || undefined);
+  const stores = await openStores({ dataDir, databaseUrl });
   try {
     if (verb === 'create') {
       const org = option(rest, 'org');
