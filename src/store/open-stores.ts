@@ -28,34 +28,30 @@ export function isDatabaseUrl(url: string): boolean {
   return /^(postgres|postgresql):\/\//i.test(url) || /^sqlite:/i.test(url);
 }
 
-async function openDb(target: StoreTarget): Promise<SqlDb> {
+/** The SQLite file of a target: `sqlite:<file>`, or `<dataDir>/stepwise.db`. */
+function sqliteFile(target: StoreTarget): string {
   const url = target.databaseUrl;
-  if (url !== undefined && /^(postgres|postgresql):\/\//i.test(url)) {
-    const { openPostgres } = await import('./postgres/postgres-db.js');
-    return openPostgres(url);
-  }
   if (url !== undefined && !/^sqlite:/i.test(url))
     throw new Error('database URL must start with postgres:// or sqlite:');
   const file =
     url === undefined ? path.join(target.dataDir, 'stepwise.db') : path.resolve(url.replace(/^sqlite:(\/\/)?/i, ''));
   fs.mkdirSync(path.dirname(file), { recursive: true });
-  const { openSqlite } = await import('./sqlite/sqlite-db.js');
-  return openSqlite(file);
+  return file;
 }
 
-/**
- * Opens the metadata and series stores on the target's database, migrated to the latest
- * version. Only the engine module in use is loaded (the embedded default never loads a
- * PostgreSQL client). Throws when the database cannot be opened or migrated.
- */
-export async function openStores(target: StoreTarget): Promise<Stores> {
-  const db = await openDb(target);
+async function migrated(db: SqlDb): Promise<SqlDb> {
   try {
     await migrate(db);
+    return db;
   } catch (err) {
     await db.close();
     throw err;
   }
+}
+
+async function openPostgresStores(url: string): Promise<Stores> {
+  const { openPostgres } = await import('./postgres/postgres-db.js');
+  const db = await migrated(await openPostgres(url));
   return {
     metadata: new SqlMetadataStore(db),
     series: new SqlSeriesStore(db),
@@ -64,7 +60,48 @@ export async function openStores(target: StoreTarget): Promise<Stores> {
   };
 }
 
-/** Opens the embedded stores in a data directory (created when missing): one SQLite file. */
+/**
+ * The embedded engine: metadata in one SQLite file, series in a second one next to it whose
+ * writes run on a writer thread (WorkerSeriesStore), so ingest never waits on, or blocks,
+ * the main thread's write lock. Both files carry the full schema; each store uses its own.
+ * A data dir from before the split (series rows in the metadata file) keeps one file.
+ */
+async function openSqliteStores(target: StoreTarget): Promise<Stores> {
+  const { openSqlite } = await import('./sqlite/sqlite-db.js');
+  const file = sqliteFile(target);
+  const db = await migrated(openSqlite(file));
+  const metadata = new SqlMetadataStore(db);
+  const exclusive = <T>(fn: () => Promise<T>) => db.withLock('startup', fn);
+  if (await db.get('SELECT 1 AS x FROM series LIMIT 1')) {
+    return { metadata, series: new SqlSeriesStore(db), exclusive, close: () => db.close() };
+  }
+  const seriesFile = file.replace(/(\.db)?$/, '-series.db');
+  const seriesDb = await migrated(openSqlite(seriesFile));
+  const { WorkerSeriesStore } = await import('./sqlite/worker-series-store.js');
+  const series = new WorkerSeriesStore(seriesDb, seriesFile);
+  return {
+    metadata,
+    series,
+    exclusive,
+    close: async () => {
+      await series.close();
+      await db.close();
+    },
+  };
+}
+
+/**
+ * Opens the metadata and series stores on the target's database, migrated to the latest
+ * version. Only the engine module in use is loaded (the embedded default never loads a
+ * PostgreSQL client). Throws when the database cannot be opened or migrated.
+ */
+export function openStores(target: StoreTarget): Promise<Stores> {
+  const url = target.databaseUrl;
+  if (url !== undefined && /^(postgres|postgresql):\/\//i.test(url)) return openPostgresStores(url);
+  return openSqliteStores(target);
+}
+
+/** Opens the embedded stores in a data directory (created when missing). */
 export function openEmbeddedStores(dataDir: string): Promise<Stores> {
   return openStores({ dataDir });
 }

@@ -1,6 +1,7 @@
 import Database from 'better-sqlite3';
 import type { Dialect, SqlDb, SqlExecutor, SqlValue } from '../sql/sql-db.js';
 import { Mutex } from '../sql/mutex.js';
+import { GroupCommit } from './group-commit.js';
 
 /** SQLite's side of the dialect. */
 export const sqliteDialect: Dialect = {
@@ -58,32 +59,22 @@ function open(file: string, readonly: boolean): Database.Database {
 }
 
 /**
- * Opens a SQLite database file: one writer connection used under a lock for every write,
- * and one reader connection that sees only committed data (WAL snapshot per statement).
+ * Opens a SQLite database file: one writer connection whose transactions are serialised and
+ * group-committed (GroupCommit), and one reader connection that sees only committed data
+ * (WAL snapshot per statement).
  */
 export function openSqlite(file: string): SqlDb {
   const writer = new Connection(open(file, false));
   const reader = new Connection(open(file, true));
-  const lock = new Mutex();
+  const writes = new GroupCommit(writer.raw, writer);
   const named = new Map<string, Mutex>();
   return {
     dialect: sqliteDialect,
     all: (sql, params) => reader.all(sql, params),
     get: (sql, params) => reader.get(sql, params),
-    run: (sql, params) => lock.run(() => writer.run(sql, params)),
-    runMany: (sql, rows) => lock.run(() => writer.runMany(sql, rows)),
-    transaction: <T>(fn: (tx: SqlExecutor) => Promise<T>) =>
-      lock.run(async () => {
-        writer.raw.exec('BEGIN IMMEDIATE');
-        try {
-          const result = await fn(writer);
-          writer.raw.exec('COMMIT');
-          return result;
-        } catch (err) {
-          if (writer.raw.inTransaction) writer.raw.exec('ROLLBACK');
-          throw err;
-        }
-      }),
+    run: (sql, params) => writes.run((tx) => tx.run(sql, params)),
+    runMany: (sql, rows) => writes.run((tx) => tx.runMany(sql, rows)),
+    transaction: <T>(fn: (tx: SqlExecutor) => Promise<T>) => writes.run(fn),
     // One process owns an embedded database file, so a process-wide lock is database-wide.
     withLock: <T>(name: string, fn: () => Promise<T>) => {
       let m = named.get(name);
@@ -91,10 +82,11 @@ export function openSqlite(file: string): SqlDb {
       return m.run(fn);
     },
     close: () =>
-      lock.run(() => {
-        reader.raw.close();
-        writer.raw.close();
-        return Promise.resolve();
-      }),
+      writes
+        .run(() => Promise.resolve())
+        .then(() => {
+          reader.raw.close();
+          writer.raw.close();
+        }),
   };
 }
