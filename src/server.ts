@@ -1,3 +1,4 @@
+import http from 'node:http';
 import type { FastifyServerOptions } from 'fastify';
 import { buildApp } from './app.js';
 import type { App } from './api/app-types.js';
@@ -45,11 +46,16 @@ export async function startServer(
     (err) => app.log.error({ err }, 'stale-run sweep failed'),
     (count) => app.log.info({ count }, 'marked stale runs FAILED'),
   );
-  const extra: App[] = [];
+  // The Python client's ports are more listeners of the same app (building the app is the
+  // costly part of start-up, so it is built once).
+  const extra: http.Server[] = [];
   if (config.plutoPorts) {
     for (const port of PLUTO_PORTS) {
-      const mirror = await buildApp(deps, { logger });
-      await mirror.listen({ port, host: config.host });
+      const mirror = http.createServer((req, res) => app.routing(req, res));
+      await new Promise<void>((resolve, reject) => {
+        mirror.once('error', reject);
+        mirror.listen(port, config.host, () => resolve());
+      });
       extra.push(mirror);
     }
   }
@@ -60,7 +66,16 @@ export async function startServer(
     bootstrapKey,
     close: () =>
       (closing ??= (async () => {
-        await Promise.all([app, ...extra].map((a) => a.close()));
+        await Promise.all([
+          app.close(),
+          ...extra.map(
+            (server) =>
+              new Promise<void>((resolve) => {
+                server.close(() => resolve());
+                server.closeIdleConnections();
+              }),
+          ),
+        ]);
         await sweeper.stop();
         await blobs.close();
         await stores.close();
