@@ -1,6 +1,7 @@
 /** SeriesStore conformance: console lines, data lines, file records and metric names. */
 import { describe, expect, it } from 'vitest';
 import type { ConsoleLine, DataLine, FileInput } from '../../src/store/series-store.js';
+import { consoleOrderCases } from './series-console-order-cases.js';
 import { pt, withStore, type OpenSeriesStore } from './series-suite-helpers.js';
 
 const line = (time: number, logType: string, lineNumber: number, message: string): ConsoleLine => ({
@@ -76,6 +77,7 @@ export function linesCases(open: OpenSeriesStore): void {
       }),
     );
   });
+  consoleOrderCases(open);
 
   describe('data lines', () => {
     it(

@@ -3,6 +3,7 @@ import { metadataMigration } from './001-metadata.js';
 import { seriesMigration } from './002-series.js';
 import { rollupMigration } from './003-rollups.js';
 import { livenessMigration } from './004-liveness.js';
+import { consoleOrderMigration } from './005-console-order.js';
 
 /** Numbered, forward-only migrations; `{{name}}` markers are filled from the dialect. */
 export const MIGRATIONS: readonly { version: number; sql: string }[] = [
@@ -10,6 +11,7 @@ export const MIGRATIONS: readonly { version: number; sql: string }[] = [
   { version: 2, sql: seriesMigration },
   { version: 3, sql: rollupMigration },
   { version: 4, sql: livenessMigration },
+  { version: 5, sql: consoleOrderMigration },
 ];
 
 function render(sql: string, db: SqlDb): string {
