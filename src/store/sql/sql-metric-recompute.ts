@@ -1,6 +1,16 @@
 /** Recomputing a series' stored summary from its points, inside the database. */
 import type { SqlExecutor } from './sql-db.js';
-import { emptyState, type SeriesState } from './sql-series-row.js';
+import { seriesPages } from './sql-effective-points.js';
+import { emptyState, STEP_BOUND, type SeriesState } from './sql-series-row.js';
+import { SummaryAccumulator } from './summary-accumulator.js';
+
+/**
+ * In-database sums stay finite below this magnitude (2^53 squared deviations of 2e145 are
+ * < 1.8e308). PostgreSQL raises an error where IEEE arithmetic gives Infinity or 0, so
+ * series with larger values are summed here instead, and squares of deviations too small to
+ * be represented (|d| < 1.6e-162) count as the 0 that IEEE arithmetic makes of them.
+ */
+const SAFE_MAGNITUDE = 1e145;
 
 interface AggregateRow {
   points: number | string;
@@ -19,10 +29,12 @@ const opt = (v: number | string | null): number | null => (v === null ? null : N
 /**
  * Returns the summary of a series recomputed from all its stored points inside the database
  * (no rows leave it): a corrected two-pass (mean, then squared deviations and their residual).
+ * A series with a value of magnitude 1e145 or more is summed in pages here instead.
  */
 export async function recomputeState(tx: SqlExecutor, seriesId: number): Promise<SeriesState> {
   const a = await tx.get<AggregateRow>(
-    `SELECT COUNT(*) AS points, COUNT(value) AS n, AVG(value) AS mean, MIN(value) AS lo, MAX(value) AS hi,
+    `SELECT COUNT(*) AS points, COUNT(value) AS n,
+       AVG(CASE WHEN value > -${SAFE_MAGNITUDE} AND value < ${SAFE_MAGNITUDE} THEN value END) AS mean, MIN(value) AS lo, MAX(value) AS hi,
        MIN(step) AS s0, MAX(step) AS s1, MIN(time) AS t0, MAX(time) AS t1 FROM metric_points WHERE series_id = ?`,
     [seriesId],
   );
@@ -36,11 +48,13 @@ export async function recomputeState(tx: SqlExecutor, seriesId: number): Promise
     lastTime: opt(a.t1),
   });
   const n = Number(a.n);
-  if (n === 0 || a.mean === null) return state;
+  if (n === 0) return state;
+  if (a.mean === null || Math.max(-Number(a.lo), Number(a.hi)) >= SAFE_MAGNITUDE) return summedHere(tx, seriesId);
   const rough = Number(a.mean);
   const dev = await tx.get<{ sq: number | null; r: number | null }>(
-    'SELECT SUM((value - ?) * (value - ?)) AS sq, SUM(value - ?) AS r FROM metric_points WHERE series_id = ? AND value IS NOT NULL',
-    [rough, rough, rough, seriesId],
+    `SELECT SUM(CASE WHEN d > -1.6e-162 AND d < 1.6e-162 THEN 0 ELSE d * d END) AS sq, SUM(d) AS r
+     FROM (SELECT value - ? AS d FROM metric_points WHERE series_id = ? AND value IS NOT NULL) AS deviations`,
+    [rough, seriesId],
   );
   const residual = Number(dev?.r ?? 0);
   const [mean, meanLo] = twoSum(rough, residual / n);
@@ -53,6 +67,13 @@ export async function recomputeState(tx: SqlExecutor, seriesId: number): Promise
   state.lastStep = last ? Number(last.step) : null;
   state.lastValue = last ? Number(last.value) : null;
   return state;
+}
+
+/** Returns the summary of a series from its points read in pages (O(page) memory). */
+async function summedHere(tx: SqlExecutor, seriesId: number): Promise<SeriesState> {
+  const acc = new SummaryAccumulator();
+  for await (const page of seriesPages(tx, seriesId, -STEP_BOUND, STEP_BOUND)) acc.pushAll(page);
+  return acc.finish();
 }
 
 /** Returns a + b as [rounded sum, its rounding error] (Knuth's TwoSum). */

@@ -11,7 +11,8 @@ const VALUE: Record<Aggregation, string> = {
   MAX: 'max_value',
   AVG: '(mean + mean_lo)',
   LAST: 'last_value',
-  VARIANCE: '(CASE WHEN m2 > 0 THEN m2 ELSE 0 END / count)',
+  // A subnormal m2 counts as 0: dividing it could underflow, an error on PostgreSQL.
+  VARIANCE: '(CASE WHEN m2 > 2.5e-308 THEN m2 ELSE 0 END / count)',
 };
 
 /**
