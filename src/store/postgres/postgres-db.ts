@@ -112,15 +112,18 @@ export async function openPostgres(url: string, options: PostgresOptions = {}): 
     transaction,
     withLock: async (name, fn) => {
       const client = await pool.connect();
+      const key = lockKey(name).toString();
+      let broken: Error | undefined;
       try {
-        await client.query('SELECT pg_advisory_lock($1)', [lockKey(name).toString()]);
+        await client.query('SELECT pg_advisory_lock($1)', [key]);
         try {
           return await fn();
         } finally {
-          await client.query('SELECT pg_advisory_unlock($1)', [lockKey(name).toString()]);
+          // A connection that cannot unlock is dropped, which releases the lock too.
+          await client.query('SELECT pg_advisory_unlock($1)', [key]).catch((e: Error) => (broken = e));
         }
       } finally {
-        client.release();
+        client.release(broken);
       }
     },
     close: () => pool.end(),
