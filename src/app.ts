@@ -32,7 +32,8 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Ap
     // Per-request log lines would dominate the ingest path; errors are logged by the handler.
     logController: new LogController({ disableRequestLogging: true }),
     requestIdHeader: false,
-    forceCloseConnections: false,
+    // On close, idle keep-alive connections are dropped and in-flight requests finish.
+    forceCloseConnections: 'idle',
     return503OnClosing: true,
     clientErrorHandler: answerClientError,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
@@ -63,6 +64,13 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Ap
   installCors(app, deps.config.corsOrigins);
   installNulGuard(app);
   installErrorHandlers(app);
+  // A connection that finishes its response just as close() starts would otherwise stay open
+  // for the whole keep-alive timeout (72 s), holding shutdown: shorten it first.
+  app.addHook('preClose', (done) => {
+    app.server.keepAliveTimeout = 50;
+    app.server.closeIdleConnections();
+    done();
+  });
   installAuth(app, new Authenticator(deps.metadata, (err) => app.log.warn({ err }, 'could not record key use')));
   await installOpenApi(app, deps.config.publicUrl);
   await registerRoutes(app, deps);

@@ -71,6 +71,7 @@ export async function startServer(
           ...extra.map(
             (server) =>
               new Promise<void>((resolve) => {
+                server.keepAliveTimeout = 50;
                 server.close(() => resolve());
                 server.closeIdleConnections();
               }),
