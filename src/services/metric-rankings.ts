@@ -2,6 +2,7 @@ import { type Aggregation, type Direction, type RankedRun, sortRanked } from '..
 import type { Run } from '../domain/types.js';
 import type { SeriesSummary } from '../store/series-store.js';
 import { type Ctx, MAX_LINEAGE_DEPTH } from './context.js';
+import { finiteOrNull } from './metric-reads.js';
 
 export { AGGREGATIONS, DIRECTIONS } from '../domain/aggregation.js';
 
@@ -113,7 +114,9 @@ export async function compareRuns(ctx: Ctx, projectName: string, logName: string
     runs.map(async (run) => {
       const s = await effectiveSummary(ctx, run.id, logName);
       const stats =
-        s && s.count > 0 ? { count: s.count, min: s.min!, max: s.max!, mean: s.mean, final: s.lastValue! } : null;
+        s && s.count > 0
+          ? { count: s.count, min: s.min!, max: s.max!, mean: finiteOrNull(s.mean), final: s.lastValue! }
+          : null;
       return { run, stats };
     }),
   );

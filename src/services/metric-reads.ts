@@ -73,6 +73,9 @@ export async function queryMetrics(ctx: Ctx, q: MetricsQuery): Promise<MetricPoi
   return out;
 }
 
+/** The number, or null when it is NaN or ±Infinity (an overflowed moment of huge values). */
+export const finiteOrNull = (x: number | null): number | null => (x !== null && Number.isFinite(x) ? x : null);
+
 /** Population standard deviation of a summary, or null without finite values. */
 export const summaryStddev = (s: SeriesSummary): number | null =>
   s.count > 0 ? Math.sqrt(Math.max(0, s.m2 / s.count)) : null;
@@ -93,8 +96,8 @@ export async function runStatistics(
       count: s.count,
       min: s.min,
       max: s.max,
-      mean: s.count > 0 ? s.mean : null,
-      stddev: summaryStddev(s),
+      mean: s.count > 0 ? finiteOrNull(s.mean) : null,
+      stddev: finiteOrNull(summaryStddev(s)),
       last: s.lastStep === null ? null : { step: s.lastStep, value: s.lastValue },
     }));
   return { run, metrics };

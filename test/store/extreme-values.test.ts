@@ -34,11 +34,7 @@ const engines: { name: string; open: () => Promise<{ stores: Stores; done: () =>
 ];
 
 /** Cases an engine does not pass yet, by engine name (each with the reason). */
-const KNOWN_FAILING: Record<string, string[]> = {
-  // The SQLite rollup write stores a NaN mean (Infinity - Infinity) as NULL: NOT NULL
-  // constraint failed: metric_rollups.mean. Reported to the rollup code's owner.
-  sqlite: ['huge values of both signs'],
-};
+const KNOWN_FAILING: Record<string, string[]> = {};
 
 const cases: { name: string; values: number[]; relog: number }[] = [
   { name: 'subnormal values', values: [5e-324, -5e-324, 0, 2e-320], relog: -7e-316 },

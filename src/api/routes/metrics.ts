@@ -168,7 +168,7 @@ export function registerMetricRoutes(app: App, deps: Deps): void {
                     count: Type.Integer(),
                     min: Type.Number(),
                     max: Type.Number(),
-                    mean: Type.Number(),
+                    mean: Num,
                     final: Type.Number(),
                   }),
                 ),

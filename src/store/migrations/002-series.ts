@@ -2,6 +2,7 @@
  * Metric series with their running summaries, metric points, console lines, data lines
  * and file records. A series row holds the summary of its own points only (mean_lo is the
  * low-order part of the mean, see domain/summary.ts); forks combine their lineage when read.
+ * The moments may be NULL: SQLite stores NaN (an overflowed mean of ±1.7e308 values) as NULL.
  */
 export const seriesMigration = `
 CREATE TABLE series (
@@ -11,9 +12,9 @@ CREATE TABLE series (
   log_name TEXT NOT NULL,
   log_group TEXT NOT NULL,
   count BIGINT NOT NULL DEFAULT 0,
-  mean DOUBLE PRECISION NOT NULL DEFAULT 0,
-  mean_lo DOUBLE PRECISION NOT NULL DEFAULT 0,
-  m2 DOUBLE PRECISION NOT NULL DEFAULT 0,
+  mean DOUBLE PRECISION DEFAULT 0,
+  mean_lo DOUBLE PRECISION DEFAULT 0,
+  m2 DOUBLE PRECISION DEFAULT 0,
   min_value DOUBLE PRECISION,
   max_value DOUBLE PRECISION,
   last_step BIGINT,

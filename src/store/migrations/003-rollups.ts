@@ -2,6 +2,7 @@
  * Step-bucket rollups of metric series (domain/rollup.ts), maintained on write so sampled
  * reads of huge series touch O(limit) rows. series.rollup_level is the top level kept for
  * the series; -1 marks series written before rollups existed (read without rollups).
+ * The moments may be NULL: SQLite stores a NaN (e.g. the mean of ±1.7e308) as NULL.
  */
 export const rollupMigration = `
 CREATE TABLE metric_rollups (
@@ -12,9 +13,9 @@ CREATE TABLE metric_rollups (
   first_step BIGINT NOT NULL,
   last_step BIGINT NOT NULL,
   count BIGINT NOT NULL,
-  mean DOUBLE PRECISION NOT NULL,
-  mean_lo DOUBLE PRECISION NOT NULL,
-  m2 DOUBLE PRECISION NOT NULL,
+  mean DOUBLE PRECISION,
+  mean_lo DOUBLE PRECISION,
+  m2 DOUBLE PRECISION,
   min_value DOUBLE PRECISION,
   min_step BIGINT,
   min_time BIGINT,

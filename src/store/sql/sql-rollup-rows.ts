@@ -12,9 +12,9 @@ export interface RollupRow {
   first_step: number | string;
   last_step: number | string;
   count: number | string;
-  mean: number;
-  mean_lo: number;
-  m2: number;
+  mean: number | null;
+  mean_lo: number | null;
+  m2: number | null;
   min_value: number | null;
   min_step: number | string | null;
   min_time: number | string | null;
@@ -44,9 +44,9 @@ export function rowNode(r: RollupRow): RollupNode {
     lastStep: Number(r.last_step),
     moments: {
       count,
-      mean: Number(r.mean),
-      meanLo: Number(r.mean_lo),
-      m2: Number(r.m2),
+      mean: r.mean === null ? NaN : Number(r.mean),
+      meanLo: r.mean_lo === null ? NaN : Number(r.mean_lo),
+      m2: r.m2 === null ? NaN : Number(r.m2),
       min: count > 0 && r.min_value !== null ? Number(r.min_value) : Infinity,
       max: count > 0 && r.max_value !== null ? Number(r.max_value) : -Infinity,
     },

@@ -13,9 +13,9 @@ export interface SeriesRow {
   log_name: string;
   log_group: string;
   count: number | string;
-  mean: number;
-  mean_lo: number;
-  m2: number;
+  mean: number | null;
+  mean_lo: number | null;
+  m2: number | null;
   min_value: number | null;
   max_value: number | null;
   last_step: number | string | null;
@@ -84,9 +84,9 @@ export function rowState(row: SeriesRow): SeriesState {
   return {
     moments: {
       count,
-      mean: Number(row.mean),
-      meanLo: Number(row.mean_lo),
-      m2: Number(row.m2),
+      mean: row.mean === null ? NaN : Number(row.mean),
+      meanLo: row.mean_lo === null ? NaN : Number(row.mean_lo),
+      m2: row.m2 === null ? NaN : Number(row.m2),
       min: count > 0 && row.min_value !== null ? Number(row.min_value) : Infinity,
       max: count > 0 && row.max_value !== null ? Number(row.max_value) : -Infinity,
     },
