@@ -6,6 +6,7 @@
  */
 import { nodeOfPoints, tileRange, widthOf } from '../../domain/rollup.js';
 import type { SqlExecutor } from './sql-db.js';
+import type { RollupRow } from './sql-rollup-rows.js';
 import { toStored, type PointRow } from './sql-effective-points.js';
 import { chunks, IN_CHUNK, type LineageMetric } from './sql-lineage-series.js';
 import type { StoredPoint } from './sql-series-row.js';
@@ -53,19 +54,21 @@ interface Piece {
   maxTime: number;
 }
 
-interface ExtremesRow {
-  level: number | string;
-  bucket: number | string;
-  points: number | string;
-  first_step: number | string;
-  last_step: number | string;
-  min_value: number | null;
-  min_step: number | string | null;
-  min_time: number | string | null;
-  max_value: number | null;
-  max_step: number | string | null;
-  max_time: number | string | null;
-}
+/** The rollup columns sampling reads. */
+type ExtremesRow = Pick<
+  RollupRow,
+  | 'level'
+  | 'bucket'
+  | 'points'
+  | 'first_step'
+  | 'last_step'
+  | 'min_value'
+  | 'min_step'
+  | 'min_time'
+  | 'max_value'
+  | 'max_step'
+  | 'max_time'
+>;
 
 const pieceOfRow = (from: number, r: ExtremesRow): Piece => ({
   from,
