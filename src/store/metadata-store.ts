@@ -8,6 +8,7 @@ import type {
   StatusEvent,
   StatusSource,
 } from '../domain/types.js';
+import type { FilterNode, SearchSort } from '../domain/run-search.js';
 
 export interface CreateRunInput {
   orgId: number;
@@ -60,6 +61,17 @@ export interface Alert extends AlertInput {
   createdAt: number;
 }
 
+/** A run search as the metadata store runs it: metric conditions already resolved to run ids. */
+export interface RunSearchQuery {
+  orgId: number;
+  projectId: number;
+  filter: FilterNode | undefined;
+  /** A substring of the name, ASCII letters already lower case (matched ASCII case-insensitively). */
+  nameContains: string | undefined;
+  /** A page in this order; undefined asks for every matching id in ascending id order. */
+  page: { sort: SearchSort; limit: number; offset: number } | undefined;
+}
+
 export interface ModelGraph {
   format: string;
   nodes: unknown;
@@ -109,6 +121,11 @@ export interface MetadataStore {
   listRunsByIds(orgId: number, runIds: readonly number[]): Promise<Run[]>;
   /** Runs of a project, newest (highest id) first, paged. */
   listProjectRuns(orgId: number, projectName: string, limit: number, offset: number): Promise<Run[]>;
+  /**
+   * Ids of the project's runs (of this organization) matching the search, and how many
+   * match: a page in the search's sort order (ties by id), or all of them by id.
+   */
+  searchRuns(q: RunSearchQuery): Promise<{ ids: number[]; total: number }>;
   /** The run with this display id prefix and number, optionally in a named project. */
   findRunByDisplayId(orgId: number, prefix: string, number: number, projectName?: string): Promise<Run | undefined>;
   /** The run with this externalId in the named project. */

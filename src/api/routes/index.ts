@@ -8,6 +8,7 @@ import { registerRunActivityRoutes } from './run-activity.js';
 import { registerProjectRoutes } from './projects.js';
 import { registerRunCreateRoutes } from './runs-create.js';
 import { registerRunDetailsRoutes } from './runs-details.js';
+import { registerRunListRoutes } from './runs-list.js';
 import { registerRunStatusRoutes } from './runs-status.js';
 import { registerRunUpdateRoutes } from './runs-update.js';
 
@@ -16,6 +17,7 @@ export async function registerRoutes(app: App, deps: Deps): Promise<void> {
   registerAuthRoutes(app, deps);
   registerProjectRoutes(app, deps);
   registerRunCreateRoutes(app, deps);
+  registerRunListRoutes(app, deps);
   registerRunDetailsRoutes(app, deps);
   registerRunStatusRoutes(app, deps);
   registerRunUpdateRoutes(app, deps);

@@ -2,6 +2,8 @@
  * The thin query layer every SQL store is written against. Queries use `?` placeholders;
  * each engine's dialect module turns them into what the engine wants.
  */
+import type { SearchDialect } from './sql-search-dialect.js';
+
 export type SqlValue = string | number | bigint | null | Buffer;
 
 /** Runs statements. Implementations are one connection or one open transaction. */
@@ -27,11 +29,18 @@ export interface Dialect {
   readonly binaryCollate: string;
   /** Table option for tables keyed by their primary key only. */
   readonly clusteredTable: string;
+  /** JSON, regex and text pieces of run search. */
+  readonly search: SearchDialect;
 }
 
 /** A database: reads outside transactions, serialised write transactions. */
 export interface SqlDb extends SqlExecutor {
   readonly dialect: Dialect;
+  /**
+   * All rows of a read whose text is built per request (run search filters): it is neither
+   * prepared by name nor cached, so endless distinct texts cannot fill a statement cache.
+   */
+  allAdHoc<T>(sql: string, params?: readonly SqlValue[]): Promise<T[]>;
   /**
    * Runs fn inside one write transaction; commits when it resolves, rolls back when it
    * throws (and rethrows). Transactions that touch the same rows are serialised. An engine

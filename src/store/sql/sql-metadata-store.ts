@@ -1,12 +1,13 @@
 import type { Project, Run, StatusEvent } from '../../domain/types.js';
 import { notFound } from '../../errors.js';
-import type { CreateRunInput, MetadataStore, StatusWrite } from '../metadata-store.js';
+import type { CreateRunInput, MetadataStore, RunSearchQuery, StatusWrite } from '../metadata-store.js';
 import type { SqlDb } from './sql-db.js';
 import { SqlKeys } from './sql-keys.js';
 import { listProjects } from './sql-projects.js';
 import { createRunInTx, selectRun } from './sql-run-create.js';
 import { listStatusEvents, updateStatus } from './sql-run-status.js';
 import { SqlRunUpdates } from './sql-run-updates.js';
+import { searchRuns } from './sql-run-search.js';
 import { failStaleRun, listStaleRuns, resumeStaleRun } from './sql-stale-runs.js';
 import { RUN_COLUMNS, RUN_FROM, type RunRow, toRun } from './run-row.js';
 
@@ -76,6 +77,10 @@ export class SqlMetadataStore extends SqlRunUpdates implements MetadataStore {
       [orgId, projectName, limit, offset],
     );
     return rows.map(toRun);
+  }
+
+  searchRuns(q: RunSearchQuery): Promise<{ ids: number[]; total: number }> {
+    return searchRuns(this.sql, q);
   }
 
   async findRunByDisplayId(

@@ -2,6 +2,7 @@ import Database from 'better-sqlite3';
 import type { Dialect, SqlDb, SqlExecutor, SqlValue } from '../sql/sql-db.js';
 import { Mutex } from '../sql/mutex.js';
 import { GroupCommit } from './group-commit.js';
+import { registerSearchFunctions, sqliteSearch } from './sqlite-search.js';
 
 /** SQLite's side of the dialect. */
 export const sqliteDialect: Dialect = {
@@ -10,6 +11,7 @@ export const sqliteDialect: Dialect = {
   autoId: 'INTEGER PRIMARY KEY',
   binaryCollate: 'COLLATE BINARY',
   clusteredTable: 'WITHOUT ROWID',
+  search: sqliteSearch,
 };
 
 type Statement = Database.Statement<unknown[], unknown>;
@@ -55,6 +57,7 @@ function open(file: string, readonly: boolean): Database.Database {
     raw.pragma('foreign_keys = ON');
   }
   raw.pragma('cache_size = -65536');
+  registerSearchFunctions(raw);
   return raw;
 }
 
@@ -72,6 +75,8 @@ export function openSqlite(file: string): SqlDb {
     dialect: sqliteDialect,
     all: (sql, params) => reader.all(sql, params),
     get: (sql, params) => reader.get(sql, params),
+    allAdHoc: <T>(sql: string, params: readonly SqlValue[] = []) =>
+      Promise.resolve(reader.raw.prepare(sql).all(...params) as T[]),
     run: (sql, params) => writes.run((tx) => tx.run(sql, params)),
     runMany: (sql, rows) => writes.run((tx) => tx.runMany(sql, rows)),
     transaction: <T>(fn: (tx: SqlExecutor) => Promise<T>) => writes.run(fn),

@@ -1,0 +1,68 @@
+import { Type } from '@sinclair/typebox';
+import type { Deps } from '../../services/context.js';
+import { searchRuns } from '../../services/run-search.js';
+import { iso, runUrl } from '../../services/run-urls.js';
+import type { App } from '../app-types.js';
+import { ctxOf } from '../auth-hook.js';
+import { JsonValue, Nullable, ProjectName, QueryInt } from '../schema-helpers.js';
+
+const Num = Nullable(Type.Number());
+
+const RunRow = Type.Object({
+  id: Type.Integer(),
+  name: Type.String(),
+  number: Type.Integer(),
+  displayId: Type.String(),
+  projectName: Type.String(),
+  status: Type.String(),
+  tags: Type.Array(Type.String()),
+  createdAt: Type.String(),
+  updatedAt: Type.String(),
+  url: Type.String(),
+  config: JsonValue,
+  summary: Type.Optional(
+    Type.Record(Type.String(), Type.Object({ last: Num, min: Num, max: Num, mean: Num, count: Type.Integer() })),
+  ),
+});
+
+/** GET /api/runs/list: run search (see services/run-search.ts and README "Searching runs"). */
+export function registerRunListRoutes(app: App, deps: Deps): void {
+  app.get(
+    '/api/runs/list',
+    {
+      schema: {
+        querystring: Type.Object({
+          projectName: ProjectName,
+          search: Type.Optional(Type.String({ maxLength: 256 })),
+          tags: Type.Optional(Type.String({ maxLength: 30_000 })),
+          status: Type.Optional(Type.String({ maxLength: 256 })),
+          limit: QueryInt(1, 200, 50),
+          offset: QueryInt(0, 100_000, 0),
+          sort: Type.Optional(Type.String({ maxLength: 1024 })),
+          filter: Type.Optional(Type.String({ maxLength: 20_000 })),
+          metrics: Type.Optional(Type.String({ maxLength: 20_000 })),
+        }),
+        response: { 200: Type.Object({ runs: Type.Array(RunRow), total: Type.Integer() }) },
+      },
+    },
+    async (request) => {
+      const ctx = ctxOf(deps, request);
+      const { rows, total } = await searchRuns(ctx, request.query);
+      const runs = rows.map(({ run, summary }) => ({
+        id: run.id,
+        name: run.name,
+        number: run.number,
+        displayId: run.displayId,
+        projectName: run.projectName,
+        status: run.status,
+        tags: run.tags,
+        createdAt: iso(run.createdAt),
+        updatedAt: iso(run.updatedAt),
+        url: runUrl(deps.config.publicUrl, ctx.principal.orgSlug, run.projectName, run.id),
+        config: run.config,
+        ...(summary ? { summary } : {}),
+      }));
+      return { runs, total };
+    },
+  );
+}

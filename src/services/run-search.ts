@@ -1,0 +1,115 @@
+/**
+ * Run search (`GET /api/runs/list`): a project's runs filtered by name, tags, statuses and
+ * the filter language, sorted and paged, optionally with metric summaries per run.
+ */
+import { parseFilter } from '../domain/run-filter-parse.js';
+import { parseSort } from '../domain/run-fields.js';
+import type { FilterNode, SearchSort } from '../domain/run-search.js';
+import { RUN_STATUSES, type Run } from '../domain/types.js';
+import { badRequest } from '../errors.js';
+import type { Ctx } from './context.js';
+import {
+  filterMetricNames,
+  type MetricSummaryView,
+  projectMetricValues,
+  resolveMetricConditions,
+} from './run-search-metrics.js';
+import { runSummaries } from './run-search-metrics.js';
+
+/** Most metrics one search may filter and sort on together. */
+export const MAX_SEARCH_METRICS = 10;
+/** Most metrics `metrics=` may ask summaries of. */
+export const MAX_SUMMARY_METRICS = 20;
+
+export interface RunSearchParams {
+  projectName: string;
+  search?: string;
+  tags?: string;
+  status?: string;
+  limit: number;
+  offset: number;
+  sort?: string;
+  filter?: string;
+  metrics?: string;
+}
+
+export interface RunSearchRow {
+  run: Run;
+  summary: Record<string, MetricSummaryView> | undefined;
+}
+
+/** The non-empty, trimmed, distinct items of a comma-separated list. */
+const listOf = (text: string | undefined): string[] => [
+  ...new Set(
+    (text ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter((s) => s !== ''),
+  ),
+];
+
+/** The filter of the plain parameters (statuses, tags) AND the `filter` parameter. */
+function combinedFilter(p: RunSearchParams): FilterNode | undefined {
+  const parts: FilterNode[] = [];
+  const statuses = listOf(p.status).map((s) => s.toUpperCase());
+  const unknown = statuses.find((s) => !(RUN_STATUSES as readonly string[]).includes(s));
+  if (unknown !== undefined)
+    throw badRequest(`status ${JSON.stringify(unknown)} is not one of ${RUN_STATUSES.join(', ')}`);
+  if (statuses.length > 0)
+    parts.push({ kind: 'leaf', field: { kind: 'status' }, cond: { op: 'in', values: statuses } });
+  const tags = listOf(p.tags);
+  if (tags.length > 100) throw badRequest('tags may list at most 100 tags');
+  if (tags.length > 0) parts.push({ kind: 'leaf', field: { kind: 'tags' }, cond: { op: 'in', values: tags } });
+  const filter = parseFilter(p.filter);
+  if (filter) parts.push(filter);
+  return parts.length === 0 ? undefined : parts.length === 1 ? parts[0] : { kind: 'and', nodes: parts };
+}
+
+/** Sorts run ids by a metric's values: runs without one last, ties by id, both in the sort's direction. */
+function sortByMetric(ids: number[], values: Map<number, number>, descending: boolean): number[] {
+  const sign = descending ? -1 : 1;
+  return ids.sort((a, b) => {
+    const va = values.get(a);
+    const vb = values.get(b);
+    if (va === undefined || vb === undefined) return va === vb ? sign * (a - b) : va === undefined ? 1 : -1;
+    return va === vb ? sign * (a - b) : sign * (va - vb);
+  });
+}
+
+/**
+ * A page of a project's matching runs in the sort order, and how many match in all. An
+ * unknown project has none. Throws BAD_REQUEST for a bad sort, filter, status or list.
+ */
+export async function searchRuns(ctx: Ctx, p: RunSearchParams): Promise<{ rows: RunSearchRow[]; total: number }> {
+  const sort: SearchSort = parseSort(p.sort);
+  const filter = combinedFilter(p);
+  const summaryNames = listOf(p.metrics);
+  if (summaryNames.length > MAX_SUMMARY_METRICS) throw badRequest(`metrics may name at most ${MAX_SUMMARY_METRICS}`);
+  const metricNames = filterMetricNames(filter);
+  if (sort.field.kind === 'metric') metricNames.add(sort.field.name);
+  if (metricNames.size > MAX_SEARCH_METRICS) {
+    throw badRequest(`a search may filter and sort on at most ${MAX_SEARCH_METRICS} metrics`);
+  }
+  const { metadata } = ctx.deps;
+  const project = await metadata.findProject(ctx.principal.orgId, p.projectName);
+  if (!project) return { rows: [], total: 0 };
+  const values = await projectMetricValues(ctx, project.id, [...metricNames]);
+  const base = {
+    orgId: ctx.principal.orgId,
+    projectId: project.id,
+    filter: filter && resolveMetricConditions(filter, values),
+    nameContains: p.search ? p.search.replace(/[A-Z]/g, (c) => c.toLowerCase()) : undefined,
+  };
+  let ids: number[];
+  let total: number;
+  if (sort.field.kind === 'metric') {
+    const all = await metadata.searchRuns({ ...base, page: undefined });
+    total = all.total;
+    ids = sortByMetric(all.ids, values.get(sort.field.name)!, sort.descending).slice(p.offset, p.offset + p.limit);
+  } else {
+    ({ ids, total } = await metadata.searchRuns({ ...base, page: { sort, limit: p.limit, offset: p.offset } }));
+  }
+  const runs = await metadata.listRunsByIds(ctx.principal.orgId, ids);
+  const summaries = summaryNames.length > 0 ? await runSummaries(ctx, runs, summaryNames) : undefined;
+  return { rows: runs.map((run) => ({ run, summary: summaries?.get(run.id) })), total };
+}

@@ -1,0 +1,56 @@
+/**
+ * SQLite's side of run search: JSON reads with json_type/json_extract, regex through the
+ * `sw_regexp` function (RE2, linear time, registered on every connection), instr for
+ * substrings (SQLite's lower() folds ASCII letters only, which is the rule everywhere).
+ */
+import type Database from 'better-sqlite3';
+import { RE2JS } from 're2js';
+import type { Frag, SearchDialect } from '../sql/sql-search-dialect.js';
+
+/** `$."a"."b"`: a path of object keys (keys never hold `"`; the parser refuses them). */
+const jsonPath = (path: readonly string[]): string => `$${path.map((k) => `."${k}"`).join('')}`;
+
+const typed = (column: string, path: readonly string[], sql: (type: string, value: string) => string): Frag => {
+  const p = jsonPath(path);
+  return { sql: sql(`json_type(${column}, ?)`, `json_extract(${column}, ?)`), params: [p, p] };
+};
+
+/** Run search's SQL for SQLite. */
+export const sqliteSearch: SearchDialect = {
+  jsonNumber: (c, path) => typed(c, path, (t, v) => `CASE WHEN ${t} IN ('integer', 'real') THEN ${v} END`),
+  jsonString: (c, path) => typed(c, path, (t, v) => `CASE WHEN ${t} = 'text' THEN ${v} END`),
+  jsonBoolean: (c, path) => ({
+    sql: `CASE json_type(${c}, ?) WHEN 'true' THEN 1 WHEN 'false' THEN 0 END`,
+    params: [jsonPath(path)],
+  }),
+  jsonIsNull: (c, path) => ({ sql: `json_type(${c}, ?) = 'null'`, params: [jsonPath(path)] }),
+  jsonPresent: (c, path) => ({ sql: `json_type(${c}, ?) IS NOT NULL`, params: [jsonPath(path)] }),
+  regexMatch: (subject, pattern) => ({ sql: `sw_regexp(?, ${subject.sql}) = 1`, params: [pattern, ...subject.params] }),
+  arrayStrings: (c) => `json_each(${c}) AS t`,
+  inIdList: (c, ids) => ({ sql: `${c} IN (SELECT value FROM json_each(?))`, params: [ids] }),
+  containsFolded: (c, needle) => ({ sql: `instr(lower(${c}), ?) > 0`, params: [needle] }),
+};
+
+/** Compiled patterns, by canonical text (a query runs one pattern over many rows). */
+const compiled = new Map<string, RE2JS>();
+
+/** Whether a canonical pattern matches a text anywhere; `.` matches newlines too, as on PostgreSQL. */
+export function re2Test(pattern: string, text: string): boolean {
+  let re = compiled.get(pattern);
+  if (!re) {
+    if (compiled.size >= 256) compiled.clear();
+    re = RE2JS.compile(pattern, RE2JS.DOTALL);
+    compiled.set(pattern, re);
+  }
+  return re.test(text);
+}
+
+/**
+ * Registers `sw_regexp(pattern, text)` on a connection: 1 when the text matches, 0 when it
+ * does not or is not text. Patterns come checked from domain/regex-dialect.ts.
+ */
+export function registerSearchFunctions(db: Database.Database): void {
+  db.function('sw_regexp', { deterministic: true }, (pattern: unknown, text: unknown) =>
+    typeof pattern === 'string' && typeof text === 'string' && re2Test(pattern, text) ? 1 : 0,
+  );
+}
