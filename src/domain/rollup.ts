@@ -7,7 +7,12 @@ import { emptyMoments, mergeMoments, momentsOf, type Moments } from './summary.j
  */
 export const ROLLUP_BASE = 16;
 export const ROLLUP_FANOUT = 4;
-export const MAX_ROLLUP_LEVEL = 11;
+/**
+ * Bucket 0 of level 25 spans 2^54 steps, so every step the API accepts (0..2^53−1) lies
+ * under a series' top bucket and any step range tiles into O(limit) buckets. (Level 11 was
+ * the cap until issue 14: a step of 2^53−1 then tiled into ~134M level-11 buckets.)
+ */
+export const MAX_ROLLUP_LEVEL = 25;
 
 /** Steps covered by one bucket of a level. */
 export const widthOf = (level: number): number => ROLLUP_BASE * ROLLUP_FANOUT ** level;
@@ -126,4 +131,26 @@ export function tileRange(from: number, to: number, maxLevel: number): Tile[] {
     }
   }
   return tiles;
+}
+
+/** The most tiles a sampled read may walk per step bucket it answers (plus a constant per level). */
+const TILES_PER_GROUP = 4;
+
+/**
+ * The level a sampled read of [from, to] (part of a range of `span` steps cut into `groups`
+ * step buckets) reads at from a series whose rollups go up to `top`: the coarsest level that
+ * still gives about as many tiles as buckets (at least 80%, so answers use most of the limit).
+ * Returns null when `top` is too low for that (rollups kept before level 25 existed, on a
+ * series with steps ≥ 2^26): tiling would then take more than ~4 tiles per bucket.
+ */
+export function samplingLevel(from: number, to: number, span: number, groups: number, top: number): number | null {
+  let level = 0;
+  while (level < top && span / widthOf(level + 1) >= 0.8 * groups) level++;
+  return tileBound(from, to, level) <= TILES_PER_GROUP * groups + tileBound(0, -1, MAX_ROLLUP_LEVEL) ? level : null;
+}
+
+/** An upper bound of tileRange(from, to, maxLevel).length, computed without tiling. */
+export function tileBound(from: number, to: number, maxLevel: number): number {
+  const middle = to < from ? 0 : Math.ceil((to - from + 1) / widthOf(maxLevel));
+  return middle + 2 * (ROLLUP_FANOUT - 1) * (maxLevel + 1) + 2;
 }

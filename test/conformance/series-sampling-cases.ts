@@ -1,12 +1,13 @@
 /**
  * SeriesStore conformance: sampled metric queries over wide step ranges (where a backend may
- * answer from rollups) checked against a brute-force model after random writes.
+ * answer from rollups) checked against a brute-force model after random writes, also with
+ * steps up to 2^53−1 (each such read must answer within seconds, not tile the whole span).
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { LineageLink } from '../../src/domain/types.js';
-import type { MetricPoint, MetricPointInput } from '../../src/store/series-store.js';
-import { asStored, own, PointModel, range, withStore, type OpenSeriesStore } from './series-suite-helpers.js';
+import type { MetricPoint, MetricPointInput, MetricQuery, SeriesStore } from '../../src/store/series-store.js';
+import { asStored, own, PointModel, pt, range, withStore, type OpenSeriesStore } from './series-suite-helpers.js';
 
 // -0 is stored as 0 by SQL engines, so the model uses 0.
 const value = fc
@@ -44,6 +45,30 @@ function checkSample(got: MetricPoint[], effective: MetricPoint[], limit: number
     const values = got.map((p) => p.value);
     expect(values, 'keeps the minimum').toContain(Math.min(...finite));
     expect(values, 'keeps the maximum').toContain(Math.max(...finite));
+  }
+}
+
+const HUGE = Number.MAX_SAFE_INTEGER;
+
+/** Runs a query that must answer within 2 s (a read that tiles a huge span takes minutes or runs out of memory). */
+async function timedQuery(series: SeriesStore, lineage: LineageLink[], q: MetricQuery): Promise<MetricPoint[]> {
+  const started = performance.now();
+  const answer = await series.queryMetrics(lineage, q);
+  expect(performance.now() - started, `query ${JSON.stringify(q)}`).toBeLessThan(2000);
+  return answer[0]?.points ?? [];
+}
+
+/** Writes points to the store and the model, then checks sampled queries of every range against the model. */
+async function checkRanges(
+  series: SeriesStore,
+  model: PointModel,
+  lineage: LineageLink[],
+  queries: readonly (readonly [number, number, number])[],
+): Promise<void> {
+  for (const [stepMin, stepMax, limit] of queries) {
+    const effective = asStored(model.effective(lineage, 'loss')).filter((p) => p.step >= stepMin && p.step <= stepMax);
+    const got = await timedQuery(series, lineage, { logNames: ['loss'], stepMin, stepMax, limit });
+    checkSample(got, effective, limit);
   }
 }
 
@@ -120,5 +145,120 @@ export function samplingCases(open: OpenSeriesStore): void {
         expect(points.find((p) => p.step === 7_777)?.value).toBe(-50);
       }),
     );
+  });
+
+  describe('sampled metric queries over steps up to 2^53−1', () => {
+    it(
+      'read steps 0 and 2^53−1 back whole, by step range and sampled, each within 2 s',
+      withStore(open, async (series) => {
+        const points = [pt('loss', 0, 1, 1), pt('loss', HUGE, 2, 2)];
+        await series.appendMetrics({ id: 1, projectId: 1 }, points);
+        const model = new PointModel();
+        model.apply(1, points);
+        const both = asStored(model.effective(own(1), 'loss'));
+        expect(
+          await timedQuery(series, own(1), { logNames: ['loss'], stepMin: 0, stepMax: HUGE, limit: 2000 }),
+        ).toEqual(both);
+        expect(await timedQuery(series, own(1), { logNames: ['loss'], stepMin: 0, stepMax: HUGE, limit: 1 })).toEqual([
+          both[0],
+        ]);
+        expect(await timedQuery(series, own(1), { logNames: ['loss'], stepMin: 1, stepMax: HUGE, limit: 10 })).toEqual([
+          both[1],
+        ]);
+        await checkRanges(series, model, own(1), [
+          [0, HUGE - 1, 3],
+          [0, HUGE, 4],
+          [2 ** 52, HUGE, 10_000],
+        ]);
+      }),
+    );
+
+    it(
+      'sample 0..4,999 and a microsecond-timestamp step of 1e15 with the first, the last, the minimum and the maximum',
+      withStore(open, async (series) => {
+        const points = [
+          ...range('loss', 0, 4999, (s) => Math.sin(s / 50)),
+          pt('loss', 2500, 9e9, -9),
+          pt('loss', 1e15, 1, 42),
+        ];
+        await series.appendMetrics({ id: 1, projectId: 1 }, points);
+        const model = new PointModel();
+        model.apply(1, points);
+        await checkRanges(series, model, own(1), [
+          [0, HUGE, 2000],
+          [0, HUGE, 10],
+          [0, 1e15, 10_000],
+          [1, 1e15 - 1, 100],
+          [1e15 - 5, HUGE, 5],
+        ]);
+      }),
+    );
+
+    it(
+      'read a fork of a parent with huge steps through its lineage, each within 2 s',
+      withStore(open, async (series) => {
+        const parent = [...range('loss', 0, 999, (s) => s), pt('loss', 1e15, 1, -5), pt('loss', HUGE, 1, 7)];
+        const child = range('loss', 1e15 + 1, 1e15 + 3000, (s) => (s % 7) - 3);
+        await series.appendMetrics({ id: 1, projectId: 1 }, parent);
+        await series.appendMetrics({ id: 2, projectId: 1 }, child);
+        const model = new PointModel();
+        model.apply(1, parent);
+        model.apply(2, child);
+        const lineage = [...own(2), { runId: 1, maxStep: 1e15 }];
+        await checkRanges(series, model, lineage, [
+          [0, HUGE, 2000],
+          [0, HUGE, 10_000],
+          [0, HUGE, 50],
+          [500, 1e15 + 10, 20],
+        ]);
+      }),
+    );
+
+    it('agree with the model for random points anywhere in 0..2^53−1, forks included', async () => {
+      const step = fc.oneof(fc.integer({ min: 0, max: HUGE }), fc.integer({ min: 0, max: 5000 }));
+      await fc.assert(
+        fc.asyncProperty(
+          fc.array(
+            fc.record({ run: fc.constantFrom(1, 1, 2), steps: fc.array(step, { minLength: 1, maxLength: 60 }) }),
+            {
+              minLength: 1,
+              maxLength: 6,
+            },
+          ),
+          fc.integer({ min: 0, max: HUGE }),
+          fc.array(
+            fc.tuple(
+              fc.integer({ min: 0, max: HUGE }),
+              fc.integer({ min: 0, max: HUGE }),
+              fc.integer({ min: 3, max: 80 }),
+            ),
+            {
+              minLength: 1,
+              maxLength: 3,
+            },
+          ),
+          async (batches, forkStep, ranges) => {
+            const store = await open();
+            try {
+              const model = new PointModel();
+              for (const [i, bt] of batches.entries()) {
+                const kept = bt.steps.filter((s) => bt.run === 1 || s > forkStep);
+                const points = kept.map((s) => pt('loss', s, i, Math.sin(s % 1000) * 100));
+                if (points.length === 0) continue;
+                model.apply(bt.run, points);
+                await store.series.appendMetrics({ id: bt.run, projectId: 1 }, points);
+              }
+              const queries = ranges.map(([a, b, limit]) => [Math.min(a, b), Math.max(a, b), limit] as const);
+              for (const lineage of [own(1), [...own(2), { runId: 1, maxStep: forkStep }]]) {
+                await checkRanges(store.series, model, lineage, [...queries, [0, HUGE, 40]]);
+              }
+            } finally {
+              await store.close();
+            }
+          },
+        ),
+        { numRuns: 25 },
+      );
+    }, 240_000);
   });
 }

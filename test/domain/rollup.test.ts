@@ -1,6 +1,15 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { mergeNodes, nodeOfPoints, tileRange, topLevel, widthOf } from '../../src/domain/rollup.js';
+import {
+  MAX_ROLLUP_LEVEL,
+  mergeNodes,
+  nodeOfPoints,
+  samplingLevel,
+  tileBound,
+  tileRange,
+  topLevel,
+  widthOf,
+} from '../../src/domain/rollup.js';
 
 describe('tileRange', () => {
   it('covers the range exactly, left to right, with aligned buckets no higher than asked', () => {
@@ -25,6 +34,7 @@ describe('tileRange', () => {
           }
           expect(x).toBe(to + 1);
           expect(tiles.length).toBeLessThanOrEqual(Math.ceil((len + 1) / widthOf(level)) + 6 * (level + 1) + 2);
+          expect(tiles.length).toBeLessThanOrEqual(tileBound(from, to, level));
         },
       ),
     );
@@ -62,6 +72,64 @@ describe('rollup nodes', () => {
     expect(topLevel(15)).toBe(0);
     expect(topLevel(16)).toBe(1);
     expect(topLevel(1_000_000)).toBe(widthOf(7) > 1_000_000 ? 7 : 8);
-    expect(topLevel(Number.MAX_SAFE_INTEGER)).toBe(11);
+  });
+
+  it('give every step the API accepts a top bucket 0 that covers it', () => {
+    expect(topLevel(Number.MAX_SAFE_INTEGER)).toBe(MAX_ROLLUP_LEVEL);
+    expect(widthOf(MAX_ROLLUP_LEVEL)).toBeGreaterThan(Number.MAX_SAFE_INTEGER);
+    expect(widthOf(topLevel(1e15))).toBeGreaterThan(1e15);
+  });
+});
+
+const HUGE = Number.MAX_SAFE_INTEGER;
+
+/** The tiles a sampled read of [from, to] in `groups` buckets walks on a series whose top step is maxStep. */
+function sampledTiles(from: number, to: number, groups: number, maxStep: number) {
+  const level = samplingLevel(from, to, to - from + 1, groups, topLevel(maxStep));
+  expect(level, 'rollups deep enough for the range').not.toBeNull();
+  return tileRange(from, to, level ?? 0);
+}
+
+describe('sampled reads of huge step ranges', () => {
+  it('tile 0..2^53−1 into a few thousand buckets at most, covering it exactly', () => {
+    for (const groups of [1, 999, 4999]) {
+      const tiles = sampledTiles(0, HUGE, groups, HUGE);
+      expect(tiles[0]?.from).toBe(0);
+      expect(tiles[tiles.length - 1]?.to).toBe(HUGE);
+      expect(tiles.length).toBeLessThanOrEqual(4 * groups + 158);
+      expect(tiles.length).toBeGreaterThanOrEqual(Math.min(groups, 2));
+    }
+  });
+
+  it('tile any range of steps up to 2^53−1 in O(buckets) tiles, aligned and contiguous', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: HUGE }),
+        fc.integer({ min: 0, max: HUGE }),
+        fc.integer({ min: 1, max: 4999 }),
+        fc.integer({ min: 0, max: HUGE }),
+        (a, b, groups, extra) => {
+          const [from, to] = [Math.min(a, b), Math.max(a, b)];
+          const tiles = sampledTiles(from, to, groups, Math.max(to, extra));
+          expect(tiles.length).toBeLessThanOrEqual(4 * groups + 158);
+          let x = from;
+          let aligned = true;
+          for (const t of tiles) {
+            aligned &&= t.from === x && (t.level < 0 || t.from % widthOf(t.level) === 0);
+            x = t.to + 1;
+          }
+          expect(aligned).toBe(true);
+          expect(x).toBe(to + 1);
+        },
+      ),
+      { numRuns: 100 },
+    );
+  });
+
+  it('refuse rollups that stop at level 11 for a span they would tile into millions of buckets', () => {
+    expect(samplingLevel(0, HUGE, HUGE + 1, 999, 11)).toBeNull();
+    expect(samplingLevel(0, 1e15, 1e15 + 1, 999, 11)).toBeNull();
+    // A narrow window near 2^53 still reads from such rollups.
+    expect(samplingLevel(HUGE - 100_000, HUGE, 100_001, 999, 11)).not.toBeNull();
   });
 });

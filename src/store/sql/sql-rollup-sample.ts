@@ -2,9 +2,9 @@
  * Sampled reads from rollups: a metric's step range is tiled into rollup buckets (plus raw
  * stretches at the ends), tiles are grouped into at most (limit − 2) / 2 step buckets, and
  * each bucket's minimum and maximum point, with the range's first and last point, are read
- * by primary key. O(limit) rows whatever the series' size.
+ * by primary key. O(limit) rows and tiles whatever the series' size and step span.
  */
-import { nodeOfPoints, tileRange, widthOf } from '../../domain/rollup.js';
+import { nodeOfPoints, samplingLevel, tileRange, widthOf } from '../../domain/rollup.js';
 import type { SqlExecutor } from './sql-db.js';
 import type { RollupRow } from './sql-rollup-rows.js';
 import { toStored, type PointRow } from './sql-effective-points.js';
@@ -115,18 +115,8 @@ function absorb(a: Piece, b: Piece): void {
   }
 }
 
-/**
- * The coarsest level that still gives about as many tiles as buckets wanted (at least 80%,
- * so answers use most of the limit), reading O(limit) rollup rows.
- */
-function levelFor(span: number, groups: number, top: number): number {
-  let level = 0;
-  while (level < top && span / widthOf(level + 1) >= 0.8 * groups) level++;
-  return level;
-}
-
 async function piecesOf(tx: SqlExecutor, seg: Segment, level: number): Promise<Piece[]> {
-  const tiles = tileRange(seg.from, seg.to, Math.min(level, seg.top));
+  const tiles = tileRange(seg.from, seg.to, level);
   // Tiles of one level form a few runs of consecutive buckets (the middle, and the edges).
   const runs: { level: number; from: number; to: number }[] = [];
   for (const t of tiles) {
@@ -165,7 +155,8 @@ async function piecesOf(tx: SqlExecutor, seg: Segment, level: number): Promise<P
 /**
  * At most `limit` effective points of the segments by shape-preserving sampling: the first
  * and last point and each bucket's minimum and maximum (its first point when it holds no
- * finite value). Returns null when the range holds no more than `limit` points (read them all).
+ * finite value). Returns null when the range holds no more than `limit` points (read them all),
+ * or when a series' rollups stop below the level its span needs (kept before issue 14).
  */
 export async function sampleSegments(
   tx: SqlExecutor,
@@ -179,8 +170,11 @@ export async function sampleSegments(
   const span = last.to - first.from + 1;
   // Finer than the base bucket: the range holds at most ~16 × limit points; read them.
   if (span / widthOf(0) < groups) return null;
+  const levels = segments.map((seg) => samplingLevel(seg.from, seg.to, span, groups, seg.top));
+  // Rollups too shallow to tile a segment in O(limit) buckets: read the points instead.
+  if (levels.some((level) => level === null)) return null;
   const pieces: Piece[] = [];
-  for (const seg of segments) pieces.push(...(await piecesOf(tx, seg, levelFor(span, groups, seg.top))));
+  for (const [i, seg] of segments.entries()) pieces.push(...(await piecesOf(tx, seg, levels[i]!)));
   const total = pieces.reduce((n, p) => n + p.points, 0);
   if (total <= limit || pieces.length === 0) return null;
   // Segments are disjoint in steps, so a step names its series.
