@@ -14,6 +14,7 @@ import { p50p95, quantile, rssMb, timeCalls } from './bench-stats.js';
 import { openStores } from '../src/store/open-stores.js';
 import { benchPostgres } from './postgres.js';
 import { parseMetricLines } from '../src/ingest/lines.js';
+import { benchRunSearch } from './bench-run-search.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const SCALE = Number(process.env.BENCH_SCALE ?? 1);
@@ -252,6 +253,9 @@ async function benchBackend(backend: Backend): Promise<void> {
       api.request('GET', `/api/runs/compare?runIds=${hundred}&projectName=sweep&logName=acc`),
     );
     log(`compare of 100 runs: ${p50p95(cmp)} | HTTP floor p50 ${floor.toFixed(2)} ms`);
+
+    // Run search over a project of 10,000 runs with a config and 5 metrics each (at BENCH_SCALE on both engines).
+    await benchRunSearch(api, Math.max(1, Math.round(10_000 * SCALE)), log, progress);
 
     // Logs: a run with 1,000,000 lines; pages of 10,000 at the start and the end.
     const lines = n(1_000_000);

@@ -25,11 +25,7 @@ export async function projectMetricValues(
   const { metadata, series } = ctx.deps;
   const out: MetricValues = new Map();
   for (const name of names) {
-    const values = new Map<number, number>();
-    for (const s of await series.projectSummaries(projectId, name)) {
-      if (s.lastValue !== null && Number.isFinite(s.lastValue)) values.set(s.runId, s.lastValue);
-    }
-    out.set(name, values);
+    out.set(name, new Map(await series.projectLastValues(projectId, name)));
   }
   if (names.length === 0) return out;
   for (const forkId of await metadata.listForkedRunIds(projectId)) {

@@ -119,6 +119,8 @@ export interface SeriesStore {
   queryMetrics(lineage: readonly LineageLink[], q: MetricQuery): Promise<{ logName: string; points: MetricPoint[] }[]>;
   /** Effective summaries of a run's metrics, sorted by logName (binary). */
   summarize(lineage: readonly LineageLink[], logNames?: readonly string[]): Promise<SeriesSummary[]>;
+  /** [runId, last finite value] of one metric (own points only) for each run of a project that has one, any order. */
+  projectLastValues(projectId: number, logName: string): Promise<[number, number][]>;
   /** Stored summaries (own points only) of one metric for every run of a project. */
   projectSummaries(projectId: number, logName: string): Promise<SeriesSummary[]>;
   /**

@@ -4,6 +4,7 @@ import { seriesMigration } from './002-series.js';
 import { rollupMigration } from './003-rollups.js';
 import { livenessMigration } from './004-liveness.js';
 import { consoleOrderMigration } from './005-console-order.js';
+import { runSearchMigration } from './006-run-search.js';
 
 /** Numbered, forward-only migrations; `{{name}}` markers are filled from the dialect. */
 export const MIGRATIONS: readonly { version: number; sql: string }[] = [
@@ -12,6 +13,7 @@ export const MIGRATIONS: readonly { version: number; sql: string }[] = [
   { version: 3, sql: rollupMigration },
   { version: 4, sql: livenessMigration },
   { version: 5, sql: consoleOrderMigration },
+  { version: 6, sql: runSearchMigration },
 ];
 
 function render(sql: string, db: SqlDb): string {

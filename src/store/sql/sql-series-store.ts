@@ -17,6 +17,7 @@ import { appendData, listData } from './sql-data-lines.js';
 import type { SqlDb } from './sql-db.js';
 import { createFiles, listFiles, listPendingFiles, markFileUploaded } from './sql-files.js';
 import { metricNames, projectSummaries } from './sql-metric-names.js';
+import { projectLastValues } from './sql-last-values.js';
 import { rankRuns } from './sql-rank-runs.js';
 import type { RankedRun } from '../../domain/aggregation.js';
 import { maxStep, queryMetrics, readPoints, summarize } from './sql-metric-read.js';
@@ -52,6 +53,11 @@ export class SqlSeriesStore implements SeriesStore {
   /** Effective summaries by logName (code point order); stored rows when unforked. */
   summarize(lineage: readonly LineageLink[], logNames?: readonly string[]): Promise<SeriesSummary[]> {
     return summarize(this.sql, lineage, logNames);
+  }
+
+  /** Last finite values of one metric for every run of the project (own points), any order. */
+  projectLastValues(projectId: number, logName: string): Promise<[number, number][]> {
+    return projectLastValues(this.sql, projectId, logName);
   }
 
   /** Stored summaries of one metric for every run of the project, any order. */
