@@ -10,31 +10,27 @@ import type { LineageLink, Run } from '../domain/types.js';
 import { type Ctx, MAX_LINEAGE_DEPTH } from './context.js';
 import { finiteOrNull } from './metric-reads.js';
 
-/** Last finite value of each metric, by metric name then run id (runs without one are absent). */
-export type MetricValues = Map<string, Map<number, number>>;
+/** Forks of a project with the last finite value of each named metric of their effective series. */
+export interface ForkValues {
+  ids: Set<number>;
+  /** By metric name, then fork id; forks without a value are absent. */
+  values: Map<string, Map<number, number>>;
+}
 
 /**
- * Last finite values of the named metrics for every run of a project; forks by their
- * effective series. Costs one stored-summary read per metric plus one lineage read per fork.
+ * The project's forks and their effective last values of the named metrics (their series
+ * include their lineage's points, so stored summaries do not describe them): one lineage
+ * and one summary read per fork, nothing when no metric is named.
  */
-export async function projectMetricValues(
-  ctx: Ctx,
-  projectId: number,
-  names: readonly string[],
-): Promise<MetricValues> {
+export async function forkValues(ctx: Ctx, projectId: number, names: readonly string[]): Promise<ForkValues> {
   const { metadata, series } = ctx.deps;
-  const out: MetricValues = new Map();
-  for (const name of names) {
-    out.set(name, new Map(await series.projectLastValues(projectId, name)));
-  }
+  const out: ForkValues = { ids: new Set(), values: new Map(names.map((n) => [n, new Map<number, number>()])) };
   if (names.length === 0) return out;
   for (const forkId of await metadata.listForkedRunIds(projectId)) {
+    out.ids.add(forkId);
     const lineage = await metadata.getLineage(ctx.principal.orgId, forkId, MAX_LINEAGE_DEPTH);
-    const effective = new Map((await series.summarize(lineage, names)).map((s) => [s.logName, s.lastValue]));
-    for (const name of names) {
-      const v = effective.get(name);
-      if (v !== null && v !== undefined && Number.isFinite(v)) out.get(name)!.set(forkId, v);
-      else out.get(name)!.delete(forkId);
+    for (const s of await series.summarize(lineage, names)) {
+      if (s.lastValue !== null && Number.isFinite(s.lastValue)) out.values.get(s.logName)?.set(forkId, s.lastValue);
     }
   }
   return out;
@@ -74,28 +70,80 @@ export function filterMetricNames(node: FilterNode | undefined, into = new Set<s
 
 /**
  * The filter with each metric condition replaced by the runs it matches: the ids of runs
- * whose value satisfies it, or, when a missing value satisfies it ($exists: false, null),
- * NOT the ids of runs whose value does not.
+ * whose value satisfies it, or, when a missing value satisfies it ($exists: false, null,
+ * $ne, $nin), NOT the ids of runs whose value does not. Unforked runs are read from the
+ * series store's index (one range per condition), forks from their effective values.
  */
-export function resolveMetricConditions(node: FilterNode, values: MetricValues): FilterNode {
+export async function resolveMetricConditions(
+  ctx: Ctx,
+  node: FilterNode,
+  projectId: number,
+  forks: ForkValues,
+): Promise<FilterNode> {
   switch (node.kind) {
     case 'and':
     case 'or':
-      return { kind: node.kind, nodes: node.nodes.map((n) => resolveMetricConditions(n, values)) };
+      return {
+        kind: node.kind,
+        nodes: await Promise.all(node.nodes.map((n) => resolveMetricConditions(ctx, n, projectId, forks))),
+      };
     case 'not':
-      return { kind: 'not', node: resolveMetricConditions(node.node, values) };
+      return { kind: 'not', node: await resolveMetricConditions(ctx, node.node, projectId, forks) };
     case 'ids':
       return node;
     case 'leaf': {
       if (node.field.kind !== 'metric') return node;
-      const byRun = values.get(node.field.name) ?? new Map<number, number>();
-      const missingMatches = satisfies(undefined, node.cond);
-      const ids: number[] = [];
-      for (const [runId, v] of byRun) if (satisfies(v, node.cond) !== missingMatches) ids.push(runId);
+      const { name } = node.field;
+      const negate = satisfies(undefined, node.cond);
+      const own = await ctx.deps.series.projectRunsByLastValue(projectId, name, node.cond, negate);
+      const ids = own.filter((id) => !forks.ids.has(id));
+      for (const forkId of forks.ids) {
+        const v = forks.values.get(name)?.get(forkId);
+        if (v !== undefined && satisfies(v, node.cond) !== negate) ids.push(forkId);
+      }
       const set: FilterNode = { kind: 'ids', ids };
-      return missingMatches ? { kind: 'not', node: set } : set;
+      return negate ? { kind: 'not', node: set } : set;
     }
   }
+}
+
+/**
+ * One page of `matching` run ids ordered by a metric's last value (runs without one last,
+ * ties by id, both in the sort's direction). Walks the metric's index in order in growing
+ * chunks until the page is full, so a first page reads about as many values as it shows
+ * over the matching share of the project; forks are merged in by their effective values.
+ */
+export async function pageByMetric(
+  ctx: Ctx,
+  projectId: number,
+  name: string,
+  matching: readonly number[],
+  forks: ForkValues,
+  sort: { descending: boolean; limit: number; offset: number },
+): Promise<number[]> {
+  const wanted = new Set(matching);
+  const need = sort.offset + sort.limit;
+  const sign = sort.descending ? -1 : 1;
+  const ordered: [number, number][] = [];
+  let exhausted = false;
+  for (let read = 0, chunk = Math.max(256, 2 * need); ordered.length < need; chunk *= 2) {
+    const rows = await ctx.deps.series.projectLastValues(projectId, name, sort.descending, chunk, read);
+    read += rows.length;
+    for (const row of rows) if (wanted.has(row[0]) && !forks.ids.has(row[0])) ordered.push(row);
+    if (rows.length < chunk) {
+      exhausted = true;
+      break;
+    }
+  }
+  for (const [forkId, v] of forks.values.get(name) ?? []) if (wanted.has(forkId)) ordered.push([forkId, v]);
+  ordered.sort((a, b) => (a[1] === b[1] ? sign * (a[0] - b[0]) : sign * (a[1] - b[1])));
+  const ids = ordered.map((r) => r[0]);
+  if (exhausted && ids.length < need) {
+    const valued = new Set(ids);
+    const missing = matching.filter((id) => !valued.has(id));
+    ids.push(...missing.sort((a, b) => sign * (a - b)));
+  }
+  return ids.slice(sort.offset, need);
 }
 
 /** One metric's summary as run search shows it. */

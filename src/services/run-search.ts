@@ -10,11 +10,12 @@ import { badRequest } from '../errors.js';
 import type { Ctx } from './context.js';
 import {
   filterMetricNames,
+  forkValues,
   type MetricSummaryView,
-  projectMetricValues,
+  pageByMetric,
   resolveMetricConditions,
+  runSummaries,
 } from './run-search-metrics.js';
-import { runSummaries } from './run-search-metrics.js';
 
 /** Most metrics one search may filter and sort on together. */
 export const MAX_SEARCH_METRICS = 10;
@@ -65,17 +66,6 @@ function combinedFilter(p: RunSearchParams): FilterNode | undefined {
   return parts.length === 0 ? undefined : parts.length === 1 ? parts[0] : { kind: 'and', nodes: parts };
 }
 
-/** Sorts run ids by a metric's values: runs without one last, ties by id, both in the sort's direction. */
-function sortByMetric(ids: number[], values: Map<number, number>, descending: boolean): number[] {
-  const sign = descending ? -1 : 1;
-  return ids.sort((a, b) => {
-    const va = values.get(a);
-    const vb = values.get(b);
-    if (va === undefined || vb === undefined) return va === vb ? sign * (a - b) : va === undefined ? 1 : -1;
-    return va === vb ? sign * (a - b) : sign * (va - vb);
-  });
-}
-
 /**
  * A page of a project's matching runs in the sort order, and how many match in all. An
  * unknown project has none. Throws BAD_REQUEST for a bad sort, filter, status or list.
@@ -93,11 +83,11 @@ export async function searchRuns(ctx: Ctx, p: RunSearchParams): Promise<{ rows: 
   const { metadata } = ctx.deps;
   const project = await metadata.findProject(ctx.principal.orgId, p.projectName);
   if (!project) return { rows: [], total: 0 };
-  const values = await projectMetricValues(ctx, project.id, [...metricNames]);
+  const forks = await forkValues(ctx, project.id, [...metricNames]);
   const base = {
     orgId: ctx.principal.orgId,
     projectId: project.id,
-    filter: filter && resolveMetricConditions(filter, values),
+    filter: filter && (await resolveMetricConditions(ctx, filter, project.id, forks)),
     nameContains: p.search ? p.search.replace(/[A-Z]/g, (c) => c.toLowerCase()) : undefined,
   };
   let ids: number[];
@@ -105,7 +95,11 @@ export async function searchRuns(ctx: Ctx, p: RunSearchParams): Promise<{ rows: 
   if (sort.field.kind === 'metric') {
     const all = await metadata.searchRuns({ ...base, page: undefined });
     total = all.total;
-    ids = sortByMetric(all.ids, values.get(sort.field.name)!, sort.descending).slice(p.offset, p.offset + p.limit);
+    ids = await pageByMetric(ctx, project.id, sort.field.name, all.ids, forks, {
+      ...sort,
+      limit: p.limit,
+      offset: p.offset,
+    });
   } else {
     ({ ids, total } = await metadata.searchRuns({ ...base, page: { sort, limit: p.limit, offset: p.offset } }));
   }

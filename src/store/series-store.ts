@@ -1,4 +1,5 @@
 import type { Aggregation, Direction, RankedRun } from '../domain/aggregation.js';
+import type { Condition } from '../domain/run-search.js';
 import type { LineageLink } from '../domain/types.js';
 
 export interface RankQuery {
@@ -119,8 +120,22 @@ export interface SeriesStore {
   queryMetrics(lineage: readonly LineageLink[], q: MetricQuery): Promise<{ logName: string; points: MetricPoint[] }[]>;
   /** Effective summaries of a run's metrics, sorted by logName (binary). */
   summarize(lineage: readonly LineageLink[], logNames?: readonly string[]): Promise<SeriesSummary[]>;
-  /** [runId, last finite value] of one metric (own points only) for each run of a project that has one, any order. */
-  projectLastValues(projectId: number, logName: string): Promise<[number, number][]>;
+  /**
+   * Ids of a project's runs whose metric has a last finite value (own points only) that
+   * satisfies `cond`, or with `negate`, one that does not; any order. One index range.
+   */
+  projectRunsByLastValue(projectId: number, logName: string, cond: Condition, negate: boolean): Promise<number[]>;
+  /**
+   * A page of [runId, last finite value] of one metric (own points only) over a project's
+   * runs that have one, by value then runId, both ascending or both descending.
+   */
+  projectLastValues(
+    projectId: number,
+    logName: string,
+    descending: boolean,
+    limit: number,
+    offset: number,
+  ): Promise<[number, number][]>;
   /** Stored summaries (own points only) of one metric for every run of a project. */
   projectSummaries(projectId: number, logName: string): Promise<SeriesSummary[]>;
   /**

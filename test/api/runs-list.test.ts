@@ -365,6 +365,41 @@ describe('GET /api/runs/list of forks', () => {
   });
 });
 
+describe('GET /api/runs/list sorted by a metric over many runs', () => {
+  it('pages sparse matches in value order when the index walk needs several chunks', async () => {
+    const values = new Map<number, number>();
+    for (let i = 0; i < 600; i++) {
+      const ref = await createRun(t.app, t.key, {
+        runName: `w${i}`,
+        projectName: 'wide',
+        tags: i % 10 ? [] : ['rare'],
+      });
+      if (i % 7 === 3) continue; // some runs without the metric
+      const v = (i * 37) % 101;
+      values.set(ref.runId, v);
+      await ingestSeries(t.app, t.key, { runId: ref.runId, projectName: 'wide' }, 0, 0, { score: () => v });
+    }
+    const all = await list({ projectName: 'wide', tags: 'rare', sort: '-summary_metrics.score', limit: 200 });
+    const rare = (all.body.runs as { id: number }[]).map((r) => r.id);
+    const expected = [...rare].sort((a, b) => {
+      const [va, vb] = [values.get(a), values.get(b)];
+      if (va === undefined || vb === undefined) return va === vb ? b - a : va === undefined ? 1 : -1;
+      return va === vb ? b - a : vb - va;
+    });
+    expect(rare).toEqual(expected);
+    expect(rare).toHaveLength(60);
+    const page = await list({
+      projectName: 'wide',
+      tags: 'rare',
+      sort: '-summary_metrics.score',
+      limit: 5,
+      offset: 40,
+    });
+    expect((page.body.runs as { id: number }[]).map((r) => r.id)).toEqual(expected.slice(40, 45));
+    expect(page.body.total).toBe(60);
+  });
+});
+
 const deep = (n: number): unknown => (n === 0 ? { name: 'x' } : { $not: deep(n - 1) });
 
 /** Bad requests: the query and a word the error must contain. */

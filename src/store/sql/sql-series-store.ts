@@ -1,3 +1,4 @@
+import type { Condition } from '../../domain/run-search.js';
 import type { LineageLink } from '../../domain/types.js';
 import type {
   ConsoleLine,
@@ -17,7 +18,7 @@ import { appendData, listData } from './sql-data-lines.js';
 import type { SqlDb } from './sql-db.js';
 import { createFiles, listFiles, listPendingFiles, markFileUploaded } from './sql-files.js';
 import { metricNames, projectSummaries } from './sql-metric-names.js';
-import { projectLastValues } from './sql-last-values.js';
+import { projectLastValues, projectRunsByLastValue } from './sql-last-values.js';
 import { rankRuns } from './sql-rank-runs.js';
 import type { RankedRun } from '../../domain/aggregation.js';
 import { maxStep, queryMetrics, readPoints, summarize } from './sql-metric-read.js';
@@ -55,9 +56,20 @@ export class SqlSeriesStore implements SeriesStore {
     return summarize(this.sql, lineage, logNames);
   }
 
-  /** Last finite values of one metric for every run of the project (own points), any order. */
-  projectLastValues(projectId: number, logName: string): Promise<[number, number][]> {
-    return projectLastValues(this.sql, projectId, logName);
+  /** Runs whose metric's last finite value satisfies (or with negate, fails) the condition. */
+  projectRunsByLastValue(projectId: number, logName: string, cond: Condition, negate: boolean): Promise<number[]> {
+    return projectRunsByLastValue(this.sql, projectId, logName, cond, negate);
+  }
+
+  /** A page of [runId, last value] of one metric over the project's runs, by value then runId. */
+  projectLastValues(
+    projectId: number,
+    logName: string,
+    descending: boolean,
+    limit: number,
+    offset: number,
+  ): Promise<[number, number][]> {
+    return projectLastValues(this.sql, projectId, logName, descending, limit, offset);
   }
 
   /** Stored summaries of one metric for every run of the project, any order. */
