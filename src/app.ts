@@ -11,6 +11,7 @@ import { installOpenApi } from './api/openapi.js';
 import { recordRoutes } from './api/route-table.js';
 import { registerRoutes } from './api/routes/index.js';
 import { installSecurityHeaders } from './api/security-headers.js';
+import { installQueryUtf8Guard, loneSurrogateError } from './api/unicode-guard.js';
 import { compileValidator } from './api/validators.js';
 import { AppError } from './errors.js';
 import { Authenticator } from './services/authenticator.js';
@@ -50,6 +51,8 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Ap
       if (value === null || typeof value !== 'object' || Array.isArray(value)) {
         return done(new AppError('INVALID_JSON', 'body must be a JSON object'));
       }
+      const lone = loneSurrogateError(text, value);
+      if (lone) return done(lone);
       done(null, value);
     } catch (err) {
       done(
@@ -63,6 +66,7 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Ap
   installSecurityHeaders(app, deps.config.publicUrl);
   installCors(app, deps.config.corsOrigins);
   installNulGuard(app);
+  installQueryUtf8Guard(app);
   installErrorHandlers(app);
   // A connection that finishes its response just as close() starts would otherwise stay open
   // for the whole keep-alive timeout (72 s), holding shutdown: shorten it first.

@@ -1,23 +1,44 @@
 import { badRequest } from '../errors.js';
+import { hasLoneSurrogate, LONE_SURROGATE_RULE } from './unicode-text.js';
 
 /** Deepest nesting of a stored JSON value (config, metadata, graphs, alerts). */
 export const MAX_JSON_DEPTH = 100;
 
-/** Throws BAD_REQUEST naming the field when a value nests deeper than MAX_JSON_DEPTH. */
-export function assertJsonDepth(field: string, value: unknown): void {
+/**
+ * Returns why a JSON value cannot be stored, as the end of a sentence naming it, or
+ * undefined when it can: nesting deeper than `maxDepth`, or a string or key holding a lone
+ * surrogate. Walks level by level without recursion, so wide arrays cost one pass.
+ */
+export function jsonValueProblem(value: unknown, maxDepth = MAX_JSON_DEPTH): string | undefined {
   let level: unknown[] = [value];
   for (let depth = 0; level.length > 0; depth++) {
-    if (depth > MAX_JSON_DEPTH) throw badRequest(`${field} nests deeper than ${MAX_JSON_DEPTH} levels`);
+    if (depth > maxDepth) return `nests deeper than ${maxDepth} levels`;
     const next: unknown[] = [];
-    for (const v of level) if (v !== null && typeof v === 'object') next.push(...Object.values(v));
+    for (const v of level) {
+      if (typeof v === 'string') {
+        if (hasLoneSurrogate(v)) return `must not contain ${LONE_SURROGATE_RULE}`;
+      } else if (v !== null && typeof v === 'object') {
+        for (const [key, child] of Object.entries(v)) {
+          if (hasLoneSurrogate(key)) return `must not contain ${LONE_SURROGATE_RULE}`;
+          next.push(child);
+        }
+      }
+    }
     level = next;
   }
+  return undefined;
+}
+
+/** Throws BAD_REQUEST naming the field when a value cannot be stored (see jsonValueProblem). */
+export function assertJsonValue(field: string, value: unknown): void {
+  const problem = jsonValueProblem(value);
+  if (problem !== undefined) throw badRequest(`${field} ${problem}`);
 }
 
 /**
  * Parses a JSON-encoded request field (config, systemMetadata, ...). Returns undefined for
  * absent, null for the "unset" spellings (null, "", "null"), else the parsed value.
- * Throws BAD_REQUEST naming the field when the text is not JSON or nests too deeply.
+ * Throws BAD_REQUEST naming the field when the text is not JSON or cannot be stored.
  */
 export function parseJsonField(field: string, text: string | null | undefined): unknown {
   if (text === undefined) return undefined;
@@ -28,6 +49,6 @@ export function parseJsonField(field: string, text: string | null | undefined): 
   } catch {
     throw badRequest(`${field} must be a JSON-encoded string; it is not valid JSON`);
   }
-  assertJsonDepth(field, value);
+  assertJsonValue(field, value);
   return value;
 }

@@ -5,7 +5,8 @@
  */
 import { badRequest } from '../errors.js';
 import { isPlainObject } from '../domain/deep-merge.js';
-import { assertJsonDepth, MAX_JSON_DEPTH } from '../domain/json-field.js';
+import { jsonValueProblem } from '../domain/json-field.js';
+import { hasLoneSurrogate, LONE_SURROGATE_RULE, replaceLoneSurrogates } from '../domain/unicode-text.js';
 import { NAN_MARKER, readNdjson, toMetricValue } from './ndjson.js';
 
 /** One metric line: its body line number, time (epoch ms), step, and non-null values. */
@@ -76,16 +77,17 @@ function text(o: Json, key: string, n: number, nonEmpty: boolean, max = Infinity
   return v.length <= max ? v : fail(n, `"${key}" is longer than ${max} characters`);
 }
 
-/** A name must not hold U+0000 (not every engine can store it). */
+/** A name must not hold U+0000 nor a lone surrogate (no engine stores them as sent). */
 function name(v: string, what: string, n: number): string {
-  return v.includes('\0') ? fail(n, `${what} must not contain the NUL character (U+0000)`) : v;
+  if (v.includes('\0')) fail(n, `${what} must not contain the NUL character (U+0000)`);
+  return hasLoneSurrogate(v) ? fail(n, `${what} must not contain ${LONE_SURROGATE_RULE}`) : v;
 }
 
 /**
- * Free text (log messages, text data) from a process's output may hold U+0000, which not
- * every engine can store: it is kept as U+FFFD rather than losing the batch.
+ * Free text (log messages, text data) from a process's output may hold U+0000 or a lone
+ * surrogate, which no engine stores as sent: each is kept as U+FFFD rather than losing the batch.
  */
-const freeText = (v: string): string => (v.includes('\0') ? v.replaceAll('\0', '\ufffd') : v);
+const freeText = (v: string): string => replaceLoneSurrogates(v.includes('\0') ? v.replaceAll('\0', '\ufffd') : v);
 
 /** Returns every metric line of the body; throws badRequest naming the first bad line. */
 export function parseMetricLines(body: string): MetricLine[] {
@@ -144,11 +146,9 @@ export function parseDataLines(body: string): DataLine[] {
     const logName = name(text(o, 'logName', n, true, MAX_LOG_NAME), '"logName"', n);
     const dataType = name(text(o, 'dataType', n, true), '"dataType"', n);
     const raw = own(o, 'data');
-    try {
-      assertJsonDepth('data', raw);
-    } catch {
-      return fail(n, `"data" nests deeper than ${MAX_JSON_DEPTH} levels`);
-    }
+    // Object data is a JSON value (refused when it cannot be stored); string data is free text.
+    const problem = typeof raw === 'object' ? jsonValueProblem(raw) : undefined;
+    if (problem !== undefined) fail(n, `"data" ${problem}`);
     const data =
       typeof raw === 'string' ? freeText(raw) : typeof raw === 'object' && raw !== null ? stringify(raw) : undefined;
     if (data === undefined) return fail(n, '"data" must be a string, a JSON object or an array');

@@ -1,4 +1,4 @@
-import { assertJsonDepth } from '../domain/json-field.js';
+import { assertJsonValue } from '../domain/json-field.js';
 import type { Ctx } from './context.js';
 import { recordLiveness } from './liveness.js';
 import { getProjectRun } from './run-lookup.js';
@@ -43,7 +43,7 @@ export interface AlertBody {
 
 /** Stores an alert of a run. Throws NOT_FOUND. */
 export async function createAlert(ctx: Ctx, runId: number, alert: AlertBody): Promise<void> {
-  assertJsonDepth('alert', alert);
+  assertJsonValue('alert', alert);
   const now = Date.now();
   const str = (v: unknown) => (typeof v === 'string' ? v : null);
   const ts = typeof alert.timestamp === 'number' && Number.isFinite(alert.timestamp) ? alert.timestamp : now;

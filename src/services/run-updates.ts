@@ -1,4 +1,4 @@
-import { assertJsonDepth } from '../domain/json-field.js';
+import { assertJsonValue } from '../domain/json-field.js';
 import { logGroupOf } from '../domain/log-group.js';
 import type { LogType } from '../domain/types.js';
 import { badRequest } from '../errors.js';
@@ -13,7 +13,7 @@ export function updateNotes(ctx: Ctx, runId: number, notes: string | null): Prom
 
 /** Deep-merges a config object (or its JSON encoding) into the run's config. Throws BAD_REQUEST, NOT_FOUND. */
 export async function updateConfig(ctx: Ctx, runId: number, config: string | Record<string, unknown>): Promise<void> {
-  if (typeof config !== 'string') assertJsonDepth('config', config);
+  if (typeof config !== 'string') assertJsonValue('config', config);
   const patch = typeof config === 'string' ? parseObjectField('config', config) : config;
   if (!patch) throw badRequest('config must encode a JSON object');
   await ctx.deps.metadata.updateConfig(ctx.principal.orgId, runId, patch, Date.now());
@@ -32,6 +32,6 @@ export function addLogNames(ctx: Ctx, runId: number, names: readonly string[], l
 
 /** Replaces the run's model graph. Throws NOT_FOUND. */
 export function setModelGraph(ctx: Ctx, runId: number, graph: ModelGraph): Promise<void> {
-  assertJsonDepth('graph', graph);
+  assertJsonValue('graph', graph);
   return ctx.deps.metadata.setModelGraph(ctx.principal.orgId, runId, graph, Date.now());
 }
