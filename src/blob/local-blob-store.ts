@@ -5,6 +5,7 @@ import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { badRequest, notFound } from '../errors.js';
 import type { BlobStore } from './blob-store.js';
+import { diskName } from './disk-name.js';
 import type { UrlSigner } from './url-signer.js';
 
 /** Upload links of the local store stay valid this long. */
@@ -33,13 +34,13 @@ export class LocalBlobStore implements BlobStore {
     fs.mkdirSync(root, { recursive: true });
   }
 
-  /** The file path of a key; throws BAD_REQUEST when it would leave the root. */
+  /** The file path of a key (long segments hashed: diskName); throws BAD_REQUEST when it would leave the root. */
   private pathOf(key: string): string {
     const parts = key.split('/');
     if (parts.some((p) => p === '' || p === '.' || p === '..' || p.includes('\\') || p.includes('\0'))) {
       throw badRequest('file key is not a valid path');
     }
-    const full = path.resolve(this.root, ...parts);
+    const full = path.resolve(this.root, ...parts.map(diskName));
     if (!full.startsWith(this.root + path.sep)) throw badRequest('file key is not a valid path');
     return full;
   }
