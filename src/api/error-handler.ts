@@ -45,11 +45,16 @@ export function toErrorResponse(
   return { status: 500, body: { error: `internal error (request ${requestId})`, code: 'INTERNAL' } };
 }
 
-/** Installs the one error handler and the 404 handler of the app. */
+/**
+ * Installs the one error handler and the 404 handler of the app. A 503 (overloaded) is
+ * expected behaviour: it is logged as a warning with its code and reason, without a stack;
+ * any other 5xx is logged as an error with its cause.
+ */
 export function installErrorHandlers(app: FastifyInstance): void {
   app.setErrorHandler((err, request, reply) => {
     const { status, body } = toErrorResponse(err, request.id);
-    if (status >= 500) request.log.error({ err }, 'request failed');
+    if (status === 503) request.log.warn({ code: body.code, reason: body.error }, 'request refused: overloaded');
+    else if (status >= 500) request.log.error({ err }, 'request failed');
     if (status === 503) void reply.header('Retry-After', '1');
     return reply.status(status).send(body);
   });

@@ -4,27 +4,42 @@
  */
 
 const SEPARATORS = /[-_.\s]+/u;
+/** Characters a name contributes nothing for: neither a letter, a digit nor a separator. */
+const IGNORED = /[^\p{L}\p{N}\-_.\s]/gu;
+/** Characters a prefix may not hold: anything parseDisplayId would not read back. */
+const NOT_PREFIX = /[^\p{L}\p{N}]/gu;
 const MAX_PREFIX = 4;
 const DISPLAY_ID = /^([\p{L}\p{N}]{1,4})-([1-9][0-9]*)$/u;
 
 /** Characters by code point, so slicing never splits a surrogate pair. */
 const chars = (text: string): string[] => Array.from(text);
 
-/** Upper-cases and cuts to 4 code points (upper-casing can lengthen: `ß` → `SS`). */
-const finish = (prefix: string): string => chars(prefix.toUpperCase()).slice(0, MAX_PREFIX).join('');
+/**
+ * Upper-cases, keeps letters and digits only (upper-casing can add a combining mark:
+ * `ΐ` → `Ϊ́`) and cuts to 4 code points (upper-casing can lengthen: `ß` → `SS`).
+ */
+const finish = (prefix: string): string =>
+  chars(prefix.toUpperCase().replace(NOT_PREFIX, '')).slice(0, MAX_PREFIX).join('');
 
 /**
  * Returns the display-id prefix for a project name: `RUN` when it has no parts, else 1 to 4
- * upper-cased code points following contract §3. Never throws; the prefix is not unique.
+ * upper-cased letters and digits following contract §3, after dropping every character that
+ * is neither a letter, a digit nor a separator (`#hash` → `HAS`, `😀 party` → `PAR`), so
+ * parseDisplayId reads every prefix back. Never throws; the prefix is not unique.
  */
 export function derivePrefix(projectName: string): string {
-  const parts = projectName.split(SEPARATORS).filter((part) => part !== '');
+  const parts = projectName
+    .replace(IGNORED, '')
+    .split(SEPARATORS)
+    .filter((part) => part !== '');
   const last = parts[parts.length - 1];
   if (last === undefined) return 'RUN';
-  if (parts.length === 1) return finish(chars(last).slice(0, 3).join(''));
   const initials = parts.map((part) => chars(part)[0] ?? '');
-  const padding = chars(last).slice(1, 1 + Math.max(0, 3 - initials.length));
-  return finish([...initials, ...padding].join(''));
+  const prefix =
+    parts.length === 1
+      ? finish(chars(last).slice(0, 3).join(''))
+      : finish([...initials, ...chars(last).slice(1, 1 + Math.max(0, 3 - initials.length))].join(''));
+  return prefix === '' ? 'RUN' : prefix;
 }
 
 /**

@@ -1,3 +1,4 @@
+import { parseRunIdText } from '../domain/integer-text.js';
 import { logGroupOf } from '../domain/log-group.js';
 import { LOG_TYPES, type LogType, type Run } from '../domain/types.js';
 import { badRequest } from '../errors.js';
@@ -15,19 +16,21 @@ export interface IngestHeaders {
 
 /**
  * The run an ingest request writes to, its client's liveness recorded (a run marked stale
- * is resumed). X-Run-Id must be an integer (the client sometimes sends `None`): 400;
+ * is resumed). X-Run-Id must be decimal digits (the client sometimes sends `None`): 400;
  * unknown or foreign run: 404; X-Project-Name, when sent, must be the run's project: 400.
+ * HTTP drops white space around header values, so the project is compared without it
+ * (a project stored as "p " before such names were refused still takes ingest as "p").
  */
 export async function ingestRun(ctx: Ctx, h: IngestHeaders): Promise<Run> {
-  const text = h.runId?.trim();
-  if (!text || !/^\d{1,15}$/.test(text)) {
+  const runId = h.runId === undefined ? undefined : parseRunIdText(h.runId);
+  if (runId === undefined) {
     throw badRequest(
-      `X-Run-Id must be an integer run id; got ${text === undefined ? 'nothing' : JSON.stringify(text)}`,
+      `X-Run-Id must be an integer run id in decimal digits; got ${h.runId === undefined ? 'nothing' : JSON.stringify(h.runId)}`,
     );
   }
-  const run = await ctx.deps.metadata.getRun(ctx.principal.orgId, Number(text));
+  const run = await ctx.deps.metadata.getRun(ctx.principal.orgId, runId);
   const project = h.projectName?.trim();
-  if (project && project !== run.projectName) {
+  if (project && project !== run.projectName.trim()) {
     throw badRequest(`X-Project-Name ${JSON.stringify(project)} is not the project of run ${run.id}`);
   }
   const status = await recordLiveness(ctx, run);

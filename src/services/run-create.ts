@@ -48,12 +48,23 @@ async function forkParent(ctx: Ctx, body: CreateRunBody, forkRunId: number, fork
 }
 
 /**
+ * Throws BAD_REQUEST when a new project name starts or ends with white space: HTTP drops
+ * it from the X-Project-Name header, so ingest could never name such a project exactly.
+ */
+export function checkProjectName(projectName: string): void {
+  if (projectName.trim() !== projectName) {
+    throw badRequest(`projectName ${JSON.stringify(projectName)} must not start or end with white space`);
+  }
+}
+
+/**
  * Creates a run (project on demand, fork lineage checked, config/tags inherited), or
  * resumes the run with the same externalId. Throws BAD_REQUEST and NOT_FOUND.
  */
 export async function createRun(ctx: Ctx, body: CreateRunBody): Promise<{ run: Run; resumed: boolean }> {
   const { metadata } = ctx.deps;
   const orgId = ctx.principal.orgId;
+  checkProjectName(body.projectName);
   const config = parseObjectField('config', body.config);
   const loggerSettings = parseJsonField('loggerSettings', body.loggerSettings);
   const systemMetadata = parseJsonField('systemMetadata', body.systemMetadata);

@@ -17,8 +17,46 @@ describe('derivePrefix', () => {
     { name: '---', prefix: 'RUN', why: 'falls back to RUN when only separators are given' },
     { name: 'straße', prefix: 'STR', why: 'upper-cases' },
     { name: 'ßßß', prefix: 'SSSS', why: 'stays within four characters when upper-casing grows' },
+    { name: '#hash', prefix: 'HAS', why: 'drops a leading symbol' },
+    { name: '😀 party', prefix: 'PAR', why: 'drops an emoji part' },
+    { name: 'x😀y', prefix: 'XY', why: 'drops an emoji inside a part' },
+    { name: '🚀', prefix: 'RUN', why: 'falls back to RUN when only emoji are given' },
+    { name: '@@', prefix: 'RUN', why: 'falls back to RUN when only symbols are given' },
+    { name: 'C++ lib', prefix: 'CLI', why: 'drops symbols inside a part' },
+    { name: "don't stop", prefix: 'DST', why: 'drops an apostrophe without splitting the word' },
+    { name: 'école', prefix: 'ÉCO', why: 'keeps accented letters' },
+    { name: 'e\u0301cole', prefix: 'ECO', why: 'drops a combining accent' },
+    { name: 'ΐ-test', prefix: 'ΙTE', why: 'drops the accents that upper-casing adds' },
+    { name: '机器学习', prefix: '机器学', why: 'keeps CJK characters' },
+    { name: '데이터 분석', prefix: '데분석', why: 'keeps Hangul' },
+    { name: 'x²', prefix: 'X²', why: 'keeps digits of other forms' },
   ])('maps "$name" to $prefix because it $why', ({ name, prefix }) => {
     expect(derivePrefix(name)).toBe(prefix);
+  });
+
+  it.each([
+    '#hash',
+    '@@',
+    '😀 party',
+    '🚀🚀',
+    '%%-x',
+    'C++ lib',
+    "don't",
+    'école',
+    'e\u0301cole',
+    'ΐ',
+    'ǅemo',
+    'ﬁle',
+    '机器学习',
+    'Ωmega-ß',
+    '\u0000x',
+    '\ud800x',
+  ])('derives for "%s" a prefix that parseDisplayId reads back, with every candidate', (name) => {
+    const base = derivePrefix(name);
+    for (const n of [1, 2, 10, 123]) {
+      const prefix = prefixCandidate(base, n);
+      expect(parseDisplayId(formatDisplayId(prefix, 7))).toEqual({ prefix, number: 7 });
+    }
   });
 });
 

@@ -1,0 +1,65 @@
+/**
+ * How the error handler logs: a 503 (overloaded) is expected behaviour and is logged as a
+ * warning with its code and reason and no stack; an unexpected error stays a 500 logged as
+ * an error with its stack. The log stream is captured from pino itself.
+ */
+import { Writable } from 'node:stream';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { installErrorHandlers } from '../../src/api/error-handler.js';
+import { AppError } from '../../src/errors.js';
+
+interface LogLine {
+  level: number;
+  msg: string;
+  err?: { stack?: string };
+  [field: string]: unknown;
+}
+
+const WARN = 40;
+const ERROR = 50;
+
+let lines: LogLine[];
+let app: FastifyInstance;
+beforeEach(async () => {
+  lines = [];
+  const stream = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      for (const text of chunk.toString('utf8').split('\n')) if (text !== '') lines.push(JSON.parse(text) as LogLine);
+      done();
+    },
+  });
+  app = Fastify({ logger: { level: 'info', stream }, disableRequestLogging: true });
+  installErrorHandlers(app);
+  app.get('/overloaded', () => {
+    throw new AppError('OVERLOADED', 'the server is saturated with writes; retry after the Retry-After delay');
+  });
+  app.get('/broken', () => {
+    throw new Error('a bug');
+  });
+  await app.ready();
+});
+afterEach(async () => {
+  await app.close();
+});
+
+describe('logging of failed requests', () => {
+  it('a 503 is logged once as a warning with its code and reason and without a stack', async () => {
+    const res = await app.inject({ method: 'GET', url: '/overloaded' });
+    expect(res.statusCode).toBe(503);
+    expect(res.headers['retry-after']).toBe('1');
+    expect(lines).toHaveLength(1);
+    const [line] = lines;
+    expect(line).toMatchObject({ level: WARN, code: 'OVERLOADED', reason: expect.stringMatching(/saturated/) });
+    expect(line).not.toHaveProperty('err');
+    expect(JSON.stringify(line)).not.toMatch(/\n\s+at /);
+  });
+
+  it('an unexpected error is a 500 logged as an error with its stack', async () => {
+    const res = await app.inject({ method: 'GET', url: '/broken' });
+    expect(res.statusCode).toBe(500);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatchObject({ level: ERROR, msg: 'request failed' });
+    expect(lines[0]!.err?.stack).toMatch(/a bug\n\s+at /);
+  });
+});
