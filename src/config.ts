@@ -19,6 +19,8 @@ export interface Config {
   /** A RUNNING run silent this long (ms) is marked FAILED by the server; 0 = never. */
   staleAfterMs: number;
   logLevel: string;
+  /** Most items one read answers: points of GET /api/runs/metrics, metrics of GET /api/runs/statistics (400 above). */
+  readMaxItems: number;
   /** `postgres://…` (or `sqlite:<file>`); undefined = the embedded SQLite file in dataDir. */
   databaseUrl: string | undefined;
   /** `s3://bucket/prefix?endpoint=…&region=…&forcePathStyle=true`; undefined = `<dataDir>/blobs`. */
@@ -149,6 +151,7 @@ export function loadConfig(args: readonly string[], env: NodeJS.ProcessEnv = pro
     corsOrigins: parseOrigins(env.STEPWISE_CORS_ORIGINS),
     staleAfterMs: parseDuration(env.STEPWISE_STALE_AFTER, 10 * 60_000, 'STEPWISE_STALE_AFTER'),
     logLevel: flagValue(args, 'log-level') ?? env.STEPWISE_LOG_LEVEL ?? 'info',
+    readMaxItems: parseCount(env.STEPWISE_READ_MAX_ITEMS, 100_000, 'STEPWISE_READ_MAX_ITEMS'),
     ...storageConfig(args, env),
   };
 }

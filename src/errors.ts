@@ -6,6 +6,7 @@ export type ErrorCode =
   | 'BAD_REQUEST'
   | 'VALIDATION_FAILED'
   | 'INVALID_JSON'
+  | 'RESULT_TOO_LARGE'
   | 'UNAUTHORIZED'
   | 'FORBIDDEN'
   | 'NOT_FOUND'
@@ -21,6 +22,7 @@ export const HTTP_STATUS: Record<ErrorCode, number> = {
   BAD_REQUEST: 400,
   VALIDATION_FAILED: 400,
   INVALID_JSON: 400,
+  RESULT_TOO_LARGE: 400,
   UNAUTHORIZED: 401,
   FORBIDDEN: 403,
   NOT_FOUND: 404,
@@ -49,3 +51,5 @@ export const notFound = (message: string): AppError => new AppError('NOT_FOUND',
 export const conflict = (message: string): AppError => new AppError('CONFLICT', message);
 export const unauthorized = (message: string): AppError => new AppError('UNAUTHORIZED', message);
 export const forbidden = (message: string): AppError => new AppError('FORBIDDEN', message);
+/** A read whose answer would exceed the per-response bound; the message says how to narrow it. */
+export const resultTooLarge = (message: string): AppError => new AppError('RESULT_TOO_LARGE', message);

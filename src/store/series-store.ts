@@ -58,6 +58,15 @@ export interface MetricQuery {
   stepMin: number;
   stepMax: number;
   limit: number;
+  /** Most points the whole answer may hold; more throws RESULT_TOO_LARGE. Undefined = no bound. */
+  maxPoints?: number;
+}
+
+/** Options of SeriesStore.summarize: an exact logGroup filter and a bound on the metrics answered. */
+export interface SummaryQuery {
+  logGroup?: string;
+  /** Most metrics the answer may hold; more throws RESULT_TOO_LARGE. Undefined = no bound. */
+  maxMetrics?: number;
 }
 
 export interface ConsoleLine {
@@ -116,10 +125,22 @@ export interface SeriesStore {
   /**
    * Effective points per metric, at most `limit` per metric, chosen by shape-preserving
    * sampling (first, last, each bucket's min and max). Ordered by logName, then step.
+   * Throws RESULT_TOO_LARGE when the answer would hold more than `q.maxPoints` points.
    */
   queryMetrics(lineage: readonly LineageLink[], q: MetricQuery): Promise<{ logName: string; points: MetricPoint[] }[]>;
-  /** Effective summaries of a run's metrics, sorted by logName (binary). */
-  summarize(lineage: readonly LineageLink[], logNames?: readonly string[]): Promise<SeriesSummary[]>;
+  /**
+   * The series of queryMetrics one at a time, in the same order, so a caller can turn each
+   * into its answer while the rest are read; throws (while iterating) what queryMetrics throws.
+   */
+  metricSeries(
+    lineage: readonly LineageLink[],
+    q: MetricQuery,
+  ): AsyncIterable<{ logName: string; points: MetricPoint[] }>;
+  /**
+   * Effective summaries of a run's metrics (optionally only the named ones, or one logGroup),
+   * sorted by logName (binary). Throws RESULT_TOO_LARGE when more than `q.maxMetrics` match.
+   */
+  summarize(lineage: readonly LineageLink[], logNames?: readonly string[], q?: SummaryQuery): Promise<SeriesSummary[]>;
   /**
    * Ids of a project's runs whose metric has a last finite value (own points only) that
    * satisfies `cond`, or with `negate`, one that does not; any order. One index range.

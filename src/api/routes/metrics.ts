@@ -6,6 +6,7 @@ import { comparisonUrl, iso, runUrl } from '../../services/run-urls.js';
 import type { App } from '../app-types.js';
 import { ctxOf } from '../auth-hook.js';
 import { JsonValue, Nullable, QueryInt, QueryRunId, StringEnum } from '../schema-helpers.js';
+import { jsonPieces, sendJsonPieces } from '../sliced-json.js';
 
 const Name = Type.String({ maxLength: 1024 });
 const OptName = Type.Optional(Name);
@@ -39,6 +40,12 @@ export function registerMetricRoutes(app: App, deps: Deps): void {
     '/api/runs/metrics',
     {
       schema: {
+        description:
+          "Effective points of a run's metrics, ordered by logName then step; `limit` (default 2000) caps the " +
+          'points of each logName by shape-preserving sampling. One answer holds at most STEPWISE_READ_MAX_ITEMS ' +
+          'points in total (default 100,000): a read that would hold more is refused with 400 ' +
+          '`RESULT_TOO_LARGE`, whose error asks for one metric (`logName`), one group (`logGroup`), a lower ' +
+          '`limit` or a narrower `stepMin`/`stepMax`. Reads within the bound are answered in full.',
         querystring: Type.Object({
           runId: QueryRunId,
           projectName: OptName,
@@ -51,13 +58,20 @@ export function registerMetricRoutes(app: App, deps: Deps): void {
         response: { 200: Type.Object({ metrics: Type.Array(MetricPoint) }) },
       },
     },
-    async (request) => ({ metrics: await queryMetrics(ctxOf(deps, request), request.query) }),
+    async (request, reply) => {
+      const metrics = await queryMetrics(ctxOf(deps, request), request.query);
+      return sendJsonPieces(reply, await jsonPieces({}, 'metrics', metrics));
+    },
   );
 
   app.get(
     '/api/runs/statistics',
     {
       schema: {
+        description:
+          'Per-metric statistics of a run, ordered by logName. One answer holds at most STEPWISE_READ_MAX_ITEMS ' +
+          'metrics (default 100,000): more is refused with 400 `RESULT_TOO_LARGE`, whose error asks for ' +
+          '`logName` or `logGroup`.',
         querystring: Type.Object({ runId: QueryRunId, projectName: OptName, logName: OptName, logGroup: OptName }),
         response: {
           200: Type.Object({
@@ -70,11 +84,12 @@ export function registerMetricRoutes(app: App, deps: Deps): void {
         },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const ctx = ctxOf(deps, request);
       const { run, metrics } = await runStatistics(ctx, request.query);
       const url = runUrl(publicUrl, ctx.principal.orgSlug, run.projectName, run.id);
-      return { runId: run.id, runName: run.name, projectName: run.projectName, url, metrics };
+      const head = { runId: run.id, runName: run.name, projectName: run.projectName, url };
+      return sendJsonPieces(reply, await jsonPieces(head, 'metrics', [metrics]));
     },
   );
 

@@ -3,10 +3,12 @@
  */
 import { samplePoints } from '../../domain/sampling.js';
 import type { LineageLink } from '../../domain/types.js';
-import type { MetricPoint, MetricQuery, SeriesSummary } from '../series-store.js';
+import { type AppError, resultTooLarge } from '../../errors.js';
+import { TimeSlice } from '../../time-slice.js';
+import type { MetricPoint, MetricQuery, SeriesSummary, SummaryQuery } from '../series-store.js';
 import type { SqlDb } from './sql-db.js';
 import { collectPoints, effectivePages } from './sql-effective-points.js';
-import { lineageMetrics, visibleBounds, type LineageMetric } from './sql-lineage-series.js';
+import { lineageMetricPages, lineageMetrics, visibleBounds, type LineageMetric } from './sql-lineage-series.js';
 import { clampStep, rowState, STEP_BOUND, stateSummary, toMetricPoint } from './sql-series-row.js';
 import { SummaryAccumulator } from './summary-accumulator.js';
 import { sampleSegments, segmentsOf } from './sql-rollup-sample.js';
@@ -26,31 +28,55 @@ export async function readPoints(
 }
 
 /**
- * Returns, per metric with effective points in [stepMin, stepMax] (sorted by logName, code
+ * Yields, per metric with effective points in [stepMin, stepMax] (sorted by logName, code
  * point order), at most `limit` of them by shape-preserving sampling, ascending by step.
- * Metrics without points in the range are left out. Throws BAD_REQUEST for a bad limit.
+ * Metrics without points in the range are left out. Yields to the event loop between series
+ * (TimeSlice). Throws BAD_REQUEST for a bad limit, RESULT_TOO_LARGE as soon as the series
+ * yielded so far would hold more than `q.maxPoints` points.
  */
+export async function* metricSeries(
+  db: SqlDb,
+  lineage: readonly LineageLink[],
+  q: MetricQuery,
+): AsyncGenerator<{ logName: string; points: MetricPoint[] }> {
+  const filter = {
+    ...(q.logNames ? { logNames: q.logNames } : {}),
+    ...(q.logGroup !== undefined ? { logGroup: q.logGroup } : {}),
+  };
+  const stepMin = clampStep(q.stepMin);
+  const stepMax = clampStep(q.stepMax);
+  const slice = new TimeSlice();
+  let total = 0;
+  for await (const metrics of lineageMetricPages(db, lineage, filter)) {
+    for (const metric of metrics) {
+      await slice.tick();
+      const segments = segmentsOf(metric, stepMin, stepMax);
+      const sampled = segments && (await sampleSegments(db, segments, q.limit));
+      const points = sampled ?? samplePoints(await collectPoints(db, metric.sources, stepMin, stepMax), q.limit);
+      if (points.length === 0) continue;
+      total += points.length;
+      if (q.maxPoints !== undefined && total > q.maxPoints) throw tooManyPoints(q.maxPoints, q.limit);
+      yield { logName: metric.logName, points: points.map(toMetricPoint) };
+    }
+  }
+}
+
+/** Returns everything metricSeries yields, in its order; throws what it throws. */
 export async function queryMetrics(
   db: SqlDb,
   lineage: readonly LineageLink[],
   q: MetricQuery,
 ): Promise<{ logName: string; points: MetricPoint[] }[]> {
-  const filter = {
-    ...(q.logNames ? { logNames: q.logNames } : {}),
-    ...(q.logGroup !== undefined ? { logGroup: q.logGroup } : {}),
-  };
-  const metrics = await lineageMetrics(db, lineage, filter);
   const out: { logName: string; points: MetricPoint[] }[] = [];
-  const stepMin = clampStep(q.stepMin);
-  const stepMax = clampStep(q.stepMax);
-  for (const metric of metrics) {
-    const segments = segmentsOf(metric, stepMin, stepMax);
-    const sampled = segments && (await sampleSegments(db, segments, q.limit));
-    const points = sampled ?? samplePoints(await collectPoints(db, metric.sources, stepMin, stepMax), q.limit);
-    if (points.length === 0) continue;
-    out.push({ logName: metric.logName, points: points.map(toMetricPoint) });
-  }
+  for await (const series of metricSeries(db, lineage, q)) out.push(series);
   return out;
+}
+
+function tooManyPoints(maxPoints: number, limit: number): AppError {
+  return resultTooLarge(
+    `this read would answer more than ${maxPoints} points (limit ${limit} applies to each metric); ask for one ` +
+      'metric with logName or one group with logGroup, or lower limit, or narrow stepMin/stepMax',
+  );
 }
 
 /** True when one series is visible and all of its points are: its stored row is exact. */
@@ -61,30 +87,46 @@ function storedIsExact(metric: LineageMetric): boolean {
 }
 
 /**
- * Returns the effective summaries of a lineage's metrics (optionally only the named ones),
- * sorted by logName (code point order). Unforked series come from their stored rows; the
- * others are computed from their effective points in O(page) memory.
+ * Returns the effective summaries of a lineage's metrics (optionally only the named ones, or
+ * one logGroup), sorted by logName (code point order). Unforked series come from their stored
+ * rows; the others are computed from their effective points in O(page) memory. Yields to the
+ * event loop between series. Throws RESULT_TOO_LARGE when more than `q.maxMetrics` match.
  */
 export async function summarize(
   db: SqlDb,
   lineage: readonly LineageLink[],
   logNames?: readonly string[],
+  q: SummaryQuery = {},
 ): Promise<SeriesSummary[]> {
   const runId = lineage[0]?.runId;
   if (runId === undefined) return [];
-  const metrics = await lineageMetrics(db, lineage, logNames ? { logNames } : {});
+  const filter = { ...(logNames ? { logNames } : {}), ...(q.logGroup !== undefined ? { logGroup: q.logGroup } : {}) };
   const out: SeriesSummary[] = [];
-  for (const metric of metrics) {
-    const only = metric.sources[0];
-    if (only && storedIsExact(metric)) {
-      out.push(stateSummary(runId, metric.logName, metric.logGroup, rowState(only.row)));
-      continue;
+  const slice = new TimeSlice();
+  for await (const metrics of lineageMetricPages(db, lineage, filter)) {
+    if (q.maxMetrics !== undefined && out.length + metrics.length > q.maxMetrics) {
+      throw resultTooLarge(
+        `this read would answer more than ${q.maxMetrics} metrics; ask for one metric with logName or one group with logGroup`,
+      );
     }
-    const acc = new SummaryAccumulator();
-    for await (const page of effectivePages(db, metric.sources, -STEP_BOUND, STEP_BOUND)) acc.pushAll(page);
-    out.push(stateSummary(runId, metric.logName, metric.logGroup, acc.finish()));
+    for (const metric of metrics) {
+      await slice.tick();
+      out.push(await summaryOf(db, runId, metric, slice));
+    }
   }
   return out;
+}
+
+/** The effective summary of one metric: its stored row when exact, else computed from its points. */
+async function summaryOf(db: SqlDb, runId: number, metric: LineageMetric, slice: TimeSlice): Promise<SeriesSummary> {
+  const only = metric.sources[0];
+  if (only && storedIsExact(metric)) return stateSummary(runId, metric.logName, metric.logGroup, rowState(only.row));
+  const acc = new SummaryAccumulator();
+  for await (const page of effectivePages(db, metric.sources, -STEP_BOUND, STEP_BOUND)) {
+    acc.pushAll(page);
+    await slice.tick();
+  }
+  return stateSummary(runId, metric.logName, metric.logGroup, acc.finish());
 }
 
 interface MaxStepRow {

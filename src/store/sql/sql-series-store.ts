@@ -12,6 +12,7 @@ import type {
   RunRef,
   SeriesStore,
   SeriesSummary,
+  SummaryQuery,
 } from '../series-store.js';
 import { appendConsole, listConsole } from './sql-console.js';
 import { appendData, listData } from './sql-data-lines.js';
@@ -21,7 +22,7 @@ import { metricNames, projectSummaries } from './sql-metric-names.js';
 import { projectLastValues, projectRunsByLastValue } from './sql-last-values.js';
 import { rankRuns } from './sql-rank-runs.js';
 import type { RankedRun } from '../../domain/aggregation.js';
-import { maxStep, queryMetrics, readPoints, summarize } from './sql-metric-read.js';
+import { maxStep, metricSeries, queryMetrics, readPoints, summarize } from './sql-metric-read.js';
 import { appendMetrics } from './sql-metric-write.js';
 
 /**
@@ -51,9 +52,17 @@ export class SqlSeriesStore implements SeriesStore {
     return queryMetrics(this.sql, lineage, q);
   }
 
+  /** The sampled series of queryMetrics one at a time; throws RESULT_TOO_LARGE past q.maxPoints. */
+  metricSeries(
+    lineage: readonly LineageLink[],
+    q: MetricQuery,
+  ): AsyncIterable<{ logName: string; points: MetricPoint[] }> {
+    return metricSeries(this.sql, lineage, q);
+  }
+
   /** Effective summaries by logName (code point order); stored rows when unforked. */
-  summarize(lineage: readonly LineageLink[], logNames?: readonly string[]): Promise<SeriesSummary[]> {
-    return summarize(this.sql, lineage, logNames);
+  summarize(lineage: readonly LineageLink[], logNames?: readonly string[], q?: SummaryQuery): Promise<SeriesSummary[]> {
+    return summarize(this.sql, lineage, logNames, q);
   }
 
   /** Runs whose metric's last finite value satisfies (or with negate, fails) the condition. */
