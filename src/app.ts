@@ -2,6 +2,7 @@ import Fastify, { LogController, type FastifyServerOptions } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { App } from './api/app-types.js';
 import { installAuth } from './api/auth-hook.js';
+import { installBodyDeadline } from './api/body-deadline.js';
 import { utf8Text } from './api/body-text.js';
 import { answerClientError } from './api/client-errors.js';
 import { installCors } from './api/cors.js';
@@ -12,6 +13,7 @@ import { recordRoutes } from './api/route-table.js';
 import { registerRoutes } from './api/routes/index.js';
 import { installSecurityHeaders } from './api/security-headers.js';
 import { installQueryUtf8Guard, loneSurrogateError } from './api/unicode-guard.js';
+import { compileSerializer } from './api/serializers.js';
 import { compileValidator } from './api/validators.js';
 import { AppError } from './errors.js';
 import { Authenticator } from './services/authenticator.js';
@@ -41,6 +43,7 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Ap
     ajv: { customOptions: { coerceTypes: false } },
   }).withTypeProvider<TypeBoxTypeProvider>();
   app.setValidatorCompiler(compileValidator);
+  app.setSerializerCompiler(compileSerializer);
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_request, body, done) => {
     try {
@@ -68,6 +71,7 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Ap
   installNulGuard(app);
   installQueryUtf8Guard(app);
   installErrorHandlers(app);
+  installBodyDeadline(app, { timeoutMs: deps.config.bodyTimeoutMs, minRate: deps.config.bodyMinRate });
   // A connection that finishes its response just as close() starts would otherwise stay open
   // for the whole keep-alive timeout (72 s), holding shutdown: shorten it first.
   app.addHook('preClose', (done) => {

@@ -14,6 +14,16 @@ export interface Config {
   ingestMaxInFlight: number;
   /** Declared body bytes of the admitted ingest requests (a lone request is always admitted). */
   ingestMaxInFlightBytes: number;
+  /** Ingest requests and uploads one organization may have admitted at once (fairness between tenants). */
+  ingestOrgMaxInFlight: number;
+  /** Body bytes one organization may have admitted at once (a lone request of an idle organization passes). */
+  ingestOrgMaxInFlightBytes: number;
+  /** A request body must arrive within this many ms, plus 1 s per `bodyMinRate` bytes received; 0 = no deadline. */
+  bodyTimeoutMs: number;
+  /** Bytes per second that extend a body's deadline by one second (the slowest sustained upload allowed). */
+  bodyMinRate: number;
+  /** The largest `fileSize` POST /files accepts (413 above); an upload must send exactly its declared size. */
+  uploadMaxBytes: number;
   /** Browser origins allowed by CORS; empty = closed, `*` = any. */
   corsOrigins: string[];
   /** A RUNNING run silent this long (ms) is marked FAILED by the server; 0 = never. */
@@ -130,6 +140,12 @@ export function loadConfig(args: readonly string[], env: NodeJS.ProcessEnv = pro
     '',
   );
   const bootstrapKey = env.STEPWISE_BOOTSTRAP_KEY || undefined;
+  const ingestMaxInFlight = parseCount(env.STEPWISE_INGEST_MAX_INFLIGHT, 64, 'STEPWISE_INGEST_MAX_INFLIGHT');
+  const ingestMaxInFlightBytes = parseSize(
+    env.STEPWISE_INGEST_MAX_INFLIGHT_BYTES,
+    256 * MB,
+    'STEPWISE_INGEST_MAX_INFLIGHT_BYTES',
+  );
   if (bootstrapKey !== undefined && !/^[\x21-\x7e]{16,256}$/.test(bootstrapKey)) {
     throw new ConfigError('STEPWISE_BOOTSTRAP_KEY must be 16 to 256 printable ASCII characters without spaces');
   }
@@ -142,12 +158,22 @@ export function loadConfig(args: readonly string[], env: NodeJS.ProcessEnv = pro
     plutoPorts: args.includes('--pluto-ports') || env.STEPWISE_PLUTO_PORTS === '1',
     jsonBodyLimit: parseSize(env.STEPWISE_JSON_BODY_LIMIT, 10 * MB, 'STEPWISE_JSON_BODY_LIMIT'),
     ingestBodyLimit: parseSize(env.STEPWISE_INGEST_BODY_LIMIT, 64 * MB, 'STEPWISE_INGEST_BODY_LIMIT'),
-    ingestMaxInFlight: parseCount(env.STEPWISE_INGEST_MAX_INFLIGHT, 64, 'STEPWISE_INGEST_MAX_INFLIGHT'),
-    ingestMaxInFlightBytes: parseSize(
-      env.STEPWISE_INGEST_MAX_INFLIGHT_BYTES,
-      256 * MB,
-      'STEPWISE_INGEST_MAX_INFLIGHT_BYTES',
+    ingestMaxInFlight,
+    ingestMaxInFlightBytes,
+    // By default one organization may hold half of each budget, so others always find room.
+    ingestOrgMaxInFlight: parseCount(
+      env.STEPWISE_INGEST_ORG_MAX_INFLIGHT,
+      Math.ceil(ingestMaxInFlight / 2),
+      'STEPWISE_INGEST_ORG_MAX_INFLIGHT',
     ),
+    ingestOrgMaxInFlightBytes: parseSize(
+      env.STEPWISE_INGEST_ORG_MAX_INFLIGHT_BYTES,
+      Math.floor(ingestMaxInFlightBytes / 2),
+      'STEPWISE_INGEST_ORG_MAX_INFLIGHT_BYTES',
+    ),
+    bodyTimeoutMs: parseDuration(env.STEPWISE_BODY_TIMEOUT, 30_000, 'STEPWISE_BODY_TIMEOUT'),
+    bodyMinRate: parseCount(env.STEPWISE_BODY_MIN_RATE, 16 * 1024, 'STEPWISE_BODY_MIN_RATE'),
+    uploadMaxBytes: parseCount(env.STEPWISE_UPLOAD_MAX_BYTES, 5 * 1024 * MB, 'STEPWISE_UPLOAD_MAX_BYTES'),
     corsOrigins: parseOrigins(env.STEPWISE_CORS_ORIGINS),
     staleAfterMs: parseDuration(env.STEPWISE_STALE_AFTER, 10 * 60_000, 'STEPWISE_STALE_AFTER'),
     logLevel: flagValue(args, 'log-level') ?? env.STEPWISE_LOG_LEVEL ?? 'info',

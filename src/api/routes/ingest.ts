@@ -20,10 +20,11 @@ const admissions = new WeakMap<Deps, Admission>();
 const limitsOf = (deps: Deps): AdmissionLimits => ({
   maxInFlight: deps.config.ingestMaxInFlight,
   maxInFlightBytes: deps.config.ingestMaxInFlightBytes,
-  unknownLength: deps.config.ingestBodyLimit,
+  tenantMaxInFlight: deps.config.ingestOrgMaxInFlight,
+  tenantMaxInFlightBytes: deps.config.ingestOrgMaxInFlightBytes,
 });
 
-/** The one admission counter of a server process (shared by the apps of --pluto-ports). */
+/** The one admission counter of a server process (ingest and uploads; shared by the apps of --pluto-ports). */
 export function admissionOf(deps: Deps): Admission {
   let admission = admissions.get(deps);
   if (!admission) admissions.set(deps, (admission = new Admission(limitsOf(deps))));
@@ -51,7 +52,7 @@ export async function registerIngestRoutes(app: App, deps: Deps): Promise<void> 
         }
       },
     );
-    installAdmission(scope, admissionOf(deps), limitsOf(deps));
+    installAdmission(scope, admissionOf(deps), deps.config.ingestBodyLimit);
     const handlers = { metrics: ingestMetrics, logs: ingestLogs, data: ingestData } as const;
     for (const [kind, handler] of Object.entries(handlers)) {
       scope.post(`/ingest/${kind}`, { schema: { response: { 200: Accepted } } }, async (request) => {
