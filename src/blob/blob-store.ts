@@ -2,12 +2,19 @@ import type { Readable } from 'node:stream';
 
 /** File bytes, addressed by key (`<org>/<run>/<logName>/<step>/<fileName>`-like paths). */
 export interface BlobStore {
-  /** Streams a body into the blob at key, replacing it; returns the bytes written. */
-  put(key: string, body: Readable): Promise<number>;
+  /**
+   * Streams a body into the blob at key and returns the bytes written. Replaces an existing
+   * blob, unless `ifAbsent`: then it throws CONFLICT and leaves the existing blob alone.
+   * A body that fails (errors or is destroyed) leaves nothing behind.
+   */
+  put(key: string, body: Readable, options?: { ifAbsent?: boolean }): Promise<number>;
   /** A stream of the blob's bytes with its size; throws NOT_FOUND when missing. */
   get(key: string): Promise<{ stream: Readable; size: number }>;
-  /** Where a client uploads the bytes of key with a PUT (no API key needed). */
-  uploadUrl(key: string): Promise<string>;
+  /**
+   * Where a client uploads the bytes of key with a PUT (no API key needed). With `size`, a
+   * store that uploads directly binds the link to exactly that many bytes.
+   */
+  uploadUrl(key: string, size?: number): Promise<string>;
   /** A download link for key valid for `ttlMs` (no API key needed). */
   downloadUrl(key: string, fileName: string, ttlMs: number): Promise<string>;
   /**

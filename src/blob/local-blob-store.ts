@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { badRequest, notFound } from '../errors.js';
+import { badRequest, conflict, notFound } from '../errors.js';
 import type { BlobStore } from './blob-store.js';
 import { diskName } from './disk-name.js';
 import type { UrlSigner } from './url-signer.js';
@@ -45,7 +45,8 @@ export class LocalBlobStore implements BlobStore {
     return full;
   }
 
-  async put(key: string, body: Readable): Promise<number> {
+  /** Writes to a temporary file, fsyncs, then renames into place (or, `ifAbsent`, links: never replaces). */
+  async put(key: string, body: Readable, options: { ifAbsent?: boolean } = {}): Promise<number> {
     const target = this.pathOf(key);
     await fs.promises.mkdir(path.dirname(target), { recursive: true });
     const temp = `${target}.${randomUUID()}.part`;
@@ -58,8 +59,17 @@ export class LocalBlobStore implements BlobStore {
       } finally {
         await handle.close();
       }
-      await fs.promises.rename(temp, target);
-      return (await fs.promises.stat(target)).size;
+      const { size } = await fs.promises.stat(temp);
+      if (options.ifAbsent) {
+        // link() fails when the target exists, atomically, even against another process.
+        await fs.promises.link(temp, target).catch((err: NodeJS.ErrnoException) => {
+          throw err.code === 'EEXIST' ? conflict('the file already has its bytes; it cannot be replaced') : err;
+        });
+        await fs.promises.rm(temp, { force: true });
+      } else {
+        await fs.promises.rename(temp, target);
+      }
+      return size;
     } catch (err) {
       await fs.promises.rm(temp, { force: true });
       throw err;
@@ -78,7 +88,8 @@ export class LocalBlobStore implements BlobStore {
     return stat?.isFile() ? stat.size : undefined;
   }
 
-  uploadUrl(key: string): Promise<string> {
+  /** A signed link to this server; the size is enforced there, against the file record. */
+  uploadUrl(key: string, _size?: number): Promise<string> {
     const urlPath = UPLOAD_PATH + keyToUrlPath(key);
     return Promise.resolve(
       `${this.publicUrl}${urlPath}?${this.signer.sign('PUT', urlPath, Date.now() + UPLOAD_TTL_MS)}`,

@@ -15,7 +15,7 @@ import {
 import { Upload } from '@aws-sdk/lib-storage';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { PassThrough, Readable } from 'node:stream';
-import { notFound } from '../errors.js';
+import { conflict, notFound } from '../errors.js';
 import type { BlobStore } from './blob-store.js';
 
 /** Presigned upload links stay valid this long (S3 allows at most 7 days). */
@@ -65,6 +65,8 @@ const isMissing = (err: unknown): boolean =>
   err instanceof S3ServiceException &&
   (err.name === 'NotFound' || err.name === 'NoSuchKey' || err.$metadata.httpStatusCode === 404);
 
+const alreadyStored = () => conflict('the file already has its bytes; it cannot be replaced');
+
 /** A BlobStore over one bucket and key prefix. */
 export class S3BlobStore implements BlobStore {
   readonly directUploads = true;
@@ -89,7 +91,10 @@ export class S3BlobStore implements BlobStore {
     return this.loc.prefix === '' ? key : `${this.loc.prefix}/${key}`;
   }
 
-  async put(key: string, body: Readable): Promise<number> {
+  /** Streams in 5 MiB parts; `ifAbsent` sends If-None-Match: * (S3 answers 412 rather than overwrite). */
+  async put(key: string, body: Readable, options: { ifAbsent?: boolean } = {}): Promise<number> {
+    // S3 itself refuses atomically (If-None-Match); the HEAD covers stores that ignore it.
+    if (options.ifAbsent && (await this.stat(key)) !== undefined) throw alreadyStored();
     let size = 0;
     const counted = new PassThrough();
     counted.on('data', (chunk: Buffer) => (size += chunk.length));
@@ -97,11 +102,19 @@ export class S3BlobStore implements BlobStore {
     body.pipe(counted);
     const upload = new Upload({
       client: this.client,
-      params: { Bucket: this.loc.bucket, Key: this.objectKey(key), Body: counted },
+      params: {
+        Bucket: this.loc.bucket,
+        Key: this.objectKey(key),
+        Body: counted,
+        ...(options.ifAbsent ? { IfNoneMatch: '*' } : {}),
+      },
       queueSize: 2,
       partSize: 5 * 1024 * 1024,
     });
-    await upload.done();
+    await upload.done().catch((err: unknown) => {
+      const refused = err instanceof S3ServiceException && err.$metadata.httpStatusCode === 412;
+      throw refused ? alreadyStored() : err;
+    });
     return size;
   }
 
@@ -126,8 +139,16 @@ export class S3BlobStore implements BlobStore {
     }
   }
 
-  uploadUrl(key: string): Promise<string> {
-    const command = new PutObjectCommand({ Bucket: this.loc.bucket, Key: this.objectKey(key) });
+  /**
+   * A presigned PUT. With `size`, Content-Length is a signed header: the bucket refuses a
+   * body of any other length (and a chunked one) as a signature mismatch, 403.
+   */
+  uploadUrl(key: string, size?: number): Promise<string> {
+    const command = new PutObjectCommand({
+      Bucket: this.loc.bucket,
+      Key: this.objectKey(key),
+      ...(size === undefined ? {} : { ContentLength: size }),
+    });
     return getSignedUrl(this.client, command, { expiresIn: UPLOAD_TTL_S });
   }
 

@@ -1,10 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import type { Readable } from 'node:stream';
 import { logGroupOf } from '../domain/log-group.js';
 import type { LogType, Run } from '../domain/types.js';
-import { badRequest } from '../errors.js';
+import { AppError, badRequest } from '../errors.js';
 import type { FileInput, FileRecord } from '../store/series-store.js';
-import type { Ctx, Deps } from './context.js';
+import type { Ctx } from './context.js';
 import { getProjectRun } from './run-lookup.js';
 import { iso } from './run-urls.js';
 import { confirmDirectUploads } from './upload-check.js';
@@ -80,6 +79,11 @@ export async function requestUploads(
   files: readonly FileRequest[],
 ): Promise<Record<string, Record<string, string>[]>> {
   files.forEach(checkFileNames);
+  const max = ctx.deps.config.uploadMaxBytes;
+  const big = files.find((f) => f.fileSize > max);
+  if (big) {
+    throw new AppError('PAYLOAD_TOO_LARGE', `fileSize of ${big.fileName} is over the largest upload (${max} bytes)`);
+  }
   const now = Date.now();
   const inputs: FileInput[] = files.map((f) => ({
     logName: f.logName,
@@ -104,15 +108,10 @@ export async function requestUploads(
     (f) => `${run.orgId}/${run.id}/${randomUUID()}/${f.fileName}`,
   );
   const out: Record<string, Record<string, string>[]> = {};
-  for (const r of records) (out[r.logName] ??= []).push({ [r.fileName]: await ctx.deps.blobs.uploadUrl(r.blobKey) });
+  for (const r of records) {
+    (out[r.logName] ??= []).push({ [r.fileName]: await ctx.deps.blobs.uploadUrl(r.blobKey, r.fileSize) });
+  }
   return out;
-}
-
-/** Receives the bytes of an upload link (already verified) and marks the file uploaded. */
-export async function receiveUpload(deps: Deps, blobKey: string, body: Readable): Promise<number> {
-  const size = await deps.blobs.put(blobKey, body);
-  await deps.series.markFileUploaded(blobKey, size, Date.now());
-  return size;
 }
 
 /** Files of a run whose bytes have arrived, with 5-day download links. Throws NOT_FOUND. */

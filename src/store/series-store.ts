@@ -196,8 +196,13 @@ export interface SeriesStore {
 
   /** Creates (or replaces, for the same run/logName/fileName/step) file records awaiting bytes. */
   createFiles(runId: number, files: readonly FileInput[], blobKey: (f: FileInput) => string): Promise<FileRecord[]>;
-  /** Marks the file with this blob key as uploaded with its real size. Returns false when unknown. */
+  /**
+   * Marks the file with this blob key as uploaded with its real size. Returns false when
+   * unknown or already uploaded (a finished file is never changed by a later mark).
+   */
   markFileUploaded(blobKey: string, size: number, at: number): Promise<boolean>;
+  /** The file record with this blob key (uploaded or awaiting bytes), or undefined. */
+  findFile(blobKey: string): Promise<FileRecord | undefined>;
   /** Uploaded files of a run by step, sampleIndex, fileName; optional exact filters. */
   listFiles(runId: number, logName: string | null, logGroup: string | null): Promise<FileRecord[]>;
   /**

@@ -172,7 +172,7 @@ describe('GET /api/runs/files', () => {
   });
 
   it('lists only files whose bytes have arrived', async () => {
-    const res = await requestUploads([entry('sent.png'), entry('pending.png')]);
+    const res = await requestUploads([entry('sent.png', { fileSize: 1 }), entry('pending.png')]);
     await put(uploadUrlOf(res.body, 'samples/images', 'sent.png'), Buffer.from('x'));
     expect((await listFiles()).files.map((f) => f.fileName)).toEqual(['sent.png']);
   });
@@ -301,7 +301,7 @@ describe('POST /files refuses names that could escape the run storage', () => {
   it('round-trips file names with spaces, percent signs, # and ? and non-ASCII', async () => {
     const name = 'my file %41 #1? ü 学.png';
     const bytes = randomBytes(1000);
-    await upload(entry(name, { logName: 'weird names/ü' }), bytes);
+    await upload(entry(name, { logName: 'weird names/ü', fileSize: bytes.length }), bytes);
     const [file] = (await listFiles()).files;
     expect(file?.fileName).toBe(name);
     expect(file?.logName).toBe('weird names/ü');

@@ -17,7 +17,7 @@ async function addFile(key: string, runId: number, project: string, fileName: st
     'POST',
     '/files',
     key,
-    { files: [{ fileName, logName: 'f', fileSize: 1, fileType: 'txt' }] },
+    { files: [{ fileName, logName: 'f', fileSize: fileName.length, fileType: 'txt' }] },
     headers,
   );
   const upload = local((res.body.f as Record<string, string>[])[0]![fileName]!);

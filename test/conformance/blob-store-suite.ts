@@ -87,6 +87,38 @@ export function blobStoreSuite(name: string, open: OpenBlobStore): void {
     );
 
     it(
+      'put with ifAbsent refuses to replace a stored blob with CONFLICT and leaves it whole',
+      withStore(open, async (b) => {
+        await b.put('1/2/k/once.txt', Readable.from([Buffer.from('first')]), { ifAbsent: true });
+        const err: unknown = await b
+          .put('1/2/k/once.txt', Readable.from([Buffer.from('second!')]), { ifAbsent: true })
+          .catch((e: unknown) => e);
+        expect((err as AppError).code).toBe('CONFLICT');
+        expect((await readAll((await b.get('1/2/k/once.txt')).stream)).toString()).toBe('first');
+      }),
+    );
+
+    it(
+      'an upload link for 5 bytes refuses 6 bytes, 4 bytes and a chunked body, and stores nothing',
+      withStore(open, async (b) => {
+        const url = await b.uploadUrl('1/2/u/five.bin', 5);
+        const send = async (body: BodyInit) => {
+          const res = await fetch(url, { method: 'PUT', body, duplex: 'half' } as RequestInit);
+          await res.arrayBuffer();
+          return res.status;
+        };
+        expect(await send(Buffer.from('123456'))).toBeGreaterThanOrEqual(400);
+        expect(await send(Buffer.from('1234'))).toBeGreaterThanOrEqual(400);
+        expect(
+          await send(Readable.toWeb(pieces(Buffer.from('1234567890'), 2)) as ReadableStream),
+        ).toBeGreaterThanOrEqual(400);
+        expect(await b.stat('1/2/u/five.bin')).toBeUndefined();
+        expect(await send(Buffer.from('12345'))).toBe(200);
+        expect(await b.stat('1/2/u/five.bin')).toBe(5);
+      }),
+    );
+
+    it(
       'stat gives the size of a stored blob, and undefined for a missing one',
       withStore(open, async (b) => {
         await b.put('1/2/s/x.bin', Readable.from([Buffer.alloc(1000, 1)]));
@@ -108,7 +140,7 @@ export function blobStoreSuite(name: string, open: OpenBlobStore): void {
       'a PUT of raw bytes to the upload link stores them, with no API key',
       withStore(open, async (b) => {
         const body = randomBytes(300_000);
-        const res = await fetch(await b.uploadUrl('1/2/u/upload.bin'), {
+        const res = await fetch(await b.uploadUrl('1/2/u/upload.bin', body.length), {
           method: 'PUT',
           body,
           headers: { 'content-type': 'application/octet-stream' },

@@ -20,8 +20,14 @@ blobStoreSuite('local directory', async () => {
   const blobs = new LocalBlobStore(path.join(dataDir, 'blobs'), config.publicUrl, signer);
   const app = await buildApp({ config, metadata: stores.metadata, series: stores.series, blobs, signer });
   await app.listen({ port, host: '127.0.0.1' });
+  // The server takes an upload only for a file record awaiting exactly that many bytes.
+  const uploadUrl = async (key: string, size = 0): Promise<string> => {
+    const file = { logName: 'f', fileName: key, fileType: 'bin', fileSize: size, step: 0, sampleIndex: 0, time: 1 };
+    await stores.series.createFiles(2, [{ ...file, caption: null }], () => key);
+    return blobs.uploadUrl(key, size);
+  };
   return {
-    blobs,
+    blobs: Object.assign(Object.create(blobs) as LocalBlobStore, { uploadUrl }),
     close: async () => {
       await app.close();
       await stores.close();

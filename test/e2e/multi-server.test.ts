@@ -201,13 +201,17 @@ describe.skipIf(postgresTestUrl() === undefined)('two servers on one PostgreSQL 
   it('a file uploaded to the bucket through one server is listed, with a working link, by the other', async () => {
     const { runId } = await createRun(0, { runName: 'files' });
     const headers = { 'x-run-id': String(runId), 'x-project-name': PROJECT };
-    const file = { fileName: 'sample.png', logName: 'images/sample', fileSize: 5, fileType: 'png', step: 3 };
+    const file = { fileName: 'sample.png', logName: 'images/sample', fileSize: 6, fileType: 'png', step: 3 };
     const links = await api<Record<string, Record<string, string>[]>>(0, 'POST', '/files', { files: [file] }, headers);
     expect(links.status).toBe(200);
     const uploadUrl = links.body['images/sample']![0]!['sample.png']!;
     expect(new URL(uploadUrl).origin).toBe(s3.endpoint);
     const before = await api<{ files: unknown[] }>(1, 'GET', `/api/runs/files?runId=${runId}`);
     expect(before.body.files).toEqual([]);
+    // The link is presigned with the declared size: the bucket refuses any other length.
+    const oversized = await fetch(uploadUrl, { method: 'PUT', body: Buffer.from('bytes!!') });
+    expect(oversized.status).toBe(403);
+    expect((await api<{ files: unknown[] }>(1, 'GET', `/api/runs/files?runId=${runId}`)).body.files).toEqual([]);
     const put = await fetch(uploadUrl, { method: 'PUT', body: Buffer.from('bytes!') });
     expect(put.status).toBe(200);
     const after = await api<{ files: { fileName: string; fileSize: number; url: string }[] }>(

@@ -4,8 +4,11 @@ import type { Readable } from 'node:stream';
 import { DOWNLOAD_PATH, UPLOAD_PATH } from '../../blob/local-blob-store.js';
 import { forbidden } from '../../errors.js';
 import type { Deps } from '../../services/context.js';
-import { listRunFiles, receiveUpload, requestUploads } from '../../services/files.js';
+import { listRunFiles, requestUploads } from '../../services/files.js';
 import { ingestRun } from '../../services/ingest.js';
+import { receiveUpload } from '../../services/upload-receive.js';
+import { admitRequest } from '../ingest-admission.js';
+import { admissionOf } from './ingest.js';
 import type { App } from '../app-types.js';
 import { ctxOf } from '../auth-hook.js';
 import { Opt, QueryRunId, Step } from '../schema-helpers.js';
@@ -31,6 +34,9 @@ const FileView = Type.Object({
   step: Type.Integer(),
   url: Type.String(),
 });
+
+/** What an upload in flight is counted as by admission: bytes stream through, about this much at a time. */
+const UPLOAD_WINDOW = 1024 * 1024;
 
 /** The blob key of a signed link, after checking its signature; throws FORBIDDEN. */
 function verifiedKey(deps: Deps, request: FastifyRequest, method: string, prefix: string): string {
@@ -68,10 +74,14 @@ export async function registerFileRoutes(app: App, deps: Deps): Promise<void> {
   await app.register(async (scope) => {
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser('*', (_request, payload, done) => done(null, payload));
-    scope.put(`${UPLOAD_PATH}*`, { config: { public: true } }, async (request) => {
+    scope.put(`${UPLOAD_PATH}*`, { config: { public: true } }, async (request, reply) => {
       const key = verifiedKey(deps, request, 'PUT', UPLOAD_PATH);
       const body = (request.body as Readable | undefined) ?? request.raw;
-      const size = await receiveUpload(deps, key, body);
+      const length = request.headers['content-length'];
+      // Upload bodies stream to the blob store: admitted like ingest bodies, holding one stream window.
+      const admit = (tenant: string) =>
+        admitRequest(admissionOf(deps), request, reply, tenant, Number.POSITIVE_INFINITY, UPLOAD_WINDOW);
+      const size = await receiveUpload(deps, key, body, length === undefined ? undefined : Number(length), admit);
       return { success: true, size };
     });
   });

@@ -82,14 +82,22 @@ export function createFiles(
   });
 }
 
-/** Marks the file(s) with this blob key uploaded with their real size; returns false when none has it. */
+/**
+ * Marks the file(s) with this blob key, still awaiting bytes, uploaded with their real size;
+ * returns false when none has it or it was already uploaded.
+ */
 export async function markFileUploaded(db: SqlDb, blobKey: string, size: number, at: number): Promise<boolean> {
-  const changed = await db.run('UPDATE files SET uploaded_at = ?, file_size = ? WHERE blob_key = ?', [
-    at,
-    size,
-    blobKey,
-  ]);
+  const changed = await db.run(
+    'UPDATE files SET uploaded_at = ?, file_size = ? WHERE blob_key = ? AND uploaded_at IS NULL',
+    [at, size, blobKey],
+  );
   return changed > 0;
+}
+
+/** Returns the file record with this blob key, or undefined. */
+export async function findFile(db: SqlDb, blobKey: string): Promise<FileRecord | undefined> {
+  const rows = await db.all<FileRow>(`SELECT ${FILE_COLUMNS} FROM files WHERE blob_key = ? LIMIT 1`, [blobKey]);
+  return rows[0] === undefined ? undefined : toRecord(rows[0]);
 }
 
 /**

@@ -17,7 +17,7 @@ import type {
 import { appendConsole, listConsole } from './sql-console.js';
 import { appendData, listData } from './sql-data-lines.js';
 import type { SqlDb } from './sql-db.js';
-import { createFiles, listFiles, listPendingFiles, markFileUploaded } from './sql-files.js';
+import { createFiles, findFile, listFiles, listPendingFiles, markFileUploaded } from './sql-files.js';
 import { metricNames, projectSummaries } from './sql-metric-names.js';
 import { projectLastValues, projectRunsByLastValue } from './sql-last-values.js';
 import { rankRuns } from './sql-rank-runs.js';
@@ -140,9 +140,14 @@ export class SqlSeriesStore implements SeriesStore {
     return createFiles(this.sql, runId, files, blobKey);
   }
 
-  /** Marks the file with this blob key uploaded; false when unknown. */
+  /** Marks the file with this blob key uploaded; false when unknown or already uploaded. */
   markFileUploaded(blobKey: string, size: number, at: number): Promise<boolean> {
     return markFileUploaded(this.sql, blobKey, size, at);
+  }
+
+  /** The file record with this blob key, or undefined. */
+  findFile(blobKey: string): Promise<FileRecord | undefined> {
+    return findFile(this.sql, blobKey);
   }
 
   /** Uploaded files by step, sampleIndex, fileName. */
