@@ -46,8 +46,23 @@ function strictIntegers(schema: Schema, validate: ValidateFunction): ValidateFun
   return wrapped;
 }
 
-/** The validator compiler of the app: strict for bodies, coercing for query, params and headers (integers digits only). */
+/** Compiled validators by part and schema text: Fastify hands each app its own schema copies. */
+const compiled = new Map<string, ValidateFunction>();
+
+/**
+ * The validator compiler of the app: strict for bodies, coercing for query, params and
+ * headers (integers digits only). Compiled once per schema per process, so building another
+ * app (tests build hundreds) compiles nothing.
+ */
 export function compileValidator({ schema, httpPart }: { schema: FastifySchema; httpPart?: string }): ValidateFunction {
-  if (httpPart === 'body') return strict.compile(schema as object);
-  return strictIntegers(schema as Schema, coercing.compile(schema as object));
+  const body = httpPart === 'body';
+  const key = `${body ? 'strict' : 'coercing'} ${JSON.stringify(schema)}`;
+  let validate = compiled.get(key);
+  if (validate === undefined) {
+    validate = body
+      ? strict.compile(schema as object)
+      : strictIntegers(schema as Schema, coercing.compile(schema as object));
+    compiled.set(key, validate);
+  }
+  return validate;
 }
