@@ -51,7 +51,3 @@ export interface SearchSort {
   field: Exclude<SearchField, { kind: 'tags' }>;
   descending: boolean;
 }
-
-/** Filters that match everything and nothing. */
-export const MATCH_ALL: FilterNode = { kind: 'and', nodes: [] };
-export const MATCH_NONE: FilterNode = { kind: 'or', nodes: [] };
