@@ -1,7 +1,8 @@
 /**
  * Hostile input on every route of the router: generated broken bodies, wrong types, huge,
- * negative and fractional numbers, 10 MB strings, deep nesting, unknown enum values,
- * traversal, NUL, CR/LF and invalid UTF-8 in bodies, parameters, headers and NDJSON lines.
+ * negative and fractional numbers, 10 MB strings, deep nesting, wide arrays, huge steps,
+ * unknown enum values, traversal, NUL, CR/LF, lone surrogates, whitespace-padded and long
+ * names and invalid UTF-8 in bodies, parameters, headers and NDJSON lines.
  * Never a 5xx; refusals are 4xx with {error, code}; the server keeps answering.
  */
 import type { InjectOptions } from 'fastify';
@@ -10,6 +11,7 @@ import { routeTable } from '../../src/api/route-table.js';
 import { makeTestApp } from '../helpers/test-app.js';
 import { type BadCase, bodyCases, bodyFieldCases } from '../helpers/hostile-inputs.js';
 import {
+  HUGE_STEP_METRIC,
   ingestHeaderCases,
   ndjsonCases,
   paramCases,
@@ -49,6 +51,33 @@ function withKey(req: InjectOptions, key: string | null): InjectOptions {
   return { ...req, headers };
 }
 
+/**
+ * Follows an accepted POST /files through: each link takes its file's declared bytes
+ * without a 5xx (a name the server accepted must not fail at upload). Returns failures.
+ */
+async function uploadAll(req: InjectOptions, answer: string): Promise<string[]> {
+  const declared = new Map<string, number>();
+  for (const f of (JSON.parse(String(req.payload)) as { files: { fileName: string; fileSize: number }[] }).files) {
+    declared.set(f.fileName, f.fileSize);
+  }
+  const failures: string[] = [];
+  for (const links of Object.values(JSON.parse(answer) as Record<string, Record<string, string>[]>)) {
+    for (const [fileName, link] of links.flatMap((l) => Object.entries(l))) {
+      const size = declared.get(fileName) ?? 0;
+      if (size > 1024 * 1024) continue;
+      const url = new URL(link);
+      const put = await t.app.inject({
+        method: 'PUT',
+        url: url.pathname + url.search,
+        payload: Buffer.alloc(size, 1),
+        headers: { 'content-type': 'application/octet-stream' },
+      });
+      if (put.statusCode >= 500) failures.push(`5xx uploading ${fileName.slice(0, 40)}: ${put.body.slice(0, 160)}`);
+    }
+  }
+  return failures;
+}
+
 describe('hostile input, on every route', () => {
   it.each(routes.map((r) => ({ route: r, name: routeName(r) })))(
     '$name never answers 5xx, refuses bad input with {error, code}, and keeps serving',
@@ -59,6 +88,7 @@ describe('hostile input, on every route', () => {
         tried++;
         const res = await t.app.inject(withKey(c.req, key));
         const label = `${c.name}: ${res.statusCode} ${res.body.slice(0, 160)}`;
+        if (route.url === '/files' && res.statusCode === 200) failures.push(...(await uploadAll(c.req, res.body)));
         if (res.statusCode >= 500) {
           answered5xx++;
           failures.push(`5xx for ${label}`);
@@ -85,6 +115,24 @@ describe('hostile input, on every route', () => {
     },
     120_000,
   );
+});
+
+describe('after every hostile input', () => {
+  it('reads back whatever was accepted, huge steps included, in bounded time', async () => {
+    const reads = [
+      `/api/runs/metrics?runId=${target.runId}&logName=${encodeURIComponent(HUGE_STEP_METRIC)}`,
+      `/api/runs/metrics?runId=${target.runId}&logName=${encodeURIComponent(HUGE_STEP_METRIC)}&stepMin=0`,
+      `/api/runs/statistics?runId=${target.runId}`,
+      `/api/runs/data?runId=${target.runId}`,
+      `/api/runs/files?runId=${target.runId}`,
+    ];
+    for (const url of reads) {
+      const started = performance.now();
+      const res = await t.app.inject(withKey({ method: 'GET', url }, t.key));
+      expect(res.statusCode, `${url}: ${res.body.slice(0, 160)}`).toBeLessThan(500);
+      expect(performance.now() - started, url).toBeLessThan(2_000);
+    }
+  });
 });
 
 describe('atomicity of refused ingest', () => {

@@ -1,7 +1,8 @@
 /**
  * Generated bad inputs for a route, derived from its schema and a valid request: broken
- * bodies, wrong types, huge and fractional numbers, 10 MB strings, deep nesting, unknown
- * enum values, traversal, NUL, CR/LF and invalid UTF-8. Each case says whether the server
+ * bodies, wrong types, huge and fractional numbers, 10 MB strings, deep nesting, wide
+ * arrays, unknown enum values, traversal, NUL, CR/LF, lone surrogates, names with
+ * surrounding whitespace or over 255 bytes, and invalid UTF-8. Each case says whether the server
  * must refuse it (a 4xx) or may accept it; it must never answer 5xx.
  */
 import type { InjectOptions } from 'fastify';
@@ -21,6 +22,9 @@ const nest = (depth: number): unknown => {
   return v;
 };
 
+/** Wide, flat arrays: a recursion per element overflows the stack long before 200 000. */
+const WIDE = Array.from({ length: 200_000 }, (_, i) => i);
+
 /** Replacement values for one field: [label, value, whether it is bad whatever the schema says]. */
 export const FIELD_VALUES: [string, unknown, boolean][] = [
   ['a string', 'abc', false],
@@ -38,6 +42,11 @@ export const FIELD_VALUES: [string, unknown, boolean][] = [
   ['CR LF header injection', 'a\r\nX-Injected: 1', false],
   ['path traversal', '../../../etc/passwd', false],
   ['a lone surrogate', '\ud800', false],
+  ['a name with surrounding whitespace', '  spaced name  ', false],
+  ['a 300-byte name', '\u00e9'.repeat(150), false],
+  ['2^53 - 1', Number.MAX_SAFE_INTEGER, false],
+  ['an array of 200 000 numbers', WIDE, false],
+  ['JSON text of an array of 200 000 numbers', JSON.stringify(WIDE), false],
   ['an unknown enum value', 'BOGUS_VALUE', false],
   ['JSON text nested 200 deep', JSON.stringify(nest(200)), false],
   ['an object nested 1000 deep', nest(1000), false],
@@ -77,7 +86,9 @@ export function schemaRejects(s: Schema, v: unknown): boolean {
 /** How deep a JSON value nests (a scalar is 0). */
 function depthOf(v: unknown): number {
   if (v === null || typeof v !== 'object') return 0;
-  return 1 + Math.max(0, ...Object.values(v).map(depthOf));
+  let deepest = 0;
+  for (const child of Object.values(v)) deepest = Math.max(deepest, depthOf(child));
+  return 1 + deepest;
 }
 
 function jsonTooDeepOrInvalid(v: unknown): boolean {

@@ -96,6 +96,7 @@ export function ingestHeaderCases(req: InjectOptions): BadCase[] {
     ['X-Project-Name of another project', { 'x-project-name': 'not-this-project' }, true],
     ['X-Project-Name with traversal', { 'x-project-name': '../../x' }, true],
     ['X-Project-Name of 100 kB', { 'x-project-name': 'n'.repeat(100_000) }, true],
+    ['X-Project-Name with surrounding whitespace', { 'x-project-name': ` ${headers['x-project-name']} ` }, false],
   ];
   return variants.map(([name, change, mustReject]) => {
     const merged: Record<string, string> = { ...headers };
@@ -109,6 +110,16 @@ export function ingestHeaderCases(req: InjectOptions): BadCase[] {
 
 const MB = 1024 * 1024;
 
+/** The metric that the huge-step cases write: reading it back must stay cheap. */
+export const HUGE_STEP_METRIC = 'hostile/huge-step';
+
+/** A flat histogram of 300 000 values (wide, not deep). */
+const HISTOGRAM = JSON.stringify({
+  type: 'Histogram',
+  freq: Array.from({ length: 300_000 }, (_, i) => i % 7),
+  bins: { min: 0, max: 1, num: 300_000 },
+});
+
 /** NDJSON bodies for one ingest kind: [label, body, must refuse]. */
 export function ndjsonBodies(kind: string): [string, string | Buffer, boolean][] {
   const good =
@@ -118,6 +129,8 @@ export function ndjsonBodies(kind: string): [string, string | Buffer, boolean][]
         ? '{"time":1,"message":"m","lineNumber":1,"logType":"INFO"}'
         : '{"time":1,"step":0,"data":"{}","dataType":"TEXT","logName":"hostile/d"}';
   const edit = (patch: Record<string, unknown>) => JSON.stringify({ ...(JSON.parse(good) as object), ...patch });
+  const huge = (step: number) =>
+    kind === 'metrics' ? JSON.stringify({ time: 1, step, data: { [HUGE_STEP_METRIC]: 1 } }) : edit({ step });
   const raw = (field: string, text: string) => good.replace(new RegExp(`"${field}":[^,}]*`), `"${field}":${text}`);
   return [
     ['a truncated line', '{"time":1,', true],
@@ -128,6 +141,11 @@ export function ndjsonBodies(kind: string): [string, string | Buffer, boolean][]
     ['a negative step', edit({ step: -1 }), true],
     ['a fractional step', edit({ step: 1.5 }), true],
     ['a step of 2^64', edit({ step: 2 ** 64 }), true],
+    // Accepted steps at the top of the range must be readable later (see HUGE_STEP_METRIC).
+    ['a step of 2^53 - 1', huge(Number.MAX_SAFE_INTEGER), false],
+    ['a step of 1e15', huge(1e15), false],
+    ['a lone surrogate in a name', kind === 'metrics' ? good.replace('hostile/m', 'lone\\ud800') : good, false],
+    ['a 300 000-value histogram', kind === 'data' ? edit({ data: HISTOGRAM, dataType: 'HISTOGRAM' }) : good, false],
     ['a number overflowing a double', kind === 'logs' ? raw('time', '1e400') : raw('step', '1e400'), true],
     ['a negative time', edit({ time: -5 }), true],
     ['a string time', edit({ time: 'yesterday' }), true],
