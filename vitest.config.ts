@@ -1,26 +1,77 @@
 import { defineConfig } from 'vitest/config';
 
-// Two projects: every test on the embedded default (SQLite, local blobs), and the API
-// scenario tests again with makeTestApp on PostgreSQL. Both get a throwaway PostgreSQL
-// cluster from the global setup (the conformance and multi-server tests use it too).
+const POSTGRES = ['test/setup/postgres-global.ts'];
+/** Projects that open the embedded store need dist/ for its writer thread. */
+const DIST = ['test/setup/dist-global.ts'];
+/** Store tests that compare SQLite and PostgreSQL in one file. */
+const BOTH_ENGINES = ['test/store/extreme-values.test.ts', 'test/store/legacy-rollups.test.ts'];
+
+/**
+ * The test projects. `npm test` runs the first four (the developer loop); `npm run test:e2e`
+ * runs `e2e`, the spawned-server, soak, flood and kill tests. Only the projects that need
+ * PostgreSQL start a throwaway cluster, each its own (they never run in one Vitest run).
+ *
+ * - unit: pure functions (domain rules, parsing, dialect helpers): no database, no server.
+ * - sqlite: the API scenarios and the store conformance suites on the embedded store.
+ * - postgres: the API scenarios again and the conformance suites on PostgreSQL, plus the
+ *   store tests that compare both engines.
+ * - blobs: the blob-store suite on the local directory and on S3 (s3rver in-process).
+ * - e2e: real `stepwise serve` processes over loopback HTTP (long: soak, floods, kills).
+ */
 export default defineConfig({
   test: {
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // Vitest's default is one worker per core less one: a single worker on this 2-core
+    // machine. The API and store tests wait on SQLite fsyncs and on PostgreSQL (its own
+    // processes) about half the time, so three workers keep both cores busy.
+    // `npm run test:e2e` runs one file at a time: its timing checks want the machine.
+    maxWorkers: 3,
+    // A worker keeps its imported modules from one file to the next (the import of src/
+    // took ~1.5 s a file, 126 s a run). Test files share no state through modules: each
+    // builds its own stores and app.
+    isolate: false,
+    reporters: ['default', './test/setup/project-times.ts'],
     projects: [
       {
         extends: true,
-        test: { name: 'sqlite', include: ['test/**/*.test.ts'], globalSetup: ['test/setup/postgres-global.ts'] },
+        test: {
+          name: 'unit',
+          include: [
+            'test/domain/**/*.test.ts',
+            'test/ingest/**/*.test.ts',
+            'test/blob/**/*.test.ts',
+            // Pure string work on the PostgreSQL dialect: no server.
+            'test/store/postgres-dialect.test.ts',
+          ],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'sqlite',
+          include: ['test/api/**/*.test.ts', 'test/conformance/*.sqlite.test.ts', 'test/store/**/*.test.ts'],
+          exclude: [...BOTH_ENGINES, 'test/store/postgres-dialect.test.ts'],
+          globalSetup: DIST,
+        },
       },
       {
         extends: true,
         test: {
           name: 'postgres',
-          include: ['test/api/**/*.test.ts'],
-          globalSetup: ['test/setup/postgres-global.ts'],
+          include: ['test/api/**/*.test.ts', 'test/conformance/*.postgres.test.ts', ...BOTH_ENGINES],
+          globalSetup: [...DIST, ...POSTGRES],
           env: { STEPWISE_TEST_DATABASE: 'postgres' },
         },
+      },
+      {
+        extends: true,
+        test: { name: 'blobs', include: ['test/conformance/blob-store.*.test.ts'], globalSetup: DIST },
+      },
+      {
+        extends: true,
+        test: { name: 'e2e', include: ['test/e2e/**/*.test.ts'], globalSetup: [...DIST, ...POSTGRES] },
       },
     ],
   },

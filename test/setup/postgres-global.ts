@@ -1,5 +1,6 @@
 /**
- * Vitest global setup: one throwaway PostgreSQL cluster for the run (or the server at
+ * Vitest global setup: one throwaway PostgreSQL cluster for the run, shared by every project
+ * that lists this setup (or the server at
  * STEPWISE_TEST_DATABASE_URL) with a migrated template database that tests clone (see
  * test/helpers/test-database.ts). Without the server binaries the PostgreSQL tests are
  * skipped, except under CI, where that is an error.
@@ -36,24 +37,42 @@ async function makeTemplate(url: string): Promise<string> {
   return name;
 }
 
-/** Starts the cluster (a few seconds) and returns its teardown. */
-export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+interface Server {
+  url: string;
+  template: string;
+  stop: () => Promise<void>;
+}
+
+/** The server of this Vitest process, shared by every project that asks (one cluster per run). */
+const shared = globalThis as { stepwiseTestPostgres?: { server: Promise<Server>; users: number } };
+
+/** Starts the cluster (a few seconds), or uses STEPWISE_TEST_DATABASE_URL; undefined when neither can be had. */
+async function startServer(): Promise<Server | undefined> {
   const given = process.env.STEPWISE_TEST_DATABASE_URL;
-  if (given) {
-    project.provide('postgresUrl', given);
-    project.provide('postgresTemplate', await makeTemplate(given));
-    return async () => undefined;
-  }
+  if (given) return { url: given, template: await makeTemplate(given), stop: async () => undefined };
   if (!postgresAvailable()) {
     if (process.env.CI) throw new Error('CI needs PostgreSQL: apt-get install -y postgresql');
     process.stderr.write('PostgreSQL is not installed: its tests are skipped (apt-get install -y postgresql)\n');
-    project.provide('postgresUrl', '');
-    project.provide('postgresTemplate', '');
-    return async () => undefined;
+    return undefined;
   }
   const cluster = await startPostgresCluster({ fast: true });
   const url = cluster.socketUrlOf('postgres');
-  project.provide('postgresUrl', url);
-  project.provide('postgresTemplate', await makeTemplate(url));
-  return () => cluster.stop();
+  return { url, template: await makeTemplate(url), stop: () => cluster.stop() };
+}
+
+/** Provides the server to the project's tests and returns the teardown (the last user stops it). */
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  const entry = (shared.stepwiseTestPostgres ??= {
+    server: startServer().then((s) => s ?? { url: '', template: '', stop: async () => undefined }),
+    users: 0,
+  });
+  entry.users++;
+  const server = await entry.server;
+  project.provide('postgresUrl', server.url);
+  project.provide('postgresTemplate', server.template);
+  return async () => {
+    if (--entry.users > 0) return;
+    shared.stepwiseTestPostgres = undefined;
+    await server.stop();
+  };
 }
