@@ -26,7 +26,6 @@ export default defineConfig({
     // Vitest's default is one worker per core less one: a single worker on this 2-core
     // machine. The API and store tests wait on SQLite fsyncs and on PostgreSQL (its own
     // processes) about half the time, so three workers keep both cores busy.
-    // `npm run test:e2e` runs one file at a time: its timing checks want the machine.
     maxWorkers: 3,
     // A worker keeps its imported modules from one file to the next (the import of src/
     // took ~1.5 s a file, 126 s a run). Test files share no state through modules: each
@@ -71,7 +70,13 @@ export default defineConfig({
       },
       {
         extends: true,
-        test: { name: 'e2e', include: ['test/e2e/**/*.test.ts'], globalSetup: [...DIST, ...POSTGRES] },
+        test: {
+          name: 'e2e',
+          include: ['test/e2e/**/*.test.ts'],
+          globalSetup: [...DIST, ...POSTGRES],
+          // One file at a time: these suites measure latency and memory of a server process.
+          fileParallelism: false,
+        },
       },
     ],
   },
