@@ -4,10 +4,19 @@ import { hasLoneSurrogate, LONE_SURROGATE_RULE } from './unicode-text.js';
 /** Deepest nesting of a stored JSON value (config, metadata, graphs, alerts). */
 export const MAX_JSON_DEPTH = 100;
 
+/** Why a string or key of a JSON value cannot be stored, or undefined. */
+function textProblem(text: string): string | undefined {
+  if (text.includes('\u0000')) return 'must not contain the NUL character (U+0000)';
+  if (hasLoneSurrogate(text)) return `must not contain ${LONE_SURROGATE_RULE}`;
+  return undefined;
+}
+
 /**
  * Returns why a JSON value cannot be stored, as the end of a sentence naming it, or
  * undefined when it can: nesting deeper than `maxDepth`, or a string or key holding a lone
- * surrogate. Walks level by level without recursion, so wide arrays cost one pass.
+ * surrogate or U+0000 (PostgreSQL's JSON cannot hold it, so a stored config holding one
+ * would fail every search over that config). Walks level by level without recursion, so
+ * wide arrays cost one pass.
  */
 export function jsonValueProblem(value: unknown, maxDepth = MAX_JSON_DEPTH): string | undefined {
   let level: unknown[] = [value];
@@ -16,10 +25,12 @@ export function jsonValueProblem(value: unknown, maxDepth = MAX_JSON_DEPTH): str
     const next: unknown[] = [];
     for (const v of level) {
       if (typeof v === 'string') {
-        if (hasLoneSurrogate(v)) return `must not contain ${LONE_SURROGATE_RULE}`;
+        const problem = textProblem(v);
+        if (problem !== undefined) return problem;
       } else if (v !== null && typeof v === 'object') {
         for (const [key, child] of Object.entries(v)) {
-          if (hasLoneSurrogate(key)) return `must not contain ${LONE_SURROGATE_RULE}`;
+          const problem = textProblem(key);
+          if (problem !== undefined) return problem;
           next.push(child);
         }
       }
