@@ -5,8 +5,8 @@ import { hasLoneSurrogate, LONE_SURROGATE_RULE } from './unicode-text.js';
 export const MAX_JSON_DEPTH = 100;
 
 /** Why a string or key of a JSON value cannot be stored, or undefined. */
-function textProblem(text: string): string | undefined {
-  if (text.includes('\u0000')) return 'must not contain the NUL character (U+0000)';
+function textProblem(text: string, refuseNul: boolean): string | undefined {
+  if (refuseNul && text.includes('\u0000')) return 'must not contain the NUL character (U+0000)';
   if (hasLoneSurrogate(text)) return `must not contain ${LONE_SURROGATE_RULE}`;
   return undefined;
 }
@@ -14,22 +14,23 @@ function textProblem(text: string): string | undefined {
 /**
  * Returns why a JSON value cannot be stored, as the end of a sentence naming it, or
  * undefined when it can: nesting deeper than `maxDepth`, or a string or key holding a lone
- * surrogate or U+0000 (PostgreSQL's JSON cannot hold it, so a stored config holding one
- * would fail every search over that config). Walks level by level without recursion, so
- * wide arrays cost one pass.
+ * surrogate, or with `refuseNul` U+0000 (PostgreSQL's JSON cannot hold it, so a stored
+ * config holding one would fail every search over that config; data lines, stored as text,
+ * keep it as U+FFFD instead). Walks level by level without recursion, so wide arrays cost
+ * one pass.
  */
-export function jsonValueProblem(value: unknown, maxDepth = MAX_JSON_DEPTH): string | undefined {
+export function jsonValueProblem(value: unknown, maxDepth = MAX_JSON_DEPTH, refuseNul = false): string | undefined {
   let level: unknown[] = [value];
   for (let depth = 0; level.length > 0; depth++) {
     if (depth > maxDepth) return `nests deeper than ${maxDepth} levels`;
     const next: unknown[] = [];
     for (const v of level) {
       if (typeof v === 'string') {
-        const problem = textProblem(v);
+        const problem = textProblem(v, refuseNul);
         if (problem !== undefined) return problem;
       } else if (v !== null && typeof v === 'object') {
         for (const [key, child] of Object.entries(v)) {
-          const problem = textProblem(key);
+          const problem = textProblem(key, refuseNul);
           if (problem !== undefined) return problem;
           next.push(child);
         }
@@ -40,9 +41,9 @@ export function jsonValueProblem(value: unknown, maxDepth = MAX_JSON_DEPTH): str
   return undefined;
 }
 
-/** Throws BAD_REQUEST naming the field when a value cannot be stored (see jsonValueProblem). */
+/** Throws BAD_REQUEST naming the field when a JSON value (config, metadata, graph) cannot be stored, U+0000 included. */
 export function assertJsonValue(field: string, value: unknown): void {
-  const problem = jsonValueProblem(value);
+  const problem = jsonValueProblem(value, MAX_JSON_DEPTH, true);
   if (problem !== undefined) throw badRequest(`${field} ${problem}`);
 }
 
