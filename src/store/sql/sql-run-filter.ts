@@ -103,27 +103,24 @@ function leaf(d: Dialect, field: SearchField, cond: Condition): Frag {
   }
 }
 
+/** Nodes joined by AND or OR, in parentheses; `empty` when there are none. */
+function junction(d: Dialect, nodes: readonly FilterNode[], op: string, empty: Frag): Frag {
+  if (nodes.length === 0) return empty;
+  return wrap(
+    joinFrags(
+      nodes.map((n) => compileFilter(d, n)),
+      op,
+    ),
+  );
+}
+
 /** The filter as one SQL condition over `runs r` with its parameters, two-valued at every leaf. */
 export function compileFilter(d: Dialect, node: FilterNode): Frag {
   switch (node.kind) {
     case 'and':
-      return node.nodes.length === 0
-        ? TRUE
-        : wrap(
-            joinFrags(
-              node.nodes.map((n) => compileFilter(d, n)),
-              ' AND ',
-            ),
-          );
+      return junction(d, node.nodes, ' AND ', TRUE);
     case 'or':
-      return node.nodes.length === 0
-        ? FALSE
-        : wrap(
-            joinFrags(
-              node.nodes.map((n) => compileFilter(d, n)),
-              ' OR ',
-            ),
-          );
+      return junction(d, node.nodes, ' OR ', FALSE);
     case 'not': {
       const inner = compileFilter(d, node.node);
       return { sql: `NOT (${inner.sql})`, params: inner.params };
