@@ -1,12 +1,33 @@
 import js from '@eslint/js';
 import globals from 'globals';
+import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/', '.bench-dist/', 'node_modules/', 'ui/dist/', 'ui/node_modules/', 'coverage/'] },
+  {
+    ignores: [
+      'dist/',
+      '.bench-dist/',
+      'node_modules/',
+      'ui/dist/',
+      'ui/node_modules/',
+      'coverage/',
+      'test-screenshots/',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   { languageOptions: { globals: { ...globals.node } } },
+  {
+    // The dashboard runs in the browser; the rules of hooks keep its React components honest.
+    files: ['ui/src/**/*.{ts,tsx}'],
+    languageOptions: { globals: { ...globals.browser } },
+    plugins: { 'react-hooks': reactHooks },
+    rules: {
+      'react-hooks/rules-of-hooks': 'error',
+      'react-hooks/exhaustive-deps': 'warn',
+    },
+  },
   {
     rules: {
       '@typescript-eslint/no-explicit-any': 'error',

@@ -3,11 +3,13 @@ import { defineConfig } from 'vitest/config';
 const POSTGRES = ['test/setup/postgres-global.ts'];
 /** Projects that open the embedded store need dist/ for its writer thread. */
 const DIST = ['test/setup/dist-global.ts'];
+/** The dashboard's browser tests need the built UI too. */
+const UI = ['test/setup/ui-global.ts'];
 /** Store tests that compare SQLite and PostgreSQL in one file. */
 const BOTH_ENGINES = ['test/store/extreme-values.test.ts', 'test/store/legacy-rollups.test.ts'];
 
 /**
- * The test projects. `npm test` runs the first four (the developer loop); `npm run test:e2e`
+ * The test projects. `npm test` runs all but `e2e` (the developer loop); `npm run test:e2e`
  * runs `e2e`, the spawned-server, soak, flood and kill tests. Only the projects that need
  * PostgreSQL start a throwaway cluster, each its own (they never run in one Vitest run).
  *
@@ -16,6 +18,7 @@ const BOTH_ENGINES = ['test/store/extreme-values.test.ts', 'test/store/legacy-ro
  * - postgres: the API scenarios again and the conformance suites on PostgreSQL, plus the
  *   store tests that compare both engines.
  * - blobs: the blob-store suite on the local directory and on S3 (s3rver in-process).
+ * - browser: the dashboard in Debian's Chromium against a spawned server.
  * - e2e: real `stepwise serve` processes over loopback HTTP (long: soak, floods, kills).
  */
 export default defineConfig({
@@ -67,6 +70,16 @@ export default defineConfig({
       {
         extends: true,
         test: { name: 'blobs', include: ['test/conformance/blob-store.*.test.ts'], globalSetup: DIST },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'browser',
+          include: ['test/browser/**/*.test.ts'],
+          globalSetup: [...DIST, ...UI],
+          // Each file runs a server and a browser: one file at a time.
+          fileParallelism: false,
+        },
       },
       {
         extends: true,

@@ -4,7 +4,6 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-const LOCK = path.join(ROOT, '.tmp', 'dist-build.lock');
 const STAMP = path.join(ROOT, 'dist', '.build-stamp');
 const STALE_LOCK_MS = 5 * 60_000;
 
@@ -25,8 +24,9 @@ function newestInput(): number {
   return newest;
 }
 
-/** Runs fn holding a lock directory shared by every test worker process. */
-async function withBuildLock<T>(fn: () => Promise<T>): Promise<T> {
+/** Runs fn holding the lock directory `.tmp/<name>.lock`, shared by every test worker process. */
+export async function withBuildLock<T>(name: string, fn: () => Promise<T>): Promise<T> {
+  const LOCK = path.join(ROOT, '.tmp', `${name}.lock`);
   fs.mkdirSync(path.dirname(LOCK), { recursive: true });
   for (;;) {
     try {
@@ -59,7 +59,7 @@ function tsc(): Promise<string | undefined> {
  * test rewrites it. A type error with a usable dist/ is a warning; no dist/ rejects.
  */
 export function buildDist(): Promise<void> {
-  return withBuildLock(async () => {
+  return withBuildLock('dist-build', async () => {
     const started = Date.now();
     if ((fs.statSync(STAMP, { throwIfNoEntry: false })?.mtimeMs ?? 0) >= newestInput()) return;
     const errors = await tsc();

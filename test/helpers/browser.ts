@@ -1,0 +1,117 @@
+/**
+ * Real-browser tests of the dashboard: Debian's Chromium driven by playwright-core against a
+ * spawned `stepwise serve`. Pages are found as a person finds them (labels, roles, names).
+ * Screenshots go to test-screenshots/ (git-ignored) for review.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { REPO_ROOT, spawnServer, type SpawnedServer } from './spawned-server.js';
+
+export const SCREENSHOTS = path.join(REPO_ROOT, 'test-screenshots');
+
+const CHROMIUM_FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
+
+/** Debian's Chromium (`/usr/bin/chromium`, or STEPWISE_CHROMIUM), headless. */
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: process.env.STEPWISE_CHROMIUM ?? '/usr/bin/chromium',
+    args: CHROMIUM_FLAGS,
+  });
+}
+
+/** What a page does that a test should see: uncaught errors and console errors. */
+export interface PageWatch {
+  page: Page;
+  context: BrowserContext;
+  /** Uncaught exceptions and console.error lines so far. */
+  errors: string[];
+}
+
+/** A fresh browser context (own cookies) and page; 1280×800 unless told otherwise. */
+export async function openPage(
+  browser: Browser,
+  options: { width?: number; height?: number; colorScheme?: 'light' | 'dark' } = {},
+): Promise<PageWatch> {
+  const context = await browser.newContext({
+    viewport: { width: options.width ?? 1280, height: options.height ?? 800 },
+    colorScheme: options.colorScheme ?? 'light',
+  });
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on('pageerror', (err) => errors.push(`pageerror: ${err.message}`));
+  page.on('console', (msg) => {
+    if (msg.type() === 'error') errors.push(`console: ${msg.text()}`);
+  });
+  return { page, context, errors };
+}
+
+/**
+ * Opens `target` (a path on the server) signed out, expects the sign-in page, enters the key
+ * into the field labelled "API key" and presses "Sign in"; resolves once the page has left
+ * the sign-in page.
+ */
+export async function signIn(page: Page, baseUrl: string, key: string, target = '/'): Promise<void> {
+  await page.goto(baseUrl + target);
+  await page.getByLabel('API key').fill(key);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.waitForURL((url) => !url.pathname.startsWith('/sign-in'));
+}
+
+/** Writes `test-screenshots/<name>.png` (full page). */
+export async function screenshot(page: Page, name: string): Promise<void> {
+  fs.mkdirSync(SCREENSHOTS, { recursive: true });
+  await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: true });
+}
+
+/** A spawned server and a browser for one test file; `close()` ends both. */
+export interface Dashboard {
+  server: SpawnedServer;
+  browser: Browser;
+  close(): Promise<void>;
+}
+
+/** Starts a server on a fresh data dir and Chromium beside it. */
+export async function startDashboard(extraArgs: readonly string[] = []): Promise<Dashboard> {
+  const [server, browser] = await Promise.all([spawnServer(extraArgs), launchChromium()]);
+  return {
+    server,
+    browser,
+    close: async () => {
+      await browser.close();
+      await server.stop();
+    },
+  };
+}
+
+/**
+ * True when the first canvas at `selector` (or inside it) holds more than two colours: a
+ * chart was drawn, not just cleared. Reads the canvas pixels in the page.
+ */
+export async function hasInk(page: Page, selector: string): Promise<boolean> {
+  return page
+    .locator(selector)
+    .first()
+    .evaluate((el) => {
+      const canvas = el instanceof HTMLCanvasElement ? el : el.querySelector('canvas');
+      if (!canvas) return false;
+      const ctx = canvas.getContext('2d');
+      if (!ctx) return false;
+      const { data } = ctx.getImageData(0, 0, canvas.width, canvas.height);
+      const seen = new Set<number>();
+      for (let i = 0; i < data.length; i += 4 * 7) {
+        if (data[i + 3] === 0) continue;
+        seen.add((data[i]! << 16) | (data[i + 1]! << 8) | data[i + 2]!);
+        if (seen.size > 2) return true;
+      }
+      return false;
+    });
+}

@@ -1,0 +1,59 @@
+import { lazy, Suspense } from 'react';
+import { Navigate, Route, Routes } from 'react-router';
+import { useSession } from './api/session';
+import { Layout } from './components/Layout';
+import { RequireSession } from './components/RequireSession';
+import { Loading } from './components/States';
+import { NotFoundPage } from './pages/NotFoundPage';
+import { ProjectsPage } from './pages/ProjectsPage';
+import { RunsPage } from './pages/RunsPage';
+import { SignInPage } from './pages/SignInPage';
+import { projectsPath } from './paths';
+
+// The chart pages carry uPlot: loaded when first opened, not with the sign-in page.
+const RunPage = lazy(() => import('./pages/RunPage').then((m) => ({ default: m.RunPage })));
+const ComparePage = lazy(() => import('./pages/ComparePage').then((m) => ({ default: m.ComparePage })));
+
+/** `/` goes to the signed-in organization's projects. */
+function Home() {
+  const session = useSession();
+  if (!session.data) return <Loading />;
+  return <Navigate to={projectsPath(session.data.organization.slug)} replace />;
+}
+
+/** The dashboard's pages; every page but sign-in needs a session. */
+export function App() {
+  return (
+    <Routes>
+      <Route path="/sign-in" element={<SignInPage />} />
+      <Route
+        element={
+          <RequireSession>
+            <Layout />
+          </RequireSession>
+        }
+      >
+        <Route index element={<Home />} />
+        <Route path="/o/:org/projects" element={<ProjectsPage />} />
+        <Route path="/o/:org/projects/:project" element={<RunsPage />} />
+        <Route
+          path="/o/:org/projects/:project/compare"
+          element={
+            <Suspense fallback={<Loading />}>
+              <ComparePage />
+            </Suspense>
+          }
+        />
+        <Route
+          path="/o/:org/projects/:project/:sqid"
+          element={
+            <Suspense fallback={<Loading />}>
+              <RunPage />
+            </Suspense>
+          }
+        />
+        <Route path="*" element={<NotFoundPage />} />
+      </Route>
+    </Routes>
+  );
+}

@@ -1,0 +1,42 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { apiDelete, apiGet, apiPost } from './client';
+
+/** Who is signed in: the answer of `GET /api/runs/auth/validate`. */
+export interface Session {
+  valid: boolean;
+  organization: { id: string; slug: string };
+  user: { id: string };
+}
+
+const SESSION_KEY = ['session'] as const;
+
+/** The current session; its error is an ApiError with status 401 when signed out. */
+export function useSession() {
+  return useQuery({
+    queryKey: SESSION_KEY,
+    queryFn: ({ signal }) => apiGet<Session>('/api/runs/auth/validate', undefined, signal),
+    retry: false,
+    staleTime: 60_000,
+  });
+}
+
+/** Exchanges an API key for a session cookie (`POST /api/session`); the key is not kept. */
+export function useSignIn() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (apiKey: string) => apiPost<Session>('/api/session', { apiKey }),
+    onSuccess: (session) => {
+      client.clear();
+      client.setQueryData(SESSION_KEY, session);
+    },
+  });
+}
+
+/** Ends the session on the server (`DELETE /api/session`) and forgets every cached answer. */
+export function useSignOut() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: () => apiDelete<void>('/api/session'),
+    onSettled: () => client.clear(),
+  });
+}

@@ -1,0 +1,4 @@
+/** Placeholder while the page is being built. */
+export function ProjectsPage() {
+  return <h1>ProjectsPage</h1>;
+}
