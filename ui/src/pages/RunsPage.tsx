@@ -1,4 +1,93 @@
-/** Placeholder while the page is being built. */
+import { Link, useParams } from 'react-router';
+import { useProjects } from '../api/project-queries';
+import { useMetricNames } from '../api/run-list-queries';
+import { useSession } from '../api/session';
+import { projectsPath } from '../paths';
+import { ForeignOrganization } from '../projects/ForeignOrganization';
+import { LoggingSnippet } from '../projects/LoggingSnippet';
+import { Leaderboard } from '../runs-table/Leaderboard';
+import { RunsTableView } from '../runs-table/RunsTableView';
+import { useRunsView } from '../runs-table/useRunsView';
+import '../runs-table/toolbar.css';
+import './runs-page.css';
+
+/** A project's runs: the table (filter, sort, columns, compare) or the leaderboard. */
 export function RunsPage() {
-  return <h1>RunsPage</h1>;
+  const { org = '', project = '' } = useParams();
+  const session = useSession();
+  const own = session.data?.organization.slug ?? org;
+  const { view, update } = useRunsView();
+  const metricNames = useMetricNames(project);
+  const projects = useProjects();
+  if (own !== org) return <ForeignOrganization org={org} own={own} />;
+
+  const known = projects.data?.some((p) => p.name === project);
+  const empty = (
+    <section className="card empty-project" aria-labelledby="empty-project-title">
+      <h2 id="empty-project-title">
+        {known === false ? `There is no project named “${project}” yet` : `No runs in ${project} yet`}
+      </h2>
+      <p>
+        {known === false
+          ? 'It is created by the first run logged to it. '
+          : 'Runs appear here as soon as a training script starts one. '}
+        To log to it with the <code>pluto</code> Python client:
+      </p>
+      <LoggingSnippet project={project} />
+    </section>
+  );
+  const names = metricNames.data ?? [];
+
+  return (
+    <div className="runs-page">
+      <nav aria-label="Breadcrumb" className="breadcrumb">
+        <Link to={projectsPath(org)}>Projects</Link>
+        <span aria-hidden="true"> / </span>
+        <span aria-current="page">{project}</span>
+      </nav>
+      <div className="runs-heading">
+        <h1>{project}</h1>
+        <div className="view-switch" role="group" aria-label="View">
+          <button
+            type="button"
+            className={view.view === 'table' ? 'active' : 'secondary'}
+            aria-pressed={view.view === 'table'}
+            onClick={() => update({ view: 'table' }, { push: true })}
+          >
+            Runs
+          </button>
+          <button
+            type="button"
+            className={view.view === 'leaderboard' ? 'active' : 'secondary'}
+            aria-pressed={view.view === 'leaderboard'}
+            onClick={() => update({ view: 'leaderboard' }, { push: true })}
+          >
+            Leaderboard
+          </button>
+        </div>
+      </div>
+      {view.view === 'leaderboard' ? (
+        <Leaderboard
+          org={org}
+          project={project}
+          metricNames={names}
+          metricsLoading={metricNames.isPending}
+          metric={view.leaderboard.metric}
+          aggregation={view.leaderboard.aggregation}
+          direction={view.leaderboard.direction}
+          onChange={(change) => update((v) => ({ leaderboard: { ...v.leaderboard, ...change } }))}
+        />
+      ) : (
+        <RunsTableView
+          org={org}
+          project={project}
+          view={view}
+          update={update}
+          metricNames={names}
+          metricsLoading={metricNames.isPending}
+          empty={empty}
+        />
+      )}
+    </div>
+  );
 }

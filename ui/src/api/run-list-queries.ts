@@ -1,0 +1,175 @@
+import { keepPreviousData, useInfiniteQuery, useQueries, useQuery } from '@tanstack/react-query';
+import { apiGet } from './client';
+
+/** The summary of one metric of a run, as `metrics=` adds it to a listed run. */
+export interface MetricSummary {
+  last: number | null;
+  min: number | null;
+  max: number | null;
+  mean: number | null;
+  count: number;
+}
+
+/** A JSON value as the API returns config. */
+export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
+
+/** One run of `GET /api/runs/list`. */
+export interface RunRow {
+  id: number;
+  name: string;
+  number: number;
+  displayId: string;
+  projectName: string;
+  status: string;
+  tags: string[];
+  createdAt: string;
+  updatedAt: string;
+  url: string;
+  config: JsonValue;
+  summary?: Record<string, MetricSummary>;
+}
+
+/** The parameters of `GET /api/runs/list` other than paging. */
+export interface RunListParams {
+  projectName: string;
+  search?: string;
+  tags?: readonly string[];
+  status?: readonly string[];
+  sort?: string;
+  filter?: string;
+  metrics?: readonly string[];
+}
+
+interface RunListAnswer {
+  runs: RunRow[];
+  total: number;
+}
+
+/** Rows per request: the API's largest page. */
+export const RUN_PAGE_SIZE = 200;
+
+const listPage = (params: RunListParams, page: number, signal: AbortSignal) =>
+  apiGet<RunListAnswer>(
+    '/api/runs/list',
+    {
+      projectName: params.projectName,
+      search: params.search || undefined,
+      tags: params.tags,
+      status: params.status,
+      sort: params.sort || undefined,
+      filter: params.filter || undefined,
+      metrics: params.metrics,
+      limit: RUN_PAGE_SIZE,
+      offset: page * RUN_PAGE_SIZE,
+    },
+    signal,
+  );
+
+/** What the runs table knows: rows by index (missing while their page loads) and the total. */
+export interface RunPages {
+  rowAt: (index: number) => RunRow | undefined;
+  /** The rows of the first page, once loaded (a sample for config keys and tags). */
+  firstPage: RunRow[] | undefined;
+  /** Every match; undefined until the first page answers. */
+  total: number | undefined;
+  /** The first page has not answered yet (for these parameters or any earlier ones). */
+  isPending: boolean;
+  /** Some page is being fetched (a scroll, a new sort or filter). */
+  isFetching: boolean;
+  /** Answers are from earlier parameters while the new ones load. */
+  isPlaceholder: boolean;
+  error: unknown;
+  refetch: () => void;
+}
+
+/**
+ * Pages of `GET /api/runs/list` (200 rows each) for the page indices in view: the table asks
+ * only for what it shows, so a 10,000-run project costs one or two requests at a time. Each
+ * page keeps its previous answer while new parameters load, so rows do not flash away.
+ */
+export function useRunPages(params: RunListParams, pages: readonly number[]): RunPages {
+  const results = useQueries({
+    queries: pages.map((page) => ({
+      queryKey: ['runs-list', params, page] as const,
+      queryFn: ({ signal }: { signal: AbortSignal }) => listPage(params, page, signal),
+      placeholderData: keepPreviousData,
+      refetchInterval: 30_000,
+    })),
+  });
+  const byPage = new Map<number, RunListAnswer>();
+  results.forEach((r, i) => {
+    if (r.data) byPage.set(pages[i]!, r.data);
+  });
+  const first = results.find((r) => r.data !== undefined);
+  return {
+    firstPage: byPage.get(0)?.runs,
+    rowAt: (index) => byPage.get(Math.floor(index / RUN_PAGE_SIZE))?.runs[index % RUN_PAGE_SIZE],
+    total: first?.data?.total,
+    isPending: results.every((r) => r.data === undefined) && results.some((r) => r.isPending),
+    isFetching: results.some((r) => r.isFetching),
+    isPlaceholder: results.some((r) => r.isPlaceholderData),
+    error: results.find((r) => r.error)?.error ?? null,
+    refetch: () => results.forEach((r) => void r.refetch()),
+  };
+}
+
+/** The project's metric names (`GET /api/runs/metric-names`), at most 2,000. */
+export function useMetricNames(projectName: string) {
+  return useQuery({
+    queryKey: ['metric-names', projectName],
+    queryFn: ({ signal }) =>
+      apiGet<{ projectName: string; metricNames: string[] }>(
+        '/api/runs/metric-names',
+        { projectName, limit: 2000 },
+        signal,
+      ),
+    select: (answer) => answer.metricNames,
+    staleTime: 30_000,
+  });
+}
+
+/** How a leaderboard turns a run's metric into one number. */
+export const AGGREGATIONS = ['LAST', 'MIN', 'MAX', 'AVG', 'VARIANCE'] as const;
+export type Aggregation = (typeof AGGREGATIONS)[number];
+/** ASC: lowest first; DESC: highest first. */
+export type Direction = 'ASC' | 'DESC';
+
+/** One ranked run of `GET /api/runs/leaderboard`. */
+export interface RankedRun {
+  rank: number;
+  runId: number;
+  runName: string;
+  status: string;
+  url: string;
+  value: number;
+  tags: string[];
+  createdAt: string;
+  config: JsonValue;
+}
+
+interface LeaderboardAnswer {
+  runs: RankedRun[];
+  total: number;
+}
+
+const LEADERBOARD_PAGE = 50;
+
+/** The project's runs ranked by one metric; more pages on `fetchNextPage`. */
+export function useLeaderboard(projectName: string, logName: string, aggregation: Aggregation, direction: Direction) {
+  return useInfiniteQuery({
+    queryKey: ['leaderboard', projectName, logName, aggregation, direction],
+    enabled: logName !== '',
+    initialPageParam: 0,
+    queryFn: ({ pageParam, signal }) =>
+      apiGet<LeaderboardAnswer>(
+        '/api/runs/leaderboard',
+        { projectName, logName, aggregation, direction, limit: LEADERBOARD_PAGE, offset: pageParam },
+        signal,
+      ),
+    getNextPageParam: (last, all) => {
+      const loaded = all.reduce((n, p) => n + p.runs.length, 0);
+      return loaded < last.total && last.runs.length > 0 ? loaded : undefined;
+    },
+    placeholderData: keepPreviousData,
+  });
+}

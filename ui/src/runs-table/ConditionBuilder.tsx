@@ -1,0 +1,112 @@
+import { useId, useState } from 'react';
+import { type Condition, CONFIG_OPS, type ConditionOp, METRIC_OPS, OP_LABELS, parseValue } from './filter-conditions';
+import { Popover } from './Popover';
+
+/**
+ * "Add filter" drop-down: a metric's last value or a config key, an operator and a value,
+ * e.g. metric train/loss last < 0.5. Names are suggested from the project's metrics and the
+ * loaded runs' config.
+ */
+export function ConditionBuilder({
+  metricNames,
+  configKeys,
+  onAdd,
+}: {
+  metricNames: readonly string[];
+  configKeys: readonly string[];
+  onAdd: (condition: Condition) => void;
+}) {
+  const id = useId();
+  const [kind, setKind] = useState<'metric' | 'config'>('metric');
+  const [name, setName] = useState('');
+  const [op, setOp] = useState<ConditionOp>('$lt');
+  const [value, setValue] = useState('');
+  const [problem, setProblem] = useState('');
+  const ops = kind === 'metric' ? METRIC_OPS : CONFIG_OPS;
+  const suggestions = kind === 'metric' ? metricNames : configKeys;
+
+  const submit = () => {
+    const field = name.trim();
+    if (field === '') return setProblem('Name a metric or a config key.');
+    let parsed: Condition['value'];
+    if (op === '$exists') parsed = true;
+    else if (op === '$regex') parsed = value;
+    else {
+      parsed = parseValue(value);
+      if (kind === 'metric' && typeof parsed !== 'number') return setProblem('A metric compares with a number.');
+    }
+    if (op !== '$exists' && value.trim() === '') return setProblem('Give a value.');
+    setProblem('');
+    onAdd({ kind, name: field, op, value: parsed });
+    setValue('');
+  };
+
+  return (
+    <Popover label="Add filter">
+      <form
+        className="condition-form"
+        onSubmit={(e) => {
+          e.preventDefault();
+          submit();
+        }}
+      >
+        <label className="field">
+          <span>Filter on</span>
+          <select
+            value={kind}
+            onChange={(e) => {
+              const next = e.target.value === 'config' ? 'config' : 'metric';
+              setKind(next);
+              if (next === 'metric' && !METRIC_OPS.includes(op)) setOp('$lt');
+            }}
+          >
+            <option value="metric">Metric (last value)</option>
+            <option value="config">Config key</option>
+          </select>
+        </label>
+        <label className="field">
+          <span>{kind === 'metric' ? 'Metric' : 'Config key'}</span>
+          <input
+            list={`${id}-names`}
+            value={name}
+            onChange={(e) => setName(e.target.value)}
+            placeholder={kind === 'metric' ? 'train/loss' : 'lr'}
+            maxLength={1024}
+          />
+          <datalist id={`${id}-names`}>
+            {suggestions.slice(0, 500).map((s) => (
+              <option key={s} value={s} />
+            ))}
+          </datalist>
+        </label>
+        <label className="field">
+          <span>Operator</span>
+          <select value={op} onChange={(e) => setOp(e.target.value as ConditionOp)}>
+            {ops.map((o) => (
+              <option key={o} value={o}>
+                {OP_LABELS[o]}
+              </option>
+            ))}
+          </select>
+        </label>
+        {op !== '$exists' && (
+          <label className="field">
+            <span>Value</span>
+            <input
+              value={value}
+              inputMode={kind === 'metric' ? 'decimal' : undefined}
+              onChange={(e) => setValue(e.target.value)}
+              placeholder={kind === 'metric' ? '0.5' : 'value'}
+            />
+          </label>
+        )}
+        {problem && (
+          <p className="form-problem" role="alert">
+            {problem}
+          </p>
+        )}
+        <button type="submit">Apply filter</button>
+      </form>
+    </Popover>
+  );
+}

@@ -1,0 +1,154 @@
+import { Link } from 'react-router';
+import { AGGREGATIONS, type Aggregation, type Direction, useLeaderboard } from '../api/run-list-queries';
+import { Empty, ErrorState, Loading } from '../components/States';
+import { formatTime, formatValue } from '../format';
+import { runPath } from '../paths';
+import { sqidOf } from './run-cells';
+
+const AGG_LABELS: Record<Aggregation, string> = {
+  LAST: 'Last value',
+  MIN: 'Minimum',
+  MAX: 'Maximum',
+  AVG: 'Mean',
+  VARIANCE: 'Variance',
+};
+
+/** The project's runs ranked by one metric (`GET /api/runs/leaderboard`). */
+export function Leaderboard({
+  org,
+  project,
+  metricNames,
+  metricsLoading,
+  metric,
+  aggregation,
+  direction,
+  onChange,
+}: {
+  org: string;
+  project: string;
+  metricNames: readonly string[];
+  metricsLoading: boolean;
+  metric: string;
+  aggregation: Aggregation;
+  direction: Direction;
+  onChange: (change: { metric?: string; aggregation?: Aggregation; direction?: Direction }) => void;
+}) {
+  const chosen = metric || metricNames[0] || '';
+  const board = useLeaderboard(project, chosen, aggregation, direction);
+  const runs = board.data?.pages.flatMap((p) => p.runs) ?? [];
+  const total = board.data?.pages[0]?.total;
+
+  return (
+    <section aria-label="Leaderboard" className="leaderboard">
+      <form className="toolbar" onSubmit={(e) => e.preventDefault()}>
+        <label className="field">
+          <span>Metric</span>
+          <select
+            value={chosen}
+            disabled={metricNames.length === 0}
+            onChange={(e) => onChange({ metric: e.target.value })}
+          >
+            {metricNames.length === 0 && <option value="">{metricsLoading ? 'Loading…' : 'No metrics yet'}</option>}
+            {chosen && !metricNames.includes(chosen) && <option value={chosen}>{chosen}</option>}
+            {metricNames.map((n) => (
+              <option key={n} value={n}>
+                {n}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="field">
+          <span>Aggregation</span>
+          <select value={aggregation} onChange={(e) => onChange({ aggregation: e.target.value as Aggregation })}>
+            {AGGREGATIONS.map((a) => (
+              <option key={a} value={a}>
+                {AGG_LABELS[a]}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="field">
+          <span>Direction</span>
+          <select
+            value={direction}
+            onChange={(e) => onChange({ direction: e.target.value === 'DESC' ? 'DESC' : 'ASC' })}
+          >
+            <option value="ASC">Lowest first</option>
+            <option value="DESC">Highest first</option>
+          </select>
+        </label>
+        {total !== undefined && (
+          <span className="muted count" aria-live="polite">
+            {total.toLocaleString()} ranked {total === 1 ? 'run' : 'runs'}
+          </span>
+        )}
+      </form>
+      {!chosen && !metricsLoading && (
+        <Empty title="No metrics to rank by">Runs of this project have not logged any metric yet.</Empty>
+      )}
+      {chosen && board.isPending && <Loading label="Ranking runs…" />}
+      {board.isError && <ErrorState error={board.error} onRetry={() => void board.refetch()} />}
+      {board.isSuccess && runs.length === 0 && (
+        <Empty title={`No run has a value for ${chosen}`}>Runs appear here once they log this metric.</Empty>
+      )}
+      {runs.length > 0 && (
+        <div className="scroll-x leaderboard-scroll">
+          <table className={`leaderboard-table${board.isPlaceholderData ? ' stale' : ''}`}>
+            <caption className="visually-hidden">
+              Runs ranked by {AGG_LABELS[aggregation].toLowerCase()} of {chosen},{' '}
+              {direction === 'ASC' ? 'lowest' : 'highest'} first
+            </caption>
+            <thead>
+              <tr>
+                <th scope="col" className="num">
+                  Rank
+                </th>
+                <th scope="col">Run</th>
+                <th scope="col" className="num">
+                  {chosen} ({AGG_LABELS[aggregation].toLowerCase()})
+                </th>
+                <th scope="col">Status</th>
+                <th scope="col">Tags</th>
+                <th scope="col">Created</th>
+              </tr>
+            </thead>
+            <tbody>
+              {runs.map((r) => (
+                <tr key={r.runId}>
+                  <td className="num">{r.rank}</td>
+                  <td className="name-cell" title={r.runName}>
+                    <Link to={runPath(org, project, sqidOf(r.url))}>{r.runName}</Link>
+                  </td>
+                  <td className="num mono">{formatValue(r.value)}</td>
+                  <td>
+                    <span className={`status status-${r.status}`}>{r.status}</span>
+                  </td>
+                  <td>
+                    {r.tags.map((t) => (
+                      <span key={t} className="tag">
+                        {t}
+                      </span>
+                    ))}
+                  </td>
+                  <td>
+                    <time dateTime={r.createdAt}>{formatTime(r.createdAt)}</time>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {board.hasNextPage && (
+        <button
+          type="button"
+          className="secondary"
+          disabled={board.isFetchingNextPage}
+          onClick={() => void board.fetchNextPage()}
+        >
+          {board.isFetchingNextPage ? 'Loading…' : 'Show more'}
+        </button>
+      )}
+    </section>
+  );
+}

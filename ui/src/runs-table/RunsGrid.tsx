@@ -1,0 +1,188 @@
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { useEffect, useMemo, useRef } from 'react';
+import { RUN_PAGE_SIZE, type RunPages } from '../api/run-list-queries';
+import type { TableColumn } from './table-columns';
+import { useNow } from './useNow';
+
+const ROW_HEIGHT = 37;
+const SELECT_WIDTH = 44;
+
+/** `{field, descending}` of a `sort` value. */
+export function parseSortText(sort: string): { field: string; descending: boolean } {
+  const descending = sort.startsWith('-');
+  return { field: sort.replace(/^[-+]/, ''), descending };
+}
+
+/**
+ * The runs as a virtualised table: only the rows in view are in the page, and it reports
+ * which 200-row pages those are so that only they are fetched. Header buttons sort (the
+ * API sorts, so every row is in order, not just the loaded ones); a checkbox selects a run.
+ */
+export function RunsGrid({
+  data,
+  columns,
+  sort,
+  resetKey,
+  selected,
+  onSort,
+  onToggle,
+  onRemoveColumn,
+  onPagesInView,
+}: {
+  data: RunPages;
+  columns: TableColumn[];
+  sort: string;
+  /** Changes when the rows' order or filter changes: the view returns to the top. */
+  resetKey: string;
+  selected: ReadonlySet<number>;
+  onSort: (sort: string) => void;
+  onToggle: (runId: number, on: boolean) => void;
+  onRemoveColumn: (column: TableColumn) => void;
+  onPagesInView: (pages: number[]) => void;
+}) {
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const count = data.total ?? 0;
+  const virtualizer = useVirtualizer({
+    count,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => ROW_HEIGHT,
+    overscan: 15,
+    useFlushSync: false,
+  });
+  const items = virtualizer.getVirtualItems();
+
+  useEffect(() => {
+    virtualizer.scrollToOffset(0);
+  }, [resetKey, virtualizer]);
+
+  const first = items[0]?.index ?? 0;
+  const last = items[items.length - 1]?.index ?? 0;
+  const firstPage = Math.floor(first / RUN_PAGE_SIZE);
+  const lastPage = Math.floor(last / RUN_PAGE_SIZE);
+  useEffect(() => {
+    const pages: number[] = [];
+    for (let p = firstPage; p <= lastPage; p++) pages.push(p);
+    onPagesInView(pages);
+  }, [firstPage, lastPage, onPagesInView]);
+
+  const anyRunning = items.some((i) => data.rowAt(i.index)?.status === 'RUNNING');
+  const now = useNow(anyRunning);
+  const { field, descending } = parseSortText(sort);
+  const width = useMemo(() => SELECT_WIDTH + columns.reduce((n, c) => n + c.width, 0), [columns]);
+  const padTop = items[0]?.start ?? 0;
+  const padBottom = items.length ? virtualizer.getTotalSize() - items[items.length - 1]!.end : 0;
+  const span = columns.length + 1;
+
+  return (
+    <div
+      className="runs-scroll"
+      ref={scrollRef}
+      role="region"
+      aria-label="Runs table"
+      aria-busy={data.isFetching}
+      tabIndex={0}
+    >
+      <table className="runs-table" style={{ width }} aria-rowcount={count + 1}>
+        <colgroup>
+          <col style={{ width: SELECT_WIDTH }} />
+          {columns.map((c) => (
+            <col key={c.id} style={{ width: c.width }} />
+          ))}
+        </colgroup>
+        <thead>
+          <tr aria-rowindex={1}>
+            <th scope="col" className="select-cell">
+              <span className="visually-hidden">Select</span>
+            </th>
+            {columns.map((c) => {
+              const active = c.sortField !== undefined && c.sortField === field;
+              const ariaSort = active ? (descending ? 'descending' : 'ascending') : c.sortField ? 'none' : undefined;
+              return (
+                <th key={c.id} scope="col" aria-sort={ariaSort} className={c.numeric ? 'num' : undefined}>
+                  <div className="th-inner">
+                    {c.sortField ? (
+                      <button
+                        type="button"
+                        className="th-sort"
+                        title={`Sort by ${c.label}`}
+                        onClick={() => onSort(active && !descending ? `-${c.sortField}` : c.sortField!)}
+                      >
+                        <span className="th-label">{c.label}</span>
+                        <span className="sort-mark" aria-hidden="true">
+                          {active ? (descending ? '▼' : '▲') : '↕'}
+                        </span>
+                      </button>
+                    ) : (
+                      <span className="th-label" title={c.note}>
+                        {c.label}
+                      </span>
+                    )}
+                    {c.extra && (
+                      <button
+                        type="button"
+                        className="th-remove"
+                        aria-label={`Remove column ${c.label}`}
+                        title={`Remove column ${c.label}`}
+                        onClick={() => onRemoveColumn(c)}
+                      >
+                        ×
+                      </button>
+                    )}
+                  </div>
+                </th>
+              );
+            })}
+          </tr>
+        </thead>
+        <tbody className={data.isPlaceholder ? 'stale' : undefined}>
+          {padTop > 0 && (
+            <tr aria-hidden="true" className="spacer">
+              <td colSpan={span} style={{ height: padTop }} />
+            </tr>
+          )}
+          {items.map((item) => {
+            const run = data.rowAt(item.index);
+            if (!run) {
+              return (
+                <tr key={`pending-${item.index}`} aria-rowindex={item.index + 2} className="pending-row">
+                  <td colSpan={span}>
+                    <span className="skeleton" aria-hidden="true" />
+                    <span className="visually-hidden">Loading run {item.index + 1}</span>
+                  </td>
+                </tr>
+              );
+            }
+            const isSelected = selected.has(run.id);
+            return (
+              <tr
+                key={run.id}
+                aria-rowindex={item.index + 2}
+                aria-selected={isSelected}
+                className={isSelected ? 'selected' : undefined}
+              >
+                <td className="select-cell">
+                  <input
+                    type="checkbox"
+                    checked={isSelected}
+                    aria-label={`Select run ${run.name}`}
+                    onChange={(e) => onToggle(run.id, e.target.checked)}
+                  />
+                </td>
+                {columns.map((c) => (
+                  <td key={c.id} className={c.numeric ? 'num' : undefined} title={c.title?.(run, now)}>
+                    {c.cell(run, now)}
+                  </td>
+                ))}
+              </tr>
+            );
+          })}
+          {padBottom > 0 && (
+            <tr aria-hidden="true" className="spacer">
+              <td colSpan={span} style={{ height: padBottom }} />
+            </tr>
+          )}
+        </tbody>
+      </table>
+    </div>
+  );
+}

@@ -1,0 +1,182 @@
+import { type ReactNode, useCallback, useMemo, useState } from 'react';
+import { useNavigate } from 'react-router';
+import { type RunListParams, useRunPages } from '../api/run-list-queries';
+import { Empty, ErrorState, Loading } from '../components/States';
+import { comparePath } from '../paths';
+import { ActiveFilters } from './ActiveFilters';
+import { columnMetrics, encodeColumn, type ExtraColumn } from './columns';
+import { ColumnsControl } from './ColumnsControl';
+import { ConditionBuilder } from './ConditionBuilder';
+import { compileFilter, readConditions } from './filter-conditions';
+import { FilterJson } from './FilterJson';
+import { configKeys } from './run-cells';
+import { RunsGrid } from './RunsGrid';
+import { SearchBox } from './SearchBox';
+import { StatusFilter } from './StatusFilter';
+import { tableColumns } from './table-columns';
+import { TagsFilter } from './TagsFilter';
+import type { RunsView } from './useRunsView';
+
+/** The compare page takes at most this many runs. */
+const MAX_COMPARE = 100;
+
+/**
+ * The runs of a project as a filterable, sortable, virtualised table, with selection and
+ * Compare. Everything it filters or sorts by is in `view` (the URL); the API does the work.
+ */
+export function RunsTableView({
+  org,
+  project,
+  view,
+  update,
+  metricNames,
+  metricsLoading,
+  empty,
+}: {
+  org: string;
+  project: string;
+  view: RunsView;
+  update: (change: Partial<RunsView> | ((v: RunsView) => Partial<RunsView>)) => void;
+  metricNames: readonly string[];
+  metricsLoading: boolean;
+  /** What to show when the project has no runs at all. */
+  empty: ReactNode;
+}) {
+  const navigate = useNavigate();
+  const [pages, setPages] = useState<number[]>([0]);
+  const metrics = useMemo(() => columnMetrics(view.columns), [view.columns]);
+  const params: RunListParams = useMemo(
+    () => ({
+      projectName: project,
+      search: view.search,
+      tags: view.tags,
+      status: view.status,
+      sort: view.sort,
+      filter: view.filter,
+      metrics,
+    }),
+    [project, view.search, view.tags, view.status, view.sort, view.filter, metrics],
+  );
+  const data = useRunPages(params, pages);
+  const onPagesInView = useCallback(
+    (next: number[]) => setPages((current) => (current.join() === next.join() ? current : next)),
+    [],
+  );
+
+  const conditions = useMemo(() => readConditions(view.filter), [view.filter]);
+  const sample = useMemo(() => data.firstPage ?? [], [data.firstPage]);
+  const knownKeys = useMemo(() => {
+    const keys = new Set<string>();
+    for (const run of sample) configKeys(run.config, keys);
+    for (const c of view.columns) if (c.kind === 'config') keys.add(c.key);
+    return [...keys].sort((a, b) => a.localeCompare(b));
+  }, [sample, view.columns]);
+  const knownTags = useMemo(() => [...new Set(sample.flatMap((r) => r.tags))], [sample]);
+  const columns = useMemo(() => tableColumns(org, view.columns), [org, view.columns]);
+  const selected = useMemo(() => new Set(view.selected), [view.selected]);
+
+  const filtered = view.search !== '' || view.status.length > 0 || view.tags.length > 0 || view.filter.trim() !== '';
+  const resetKey = JSON.stringify([view.search, view.status, view.tags, view.sort, view.filter]);
+  const setColumns = (next: ExtraColumn[]) => update({ columns: next });
+  const clearFilters = () => update({ search: '', status: [], tags: [], filter: '' });
+
+  if (!filtered && data.total === 0 && !data.isPlaceholder) return <>{empty}</>;
+
+  return (
+    <div className="runs-view">
+      <div className="toolbar" role="toolbar" aria-label="Filter and columns">
+        <SearchBox value={view.search} onChange={(search) => update({ search })} />
+        <StatusFilter value={view.status} onChange={(status) => update({ status })} />
+        <TagsFilter value={view.tags} known={knownTags} onChange={(tags) => update({ tags })} />
+        <ConditionBuilder
+          metricNames={metricNames}
+          configKeys={knownKeys}
+          onAdd={(c) => update((v) => ({ filter: compileFilter([...(readConditions(v.filter) ?? []), c]) }))}
+        />
+        <FilterJson key={view.filter} value={view.filter} onApply={(filter) => update({ filter })} />
+        <ColumnsControl
+          columns={view.columns}
+          metricNames={metricNames}
+          metricsLoading={metricsLoading}
+          configKeys={knownKeys}
+          onChange={setColumns}
+        />
+      </div>
+      <ActiveFilters
+        search={view.search}
+        status={view.status}
+        tags={view.tags}
+        conditions={conditions ?? []}
+        customFilter={conditions === undefined ? view.filter : undefined}
+        onRemoveSearch={() => update({ search: '' })}
+        onRemoveStatus={(s) => update((v) => ({ status: v.status.filter((x) => x !== s) }))}
+        onRemoveTag={(t) => update((v) => ({ tags: v.tags.filter((x) => x !== t) }))}
+        onRemoveCondition={(i) => update({ filter: compileFilter((conditions ?? []).filter((_, j) => j !== i)) })}
+        onRemoveCustom={() => update({ filter: '' })}
+        onClear={clearFilters}
+      />
+      <div className="selection-bar">
+        <span className="count" aria-live="polite">
+          {data.total === undefined
+            ? 'Counting runs…'
+            : `${data.total.toLocaleString()} ${data.total === 1 ? 'run' : 'runs'}${filtered ? ' match' : ''}`}
+          {data.isFetching && data.total !== undefined && <span className="spinner small-spinner" aria-hidden="true" />}
+        </span>
+        <span className="selection-actions">
+          {view.selected.length > 0 && (
+            <>
+              <span className="muted">{view.selected.length} selected</span>
+              <button type="button" className="link-button" onClick={() => update({ selected: [] })}>
+                Clear selection
+              </button>
+            </>
+          )}
+          <button
+            type="button"
+            disabled={view.selected.length < 2 || view.selected.length > MAX_COMPARE}
+            title={
+              view.selected.length < 2
+                ? 'Select two or more runs to compare'
+                : view.selected.length > MAX_COMPARE
+                  ? `Compare takes at most ${MAX_COMPARE} runs`
+                  : undefined
+            }
+            onClick={() => void navigate(comparePath(org, project, view.selected))}
+          >
+            Compare{view.selected.length >= 2 ? ` (${view.selected.length})` : ''}
+          </button>
+        </span>
+      </div>
+      {data.isPending ? (
+        <Loading label="Loading runs…" />
+      ) : data.error && data.total === undefined ? (
+        <ErrorState error={data.error} onRetry={data.refetch} />
+      ) : data.total === 0 ? (
+        <Empty title="No runs match these filters">
+          <button type="button" className="secondary" onClick={clearFilters}>
+            Clear filters
+          </button>
+        </Empty>
+      ) : (
+        <>
+          {data.error !== null && <ErrorState error={data.error} onRetry={data.refetch} />}
+          <RunsGrid
+            data={data}
+            columns={columns}
+            sort={view.sort}
+            resetKey={resetKey}
+            selected={selected}
+            onSort={(sort) => update({ sort })}
+            onToggle={(id, on) =>
+              update((v) => ({
+                selected: on ? [...v.selected.filter((x) => x !== id), id] : v.selected.filter((x) => x !== id),
+              }))
+            }
+            onRemoveColumn={(c) => setColumns(view.columns.filter((x) => encodeColumn(x) !== c.id))}
+            onPagesInView={onPagesInView}
+          />
+        </>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,94 @@
+import { useCallback, useMemo } from 'react';
+import { useSearchParams } from 'react-router';
+import { AGGREGATIONS, type Aggregation, type Direction } from '../api/run-list-queries';
+import { decodeColumn, encodeColumn, type ExtraColumn } from './columns';
+
+/**
+ * What the runs page shows, read from and written to its URL so that a link shares it:
+ * `q` (name search), `status`, `tags` (comma-separated), `sort` (`-createdAt` by default),
+ * `filter` (the API's JSON), `col` (repeated: `config:<key>`, `metric:<agg>:<name>`),
+ * `sel` (selected run ids), `view=leaderboard` with `metric`, `agg`, `dir`.
+ */
+export interface RunsView {
+  search: string;
+  status: string[];
+  tags: string[];
+  sort: string;
+  filter: string;
+  columns: ExtraColumn[];
+  selected: number[];
+  view: 'table' | 'leaderboard';
+  leaderboard: { metric: string; aggregation: Aggregation; direction: Direction };
+}
+
+/** The sort when the URL names none: newest first, as the API does. */
+export const DEFAULT_SORT = '-createdAt';
+
+const list = (text: string | null): string[] =>
+  (text ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
+
+function read(params: URLSearchParams): RunsView {
+  const agg = (params.get('agg') ?? '').toUpperCase();
+  return {
+    search: params.get('q') ?? '',
+    status: list(params.get('status')).map((s) => s.toUpperCase()),
+    tags: list(params.get('tags')),
+    sort: params.get('sort') || DEFAULT_SORT,
+    filter: params.get('filter') ?? '',
+    columns: params
+      .getAll('col')
+      .map(decodeColumn)
+      .filter((c): c is ExtraColumn => c !== undefined),
+    selected: list(params.get('sel'))
+      .map(Number)
+      .filter((n) => Number.isSafeInteger(n) && n > 0),
+    view: params.get('view') === 'leaderboard' ? 'leaderboard' : 'table',
+    leaderboard: {
+      metric: params.get('metric') ?? '',
+      aggregation: (AGGREGATIONS as readonly string[]).includes(agg) ? (agg as Aggregation) : 'LAST',
+      direction: params.get('dir')?.toUpperCase() === 'DESC' ? 'DESC' : 'ASC',
+    },
+  };
+}
+
+function write(view: RunsView): URLSearchParams {
+  const out = new URLSearchParams();
+  if (view.search) out.set('q', view.search);
+  if (view.status.length) out.set('status', view.status.join(','));
+  if (view.tags.length) out.set('tags', view.tags.join(','));
+  if (view.sort && view.sort !== DEFAULT_SORT) out.set('sort', view.sort);
+  if (view.filter) out.set('filter', view.filter);
+  for (const c of view.columns) out.append('col', encodeColumn(c));
+  if (view.selected.length) out.set('sel', view.selected.join(','));
+  if (view.view === 'leaderboard') out.set('view', 'leaderboard');
+  if (view.leaderboard.metric) out.set('metric', view.leaderboard.metric);
+  if (view.leaderboard.aggregation !== 'LAST') out.set('agg', view.leaderboard.aggregation);
+  if (view.leaderboard.direction !== 'ASC') out.set('dir', view.leaderboard.direction);
+  return out;
+}
+
+/**
+ * The page's view and `update(change)`, which writes a new URL. Changes replace the history
+ * entry (typing a search is not a trail of Back steps), except switching views.
+ */
+export function useRunsView() {
+  const [params, setParams] = useSearchParams();
+  const view = useMemo(() => read(params), [params]);
+  const update = useCallback(
+    (change: Partial<RunsView> | ((current: RunsView) => Partial<RunsView>), options: { push?: boolean } = {}) => {
+      setParams(
+        (current) => {
+          const before = read(current);
+          const patch = typeof change === 'function' ? change(before) : change;
+          return write({ ...before, ...patch });
+        },
+        { replace: !options.push },
+      );
+    },
+    [setParams],
+  );
+  return { view, update };
+}
