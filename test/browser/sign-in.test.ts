@@ -1,0 +1,101 @@
+/**
+ * Signing in and out of the dashboard in Chromium: a wrong key shows an alert, a right key
+ * lands on the deep link that was opened signed out, Sign out ends the session.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Dashboard, openPage, screenshot, signIn, startDashboard } from '../helpers/browser.js';
+import { http } from '../helpers/http-client.js';
+
+/** Console errors other than the browser's own note on a 401 answer (expected while signed out). */
+const realErrors = (errors: readonly string[]) => errors.filter((e) => !/status of 401/.test(e));
+
+describe('signing in to the dashboard', () => {
+  let dash: Dashboard;
+  let runPath: string;
+
+  beforeAll(async () => {
+    dash = await startDashboard();
+    const created = await http(dash.server.baseUrl, 'POST', '/api/runs/create', {
+      key: dash.server.key,
+      json: { runName: 'deep-link-run', projectName: 'sign-in-demo' },
+    });
+    expect(created.status).toBe(200);
+    runPath = new URL(String(created.body.url)).pathname;
+  });
+
+  afterAll(async () => {
+    await dash?.close();
+  });
+
+  it('shows an alert for a wrong key and stays on the sign-in page', async () => {
+    const { page, context, errors } = await openPage(dash.browser);
+    try {
+      await page.goto(`${dash.server.baseUrl}/`);
+      await page.waitForURL((url) => url.pathname === '/sign-in');
+      const field = page.getByLabel('API key');
+      expect(await field.getAttribute('type')).toBe('password');
+      expect(await field.getAttribute('autocomplete')).toBe('off');
+      await screenshot(page, 'sign-in');
+
+      await field.fill('sw_not_a_real_key_0123456789');
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      const alert = page.getByRole('alert');
+      await alert.waitFor();
+      expect((await alert.textContent())?.trim()).not.toBe('');
+      expect(new URL(page.url()).pathname).toBe('/sign-in');
+      await screenshot(page, 'sign-in-error');
+      // The key is never kept by the page.
+      const stored = await page.evaluate(
+        () => JSON.stringify({ ...localStorage }) + JSON.stringify({ ...sessionStorage }),
+      );
+      expect(stored).not.toContain('sw_not_a_real_key');
+      expect(realErrors(errors)).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('lands on the run page that was opened signed out, and Sign out ends the session', async () => {
+    const { page, context, errors } = await openPage(dash.browser);
+    try {
+      await signIn(page, dash.server.baseUrl, dash.server.key, runPath);
+      expect(new URL(page.url()).pathname).toBe(runPath);
+      const stored = await page.evaluate(
+        () => JSON.stringify({ ...localStorage }) + JSON.stringify({ ...sessionStorage }),
+      );
+      expect(stored).not.toContain(dash.server.key);
+
+      await page.getByRole('button', { name: 'Sign out' }).click();
+      await page.waitForURL((url) => url.pathname === '/sign-in');
+      await page.getByLabel('API key').waitFor();
+
+      // The session is gone on the server: a protected page sends the browser back to sign-in.
+      await page.goto(`${dash.server.baseUrl}/o/anything/projects`);
+      await page.waitForURL((url) => url.pathname === '/sign-in');
+      expect(new URL(page.url()).searchParams.get('next')).toBe('/o/anything/projects');
+      expect(realErrors(errors)).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('lands on a project page deep link, and goes straight on when already signed in', async () => {
+    const { page, context, errors } = await openPage(dash.browser);
+    try {
+      const validate = await http(dash.server.baseUrl, 'GET', '/api/runs/auth/validate', { key: dash.server.key });
+      const org = (validate.body.organization as { slug: string }).slug;
+      const target = `/o/${org}/projects/sign-in-demo?q=deep`;
+      await signIn(page, dash.server.baseUrl, dash.server.key, target);
+      const url = new URL(page.url());
+      expect(url.pathname + url.search).toBe(target);
+      await page.getByRole('heading', { name: 'sign-in-demo' }).waitFor();
+
+      // Signed in already: the sign-in page goes on to `next` (and never off-site).
+      await page.goto(`${dash.server.baseUrl}/sign-in?next=${encodeURIComponent('//example.com/x')}`);
+      await page.waitForURL((u) => u.pathname === `/o/${org}/projects`);
+      expect(realErrors(errors)).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+});
