@@ -1,3 +1,14 @@
+import { useMemo, useState } from 'react';
+import { useChartRunDetails, useRunMetricNames } from '../api/metric-queries';
+import { Empty, ErrorState, Loading } from '../components/States';
+import { ChartGroup } from './ChartGroup';
+import { ChartToolbar } from './ChartToolbar';
+import { runColor } from './chart-theme';
+import type { ResolvedRun } from './MetricChart';
+import { RunLegend } from './RunLegend';
+import { useChartSettings } from './useChartSettings';
+import './charts.css';
+
 /** A run to chart: one run on the run page, several overlaid on the compare page. */
 export interface ChartRun {
   /** Numeric run id. */
@@ -12,13 +23,143 @@ export interface ChartRun {
   forkStep?: number | null;
 }
 
-/** The charts of one or more runs: one chart per metric, grouped by logGroup. */
+/** The group of a log name: the part before its last `/` (src/domain/log-group.ts). */
+const logGroupOf = (logName: string): string => {
+  const i = logName.lastIndexOf('/');
+  return i < 0 ? '' : logName.slice(0, i);
+};
+
+/** Code-point order, as the API sorts names. */
+const byCodePoint = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
+/**
+ * The charts of one or more runs: a toolbar (filter, smoothing, x axis, log scale, zoom), a
+ * legend that hides and shows runs when there are several, and one chart per metric grouped
+ * by logGroup in collapsible sections. Charts load as they come near the viewport. Page state
+ * lives in the URL (see useChartSettings).
+ */
 export function RunCharts(props: { runs: ChartRun[]; logNames?: string[] }) {
+  const { runs, logNames } = props;
+  const { settings, setZoom, setSmoothing, setXMode, setLogScale, setHidden, setFilter } = useChartSettings();
+  const [collapsed, setCollapsed] = useState<ReadonlySet<string>>(new Set());
+
+  const details = useChartRunDetails(runs.map((r) => r.runId));
+  const names = useRunMetricNames(
+    logNames
+      ? []
+      : runs.map((r, i) => ({ runId: r.runId, projectName: details[i]?.data?.projectName, live: r.live === true })),
+  );
+
+  // Keyed on content: a parent may pass a fresh array each render.
+  const runsKey = runs
+    .map((r) => `${r.runId}\u0000${r.name}\u0000${r.color}\u0000${r.live}\u0000${r.forkStep}`)
+    .join('\u0001');
+  const startsKey = details.map((d) => d.data?.createdAt ?? '').join(',');
+  const allRuns = useMemo<ResolvedRun[]>(
+    () =>
+      runs.map((r, i) => {
+        const created = details[i]?.data?.createdAt;
+        return {
+          runId: r.runId,
+          name: r.name,
+          color: runColor(i, r.color),
+          live: r.live === true,
+          forkStep: r.forkStep ?? details[i]?.data?.forkStep ?? null,
+          startMs: created ? Date.parse(created) : null,
+        };
+      }),
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- runsKey and startsKey stand for runs and details
+    [runsKey, startsKey],
+  );
+  const hiddenKey = [...settings.hidden].join(',');
+  const shownRuns = useMemo(
+    () => allRuns.filter((r) => !settings.hidden.has(r.runId)),
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- hiddenKey stands for settings.hidden
+    [allRuns, hiddenKey],
+  );
+
+  const namesKey = logNames ? logNames.join('\u0000') : names.map((n) => (n.data ?? []).join('\u0000')).join('\u0001');
+  const allNames = useMemo(() => {
+    const set = new Set<string>(logNames ?? names.flatMap((n) => n.data ?? []));
+    return [...set].sort(byCodePoint);
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- namesKey stands for logNames and names
+  }, [namesKey]);
+
+  const filter = settings.filter.trim().toLowerCase();
+  const groups = useMemo(() => {
+    const map = new Map<string, string[]>();
+    for (const name of allNames) {
+      if (filter && !name.toLowerCase().includes(filter)) continue;
+      const group = logGroupOf(name);
+      const list = map.get(group);
+      if (list) list.push(name);
+      else map.set(group, [name]);
+    }
+    return [...map.entries()].sort((a, b) => byCodePoint(a[0], b[0]));
+  }, [allNames, filter]);
+  const shownCount = groups.reduce((n, [, list]) => n + list.length, 0);
+
+  const namesLoading =
+    !logNames && allNames.length === 0 && (details.some((d) => d.isPending) || names.some((n) => n.isPending));
+  const failures = logNames ? [] : [...details, ...names].filter((q) => q.isError);
+  const allFailed = !logNames && allNames.length === 0 && failures.length > 0 && !namesLoading;
+
+  let body;
+  if (runs.length === 0) body = <Empty title="No runs to chart" />;
+  else if (namesLoading) body = <Loading label="Loading charts…" />;
+  else if (allFailed)
+    body = <ErrorState error={failures[0]!.error} onRetry={() => failures.forEach((q) => void q.refetch())} />;
+  else if (allNames.length === 0)
+    body = (
+      <Empty title="No metrics logged yet">
+        <p className="muted">
+          {runs.some((r) => r.live)
+            ? 'Charts appear here as soon as the run logs a metric.'
+            : 'This run has no numeric metrics.'}
+        </p>
+      </Empty>
+    );
+  else if (shownCount === 0) body = <Empty title="No charts match the filter" />;
+  else
+    body = groups.map(([group, list]) => (
+      <ChartGroup
+        key={group}
+        group={group}
+        names={list}
+        runs={shownRuns}
+        settings={settings}
+        collapsed={collapsed.has(group)}
+        onToggle={() =>
+          setCollapsed((prev) => {
+            const next = new Set(prev);
+            if (next.has(group)) next.delete(group);
+            else next.add(group);
+            return next;
+          })
+        }
+        onZoom={setZoom}
+      />
+    ));
+
   return (
-    <section className="run-charts" aria-label="Charts">
-      <p className="muted">
-        Charts for {props.runs.map((r) => r.name).join(', ')} ({props.logNames?.length ?? 'all'} metrics)
-      </p>
-    </section>
+    <div className="run-charts">
+      <ChartToolbar
+        settings={settings}
+        shown={shownCount}
+        total={allNames.length}
+        setFilter={setFilter}
+        setSmoothing={setSmoothing}
+        setXMode={setXMode}
+        setLogScale={setLogScale}
+        setZoom={setZoom}
+      />
+      {runs.length > 1 && <RunLegend runs={allRuns} hidden={settings.hidden} setHidden={setHidden} />}
+      {failures.length > 0 && !allFailed && (
+        <p className="chart-warning" role="alert">
+          Some runs' metric names could not be loaded: {failures[0]!.error?.message}
+        </p>
+      )}
+      {body}
+    </div>
   );
 }

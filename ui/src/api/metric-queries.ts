@@ -1,0 +1,174 @@
+/**
+ * The charts' data: a run's project and start (run details), the metric names of runs
+ * (`GET /api/runs/metric-names`, which sees a fork's inherited metrics too) and sampled
+ * metric series (`GET /api/runs/metrics`). A live series fetches only its tail on each poll.
+ */
+import { keepPreviousData, useQueries, type QueryClient, type QueryKey } from '@tanstack/react-query';
+import { apiGet } from './client';
+
+/** How often a live run's names and points are asked again. */
+export const LIVE_CHARTS_MS = 3_000;
+
+/** The most points the metrics endpoint samples a series to (contract: `limit` 1..10000). */
+export const MAX_SERIES_LIMIT = 10_000;
+
+/** The part of `GET /api/runs/details/{runId}` the charts use. */
+export interface ChartRunDetails {
+  id: number;
+  name: string;
+  status: string;
+  createdAt: string;
+  projectName: string;
+  forkedFromRunId: number | null;
+  forkStep: number | null;
+  logNames: { logName: string; logType: string; logGroup: string }[];
+}
+
+/** A point as `GET /api/runs/metrics` answers it; non-finite values are null with a flag. */
+export interface MetricPointView {
+  logName: string;
+  logGroup: string;
+  time: string;
+  step: number;
+  value: number | null;
+  valueFlag?: string;
+}
+
+/** One run's points of one metric, ordered by step, as columns. */
+export interface MetricSeries {
+  steps: number[];
+  /** Epoch milliseconds. */
+  times: number[];
+  /** Null for a non-finite value (see flags). */
+  values: (number | null)[];
+  /** "NaN", "Infinity" or "-Infinity" where the value is null; undefined for finite points. */
+  flags: (string | undefined)[];
+  /** Points added by live tail fetches since the last full fetch. */
+  appended: number;
+}
+
+/** What to ask for one run's series of one metric. */
+export interface SeriesRequest {
+  runId: number;
+  logName: string;
+  /** Points per series the server samples to (shape-preserving: bucket minima and maxima). */
+  limit: number;
+  stepMin?: number;
+  stepMax?: number;
+  /** The run is live: later fetches ask only for the tail. */
+  live: boolean;
+  /** Poll now (live and on screen). */
+  poll: boolean;
+  enabled: boolean;
+}
+
+/** Shares the run page's cache entry for run details (same key, same answer). */
+const detailsKey = (runId: number) => ['run-details', runId] as const;
+
+/** Run details for the charts: project name (for metric names) and creation time (relative x). */
+export function useChartRunDetails(runIds: readonly number[]) {
+  return useQueries({
+    queries: runIds.map((runId) => ({
+      queryKey: detailsKey(runId),
+      queryFn: ({ signal }: { signal: AbortSignal }) =>
+        apiGet<ChartRunDetails>(`/api/runs/details/${runId}`, undefined, signal),
+      staleTime: 30_000,
+    })),
+  });
+}
+
+/**
+ * Metric names of each run (its lineage's names for a fork), polled while live. A run whose
+ * details are not loaded yet waits (`projectName` undefined).
+ */
+export function useRunMetricNames(runs: readonly { runId: number; projectName?: string; live: boolean }[]) {
+  return useQueries({
+    queries: runs.map((run) => ({
+      queryKey: ['metric-names', run.projectName ?? '', run.runId] as const,
+      queryFn: ({ signal }: { signal: AbortSignal }) =>
+        apiGet<{ projectName: string; metricNames: string[] }>(
+          '/api/runs/metric-names',
+          { projectName: run.projectName, runIds: [run.runId], limit: MAX_SERIES_LIMIT },
+          signal,
+        ).then((answer) => answer.metricNames),
+      enabled: run.projectName !== undefined,
+      refetchInterval: run.live ? LIVE_CHARTS_MS : false,
+      refetchIntervalInBackground: false,
+      staleTime: run.live ? 0 : 30_000,
+    })),
+  });
+}
+
+const seriesKey = (r: SeriesRequest): QueryKey => [
+  'metric-series',
+  r.runId,
+  r.logName,
+  r.limit,
+  r.stepMin ?? null,
+  r.stepMax ?? null,
+];
+
+function toSeries(points: readonly MetricPointView[], appended = 0): MetricSeries {
+  const series: MetricSeries = { steps: [], times: [], values: [], flags: [], appended };
+  for (const p of points) {
+    series.steps.push(p.step);
+    series.times.push(Date.parse(p.time));
+    series.values.push(p.value);
+    series.flags.push(p.value === null ? (p.valueFlag ?? 'NaN') : undefined);
+  }
+  return series;
+}
+
+const fetchPoints = (r: SeriesRequest, stepMin: number | undefined, signal: AbortSignal) =>
+  apiGet<{ metrics: MetricPointView[] }>(
+    '/api/runs/metrics',
+    { runId: r.runId, logName: r.logName, limit: r.limit, stepMin, stepMax: r.stepMax },
+    signal,
+  ).then((answer) => answer.metrics);
+
+/**
+ * The series for a request. A first fetch (or a live series that has grown by more than
+ * twice its limit through tail fetches) asks for the whole range, sampled; a later poll of a
+ * live series asks only from the last step it holds (inclusive: that step may have been
+ * re-logged, and `sys/` series log many samples at one step) and replaces from there.
+ */
+async function fetchSeries(client: QueryClient, r: SeriesRequest, signal: AbortSignal): Promise<MetricSeries> {
+  const prev = client.getQueryData<MetricSeries>(seriesKey(r));
+  const lastStep = prev?.steps[prev.steps.length - 1];
+  if (!r.live || !prev || lastStep === undefined || prev.appended > 2 * r.limit) {
+    return toSeries(await fetchPoints(r, r.stepMin, signal));
+  }
+  const from = Math.max(lastStep, r.stepMin ?? 0);
+  const tail = await fetchPoints(r, from, signal);
+  let keep = prev.steps.length;
+  while (keep > 0 && prev.steps[keep - 1]! >= from) keep--;
+  if (tail.length === prev.steps.length - keep && tail.every((p, i) => p.step === prev.steps[keep + i])) {
+    const same = tail.every((p, i) => Date.parse(p.time) === prev.times[keep + i] && p.value === prev.values[keep + i]);
+    if (same) return prev; // nothing new: keep the same object so nothing redraws
+  }
+  const added = toSeries(tail);
+  return {
+    steps: prev.steps.slice(0, keep).concat(added.steps),
+    times: prev.times.slice(0, keep).concat(added.times),
+    values: prev.values.slice(0, keep).concat(added.values),
+    flags: prev.flags.slice(0, keep).concat(added.flags),
+    appended: prev.appended + Math.max(0, tail.length - (prev.steps.length - keep)),
+  };
+}
+
+/** The series of several runs for one chart; live ones poll their tail every few seconds. */
+export function useMetricSeriesList(requests: readonly SeriesRequest[]) {
+  return useQueries({
+    queries: requests.map((r) => ({
+      queryKey: seriesKey(r),
+      queryFn: ({ signal, client }: { signal: AbortSignal; client: QueryClient }) => fetchSeries(client, r, signal),
+      enabled: r.enabled,
+      refetchInterval: r.live && r.poll && r.enabled ? LIVE_CHARTS_MS : false,
+      refetchIntervalInBackground: false,
+      staleTime: r.live ? 0 : 5 * 60_000,
+      gcTime: 5 * 60_000,
+      // A new zoom window keeps the overview on screen until its own points arrive.
+      placeholderData: keepPreviousData,
+    })),
+  });
+}

@@ -1,0 +1,275 @@
+import { useEffect, useMemo, useRef, useState } from 'react';
+import uPlot from 'uplot';
+import 'uplot/dist/uPlot.min.css';
+import { MAX_SERIES_LIMIT, useMetricSeriesList, type MetricSeries } from '../api/metric-queries';
+import { ErrorState } from '../components/States';
+import { downloadCsv, downloadPng } from './chart-export';
+import { buildModel, stepWindow, type ChartModel } from './chart-model';
+import { chartOptions, type ChartHandles } from './chart-options';
+import { readTheme } from './chart-theme';
+import { renderTooltip } from './chart-tooltip';
+import type { ChartSettings, StepZoom } from './useChartSettings';
+import { useColorScheme } from './useColorScheme';
+import { useElementWidth } from './useElementWidth';
+import { useNearViewport } from './useNearViewport';
+
+/** A run as a chart draws it (colour resolved, hidden runs already left out). */
+export interface ResolvedRun {
+  runId: number;
+  name: string;
+  color: string;
+  live: boolean;
+  forkStep: number | null;
+  /** Zero of the relative-time axis (epoch ms); null: the series' first point. */
+  startMs: number | null;
+}
+
+const PLOT_HEIGHT = 220;
+const intFormat = new Intl.NumberFormat('en-US');
+
+/** Points to ask per series: about two per pixel of width, in steps of 250 so a resize rarely refetches. */
+export function seriesLimit(width: number): number {
+  return Math.min(MAX_SERIES_LIMIT, Math.max(250, Math.ceil((2 * width) / 250) * 250));
+}
+
+/** The same array object while its elements are the same objects (keeps memos stable). */
+function useStableList<T>(list: T[]): T[] {
+  const ref = useRef(list);
+  const prev = ref.current;
+  if (prev.length !== list.length || prev.some((v, i) => v !== list[i])) ref.current = list;
+  return ref.current;
+}
+
+/** What the uPlot instance must be rebuilt for: its series and their look. */
+const shapeOf = (m: ChartModel): string =>
+  m.lines.map((l) => `${m.traces[l.run]!.color}:${l.kind}:${l.part}:${l.faint}`).join('|');
+
+/**
+ * One metric's chart: a `<figure aria-label=logName aria-busy>` that fetches when near the
+ * viewport, draws the runs' sampled series with uPlot, re-queries the zoomed step window,
+ * and exports PNG and CSV.
+ */
+export function MetricChart(props: {
+  logName: string;
+  runs: readonly ResolvedRun[];
+  settings: ChartSettings;
+  onZoom: (zoom: StepZoom | null) => void;
+}) {
+  const { logName, runs, settings, onZoom } = props;
+  const { zoom, xMode, smoothing, logScale } = settings;
+  const figureRef = useRef<HTMLElement>(null);
+  const plotRef = useRef<HTMLDivElement>(null);
+  const hostRef = useRef<HTMLDivElement>(null);
+  const tipRef = useRef<HTMLDivElement>(null);
+  const near = useNearViewport(figureRef);
+  const [seen, setSeen] = useState(false);
+  if (near && !seen) setSeen(true);
+  const width = useElementWidth(plotRef);
+  const scheme = useColorScheme();
+  const limit = seriesLimit(width);
+
+  const queries = useMetricSeriesList(
+    runs.map((r) => ({
+      runId: r.runId,
+      logName,
+      limit,
+      stepMin: zoom?.min,
+      stepMax: zoom?.max,
+      live: r.live,
+      poll: near,
+      enabled: seen && width > 0,
+    })),
+  );
+  const seriesList = useStableList(queries.map((q) => q.data));
+  const waiting = queries.some((q) => q.isPending && q.fetchStatus !== 'idle') || !seen || width === 0;
+  const placeholder = queries.some((q) => q.isPlaceholderData);
+  const failed = queries.filter((q) => q.isError && q.data === undefined);
+
+  const model = useMemo(() => {
+    const inputs = runs.flatMap((run, i) => {
+      const series: MetricSeries | undefined = seriesList[i];
+      return series ? [{ ...run, series }] : [];
+    });
+    if (inputs.length === 0) return null;
+    return buildModel(inputs, { xMode, smoothing, logScale });
+  }, [runs, seriesList, xMode, smoothing, logScale]);
+
+  const sampled = seriesList.some((s) => s !== undefined && s.appended === 0 && s.steps.length >= limit);
+
+  // What the uPlot hooks read when they run (they outlive renders).
+  const modelRef = useRef<ChartModel | null>(model);
+  const live = useRef({ zoom, xMode, onZoom, logName });
+  useEffect(() => {
+    live.current = { zoom, xMode, onZoom, logName };
+  });
+
+  const uRef = useRef<uPlot | null>(null);
+  const [drawn, setDrawn] = useState<ChartModel | null>(null);
+  const showPlot = near && model !== null && model.points > 0 && width > 0;
+  const shape = model ? shapeOf(model) : '';
+
+  // New points: into the chart as they are (its zoom and cursor stay).
+  useEffect(() => {
+    modelRef.current = model;
+    const u = uRef.current;
+    if (u && model) u.setData(model.data);
+    setDrawn(model);
+  }, [model]);
+
+  // A new chart when its series or look change; none while far from the viewport.
+  useEffect(() => {
+    const target = hostRef.current;
+    const first = modelRef.current;
+    if (!showPlot || !target || !first) return;
+    const handles: ChartHandles = {
+      model: () => modelRef.current ?? first,
+      xRange: () => heldRange(modelRef.current ?? first, live.current.zoom, live.current.xMode),
+      onSelect: (x0, x1) => {
+        const window = stepWindow((modelRef.current ?? first).traces, live.current.xMode, x0, x1);
+        if (window) live.current.onZoom(window);
+      },
+      onReset: () => {
+        if (live.current.zoom) live.current.onZoom(null);
+      },
+      onCursor: (u) => {
+        if (tipRef.current) renderTooltip(tipRef.current, u, modelRef.current ?? first, live.current.xMode);
+      },
+    };
+    const opts = chartOptions(
+      first,
+      {
+        width: plotRef.current?.clientWidth ?? target.clientWidth,
+        height: PLOT_HEIGHT,
+        xMode,
+        logScale,
+        theme: readTheme(),
+      },
+      handles,
+    );
+    const u = new uPlot(opts, first.data, target);
+    uRef.current = u;
+    return () => {
+      u.destroy();
+      uRef.current = null;
+    };
+    // scheme: the theme colours are read when the chart is made.
+  }, [showPlot, shape, xMode, logScale, scheme]);
+
+  useEffect(() => {
+    const u = uRef.current;
+    if (u && width > 0 && u.width !== width) u.setSize({ width, height: PLOT_HEIGHT });
+  }, [width]);
+
+  // A new zoom: re-range at once over what is drawn; the window's own points follow.
+  const zoomKey = zoom ? `${zoom.min}-${zoom.max}` : '';
+  useEffect(() => {
+    const u = uRef.current;
+    if (u) u.setData(u.data, true);
+  }, [zoomKey]);
+
+  const busy = waiting || placeholder || model !== drawn;
+  const allFailed = failed.length > 0 && failed.length === queries.length;
+
+  const meta: string[] = [];
+  if (model) {
+    meta.push(
+      `${intFormat.format(model.points)} ${model.points === 1 ? 'point' : 'points'}${sampled ? ', sampled' : ''}`,
+    );
+  }
+  if (zoom) meta.push(`steps ${intFormat.format(zoom.min)}–${intFormat.format(zoom.max)}`);
+
+  return (
+    <figure className="chart card" aria-label={logName} aria-busy={busy ? 'true' : 'false'} ref={figureRef}>
+      <figcaption className="chart-caption">
+        <span className="chart-title mono" title={logName}>
+          {logName}
+        </span>
+        <span className="chart-meta muted">{meta.join(' · ')}</span>
+        {model && model.nonFinite > 0 && (
+          <span className="chart-warning" title="NaN or ±Infinity values, marked at the chart's edge">
+            {intFormat.format(model.nonFinite)} non-finite {model.nonFinite === 1 ? 'point' : 'points'}
+          </span>
+        )}
+        {model && model.hiddenByLog > 0 && (
+          <span className="chart-warning">
+            {intFormat.format(model.hiddenByLog)} {model.hiddenByLog === 1 ? 'value' : 'values'} ≤ 0 not drawn on log
+            scale
+          </span>
+        )}
+        <span className="chart-actions">
+          <button
+            type="button"
+            className="secondary chart-button"
+            aria-label={`Download ${logName} as PNG`}
+            title={`Download ${logName} as PNG`}
+            disabled={!showPlot}
+            onClick={() => {
+              const u = uRef.current;
+              if (u && model) void downloadPng(u, logName, model, readTheme());
+            }}
+          >
+            PNG
+          </button>
+          <button
+            type="button"
+            className="secondary chart-button"
+            aria-label={`Download ${logName} as CSV`}
+            title={`Download ${logName} as CSV`}
+            disabled={!model || model.points === 0}
+            onClick={() => model && downloadCsv(logName, model, smoothing)}
+          >
+            CSV
+          </button>
+        </span>
+      </figcaption>
+      <div className="chart-plot" ref={plotRef} style={{ height: PLOT_HEIGHT }}>
+        <div className="chart-host" ref={hostRef} />
+        {showPlot && <div className="chart-tip" ref={tipRef} hidden role="presentation" />}
+        {!showPlot && (
+          <div className="chart-state">
+            {allFailed ? (
+              <ErrorState error={failed[0]!.error} onRetry={() => failed.forEach((q) => void q.refetch())} />
+            ) : model && model.points === 0 && !waiting && !placeholder ? (
+              <p className="muted">{zoom ? 'No points in this step range' : 'No points'}</p>
+            ) : waiting || placeholder ? (
+              <p className="muted" role="status">
+                <span className="spinner" aria-hidden="true" />
+                Loading {logName}…
+              </p>
+            ) : null}
+          </div>
+        )}
+      </div>
+      {failed.length > 0 && !allFailed && (
+        <p className="chart-warning" role="alert">
+          {failed.length} of {queries.length} runs could not be loaded: {failed[0]!.error?.message}{' '}
+          <button
+            type="button"
+            className="secondary chart-button"
+            onClick={() => failed.forEach((q) => void q.refetch())}
+          >
+            Try again
+          </button>
+        </p>
+      )}
+    </figure>
+  );
+}
+
+/** The x range a zoom holds: its steps on the step axis, the x extent of its points otherwise. */
+function heldRange(model: ChartModel, zoom: StepZoom | null, mode: ChartSettings['xMode']): [number, number] | null {
+  if (!zoom) return null;
+  if (mode === 'step') return zoom.min === zoom.max ? [zoom.min - 0.5, zoom.max + 0.5] : [zoom.min, zoom.max];
+  let min = Infinity;
+  let max = -Infinity;
+  for (const t of model.traces) {
+    for (let i = 0; i < t.steps.length; i++) {
+      const s = t.steps[i]!;
+      if (s < zoom.min || s > zoom.max) continue;
+      min = Math.min(min, t.xs[i]!);
+      max = Math.max(max, t.xs[i]!);
+    }
+  }
+  if (min > max) return null;
+  return min === max ? [min - 0.5, max + 0.5] : [min, max];
+}

@@ -1,0 +1,185 @@
+/**
+ * uPlot options for one metric chart: themed axes, one line per LineSpec (faint raw under a
+ * smoothed line, dashed inherited part of a fork), a crosshair synced across the page, x-only
+ * drag selection handed to the caller as a zoom, and markers for non-finite points.
+ */
+import uPlot from 'uplot';
+import { formatDuration, formatValue } from '../format';
+import type { ChartModel, XMode } from './chart-model';
+import type { ChartTheme } from './chart-theme';
+
+/** Every chart of the page shares one crosshair. */
+export const SYNC_KEY = 'stepwise-charts';
+
+/** What the options read at draw time (the model changes without a new chart). */
+export interface ChartHandles {
+  model: () => ChartModel;
+  /** The x range to hold (a zoom on the step axis), or null to fit the data. */
+  xRange: () => [number, number] | null;
+  onSelect: (x0: number, x1: number) => void;
+  onReset: () => void;
+  onCursor: (u: uPlot) => void;
+}
+
+const compact = new Intl.NumberFormat('en-US', { notation: 'compact', maximumFractionDigits: 2 });
+
+function yAxisSize(u: uPlot, values: string[] | null): number {
+  if (!values) return 40;
+  const longest = values.reduce((n, v) => Math.max(n, v.length), 0);
+  return Math.max(36, Math.ceil(longest * 6.6) + 16);
+}
+
+/** Marks a non-finite point at the plot's edge: ▲ +Infinity, ▼ -Infinity (bottom), ◆ NaN. */
+function drawMarkers(u: uPlot, model: ChartModel, theme: ChartTheme): void {
+  const { left, top, width, height } = u.bbox;
+  const ctx = u.ctx;
+  const r = 4 * devicePixelRatio;
+  ctx.save();
+  for (const t of model.traces) {
+    ctx.fillStyle = t.color;
+    ctx.strokeStyle = theme.surface;
+    ctx.lineWidth = devicePixelRatio;
+    for (let i = 0; i < t.xs.length; i++) {
+      const flag = t.flags[i];
+      if (flag === undefined) continue;
+      const cx = u.valToPos(t.xs[i]!, 'x', true);
+      if (!(cx >= left - 1 && cx <= left + width + 1)) continue;
+      ctx.beginPath();
+      if (flag === '-Infinity') {
+        const y = top + height - 1;
+        ctx.moveTo(cx - r, y - 2 * r);
+        ctx.lineTo(cx + r, y - 2 * r);
+        ctx.lineTo(cx, y);
+      } else if (flag === 'Infinity') {
+        const y = top + 1;
+        ctx.moveTo(cx - r, y + 2 * r);
+        ctx.lineTo(cx + r, y + 2 * r);
+        ctx.lineTo(cx, y);
+      } else {
+        const y = top + r + 1;
+        ctx.moveTo(cx, y - r);
+        ctx.lineTo(cx + r, y);
+        ctx.lineTo(cx, y + r);
+        ctx.lineTo(cx - r, y);
+      }
+      ctx.closePath();
+      ctx.fill();
+      ctx.stroke();
+    }
+  }
+  ctx.restore();
+}
+
+/** A thin dotted line where a fork's own part starts. */
+function drawForkLines(u: uPlot, model: ChartModel, theme: ChartTheme): void {
+  const { top, height, left, width } = u.bbox;
+  const ctx = u.ctx;
+  ctx.save();
+  ctx.setLineDash([2 * devicePixelRatio, 3 * devicePixelRatio]);
+  ctx.strokeStyle = theme.muted;
+  ctx.lineWidth = devicePixelRatio;
+  for (const t of model.traces) {
+    if (t.forkX === null) continue;
+    const x = Math.round(u.valToPos(t.forkX, 'x', true)) + 0.5;
+    if (x < left || x > left + width) continue;
+    ctx.beginPath();
+    ctx.moveTo(x, top);
+    ctx.lineTo(x, top + height);
+    ctx.stroke();
+  }
+  ctx.restore();
+}
+
+/** The options of a chart `width`×`height` of `model` (series shape fixed for its lifetime). */
+export function chartOptions(
+  model: ChartModel,
+  opts: { width: number; height: number; xMode: XMode; logScale: boolean; theme: ChartTheme },
+  handles: ChartHandles,
+): uPlot.Options {
+  const { theme, xMode } = opts;
+  const axis: uPlot.Axis = {
+    stroke: theme.muted,
+    font: theme.font,
+    grid: { stroke: theme.grid, width: 1 },
+    ticks: { stroke: theme.grid, width: 1, size: 4 },
+  };
+  const xValues: uPlot.Axis['values'] =
+    xMode === 'step'
+      ? (_u, splits) => splits.map((v) => (Math.abs(v) >= 10_000 ? compact.format(v) : String(v)))
+      : xMode === 'relative'
+        ? (_u, splits) => splits.map((v) => (v < 0 ? `−${formatDuration(-v * 1000)}` : formatDuration(v * 1000)))
+        : undefined;
+
+  const series: uPlot.Series[] = [{}];
+  for (const line of model.lines) {
+    const color = model.traces[line.run]!.color;
+    series.push({
+      label: model.traces[line.run]!.name,
+      stroke: color,
+      width: line.faint ? 1 : line.kind === 'smooth' ? 1.75 : 1.5,
+      alpha: line.faint ? 0.3 : line.part === 'inherited' ? 0.75 : 1,
+      dash: line.part === 'inherited' ? [5, 4] : undefined,
+      points: line.faint || line.part === 'inherited' ? { show: false } : { size: 4 },
+      value: (_u, v) => formatValue(v),
+    });
+  }
+
+  return {
+    width: opts.width,
+    height: opts.height,
+    padding: [10, 12, 0, 0],
+    legend: { show: false },
+    series,
+    scales: {
+      x: {
+        time: xMode === 'wall',
+        range: (_u, min, max) => {
+          const held = handles.xRange();
+          if (held) return held;
+          if (min === null || max === null || !Number.isFinite(min) || !Number.isFinite(max)) return [0, 1];
+          return min === max ? [min - 1, max + 1] : [min, max];
+        },
+      },
+      y: opts.logScale ? { distr: 3, log: 10 } : {},
+    },
+    axes: [
+      { ...axis, values: xValues },
+      { ...axis, size: yAxisSize, values: (_u, splits) => splits.map((v) => formatValue(v)) },
+    ],
+    cursor: {
+      sync: {
+        key: SYNC_KEY,
+        setSeries: false,
+        // The crosshair follows across charts; a drag or double-click stays in its own chart.
+        filters: { pub: (type) => type === 'mousemove' || type === 'mouseleave' || type === 'mouseenter' },
+      },
+      drag: { x: true, y: false, setScale: false },
+      points: { size: 6 },
+    },
+    hooks: {
+      setCursor: [(u) => handles.onCursor(u)],
+      setSelect: [
+        (u) => {
+          const { left, width } = u.select;
+          if (width < 3) return;
+          const x0 = u.posToVal(left, 'x');
+          const x1 = u.posToVal(left + width, 'x');
+          u.setSelect({ left: 0, top: 0, width: 0, height: 0 }, false);
+          handles.onSelect(x0, x1);
+        },
+      ],
+      draw: [
+        (u) => {
+          const model = handles.model();
+          drawForkLines(u, model, theme);
+          drawMarkers(u, model, theme);
+        },
+      ],
+      ready: [
+        (u) => {
+          u.over.addEventListener('dblclick', () => handles.onReset());
+        },
+      ],
+    },
+  };
+}

@@ -1,0 +1,101 @@
+/**
+ * The charts' page state, kept in the URL so a view can be shared:
+ *
+ * - `zoom=<stepMin>-<stepMax>`: the step window every chart of the page shows (absent: all);
+ * - `smooth=<0..0.99>`: EMA smoothing weight; `x=step|relative|wall`: the x axis;
+ * - `logy=1`: log-scale y; `hide=<runId,...>`: runs hidden from the overlay;
+ * - `chartFilter=<text>`: the "Filter charts" box.
+ *
+ * Writes keep every other parameter of the page as it is. A zoom adds a history entry (Back
+ * zooms out); the other settings replace it (a slider drag is not fifty Back presses).
+ */
+import { useCallback, useMemo } from 'react';
+import { useSearchParams } from 'react-router';
+import type { XMode } from './chart-model';
+
+export interface StepZoom {
+  min: number;
+  max: number;
+}
+
+export interface ChartSettings {
+  zoom: StepZoom | null;
+  smoothing: number;
+  xMode: XMode;
+  logScale: boolean;
+  hidden: ReadonlySet<number>;
+  filter: string;
+}
+
+const X_MODES: readonly XMode[] = ['step', 'relative', 'wall'];
+
+/** Parses `a-b` (integers, a <= b); null otherwise. */
+export function parseZoom(text: string | null): StepZoom | null {
+  const m = /^(\d{1,15})-(\d{1,15})$/.exec(text ?? '');
+  if (!m) return null;
+  const min = Number(m[1]);
+  const max = Number(m[2]);
+  return min <= max ? { min, max } : null;
+}
+
+function parseSmoothing(text: string | null): number {
+  const v = Number(text);
+  return text !== null && Number.isFinite(v) ? Math.min(0.99, Math.max(0, v)) : 0;
+}
+
+/** The charts' settings from the URL, and setters that write them back. */
+export function useChartSettings() {
+  const [params, setParams] = useSearchParams();
+  const zoomText = params.get('zoom');
+  const smoothText = params.get('smooth');
+  const xText = params.get('x');
+  const logText = params.get('logy');
+  const hideText = params.get('hide');
+  const filter = params.get('chartFilter') ?? '';
+
+  const settings = useMemo<ChartSettings>(
+    () => ({
+      zoom: parseZoom(zoomText),
+      smoothing: parseSmoothing(smoothText),
+      xMode: X_MODES.includes(xText as XMode) ? (xText as XMode) : 'step',
+      logScale: logText === '1',
+      hidden: new Set(
+        (hideText ?? '')
+          .split(',')
+          .filter((p) => /^\d+$/.test(p))
+          .map(Number),
+      ),
+      filter,
+    }),
+    [zoomText, smoothText, xText, logText, hideText, filter],
+  );
+
+  const update = useCallback(
+    (name: string, value: string | null, replace = true) =>
+      setParams(
+        (prev) => {
+          const next = new URLSearchParams(prev);
+          if (value === null || value === '') next.delete(name);
+          else next.set(name, value);
+          return next;
+        },
+        { replace },
+      ),
+    [setParams],
+  );
+
+  const setters = useMemo(
+    () => ({
+      // A zoom is a history entry: Back returns to the previous window.
+      setZoom: (zoom: StepZoom | null) => update('zoom', zoom ? `${zoom.min}-${zoom.max}` : null, false),
+      setSmoothing: (v: number) => update('smooth', v > 0 ? String(v) : null),
+      setXMode: (mode: XMode) => update('x', mode === 'step' ? null : mode),
+      setLogScale: (on: boolean) => update('logy', on ? '1' : null),
+      setHidden: (ids: ReadonlySet<number>) => update('hide', [...ids].sort((a, b) => a - b).join(',') || null),
+      setFilter: (text: string) => update('chartFilter', text || null),
+    }),
+    [update],
+  );
+
+  return { settings, ...setters };
+}

@@ -1,0 +1,35 @@
+import { useEffect, useState, type RefObject } from 'react';
+
+/** How far outside the viewport a chart starts loading. */
+const MARGIN = '400px 0px';
+
+const listeners = new Map<Element, (near: boolean) => void>();
+let observer: IntersectionObserver | null = null;
+
+/** One observer for every chart on the page (hundreds of charts, one callback). */
+function sharedObserver(): IntersectionObserver {
+  observer ??= new IntersectionObserver(
+    (entries) => {
+      for (const entry of entries) listeners.get(entry.target)?.(entry.isIntersecting);
+    },
+    { rootMargin: MARGIN },
+  );
+  return observer;
+}
+
+/** True while the element is within a screen-and-a-bit of the viewport. */
+export function useNearViewport(ref: RefObject<Element | null>): boolean {
+  const [near, setNear] = useState(false);
+  useEffect(() => {
+    const el = ref.current;
+    if (!el) return;
+    const obs = sharedObserver();
+    listeners.set(el, setNear);
+    obs.observe(el);
+    return () => {
+      obs.unobserve(el);
+      listeners.delete(el);
+    };
+  }, [ref]);
+  return near;
+}
