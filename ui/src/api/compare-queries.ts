@@ -1,0 +1,70 @@
+/**
+ * The compare page's data: each chosen run's details (a 404 marks an unknown or foreign
+ * id), the metric names of those runs, and the per-run statistics of one metric
+ * (`GET /api/runs/compare`: runIds ≤ 100, projectName and logName are required).
+ */
+import { keepPreviousData, useQueries, useQuery } from '@tanstack/react-query';
+import { apiGet } from './client';
+import { LIVE_DETAILS_MS, runKeys, type Json, type RunDetails } from './run-queries';
+
+/** How often a compare page with a RUNNING run asks again. */
+const LIVE_COMPARE_MS = 5_000;
+
+/** One run's statistics of the metric in `GET /api/runs/compare`. */
+export interface CompareRun {
+  runId: number;
+  runName: string;
+  url: string;
+  status: string;
+  stats: { count: number; min: number; max: number; mean: number | null; final: number } | null;
+  config: Json;
+}
+
+/** The answer of `GET /api/runs/compare`. */
+export interface CompareAnswer {
+  projectName: string;
+  logName: string;
+  comparisonUrl: string;
+  runs: CompareRun[];
+}
+
+/** Each run's details, in the order given; a RUNNING run is asked again every few seconds. */
+export function useRunsDetails(runIds: readonly number[]) {
+  return useQueries({
+    queries: runIds.map((runId) => ({
+      queryKey: runKeys.details(runId),
+      queryFn: ({ signal }: { signal: AbortSignal }) =>
+        apiGet<RunDetails>(`/api/runs/details/${runId}`, undefined, signal),
+      refetchInterval: (query: { state: { data?: RunDetails } }) =>
+        query.state.data?.status === 'RUNNING' ? LIVE_DETAILS_MS : false,
+      refetchIntervalInBackground: false,
+    })),
+  });
+}
+
+/** The distinct metric names the runs have (sorted), at most 1,000. */
+export function useMetricNames(projectName: string, runIds: readonly number[], enabled: boolean) {
+  return useQuery({
+    queryKey: ['metric-names', projectName, runIds.join(',')],
+    queryFn: ({ signal }) =>
+      apiGet<{ projectName: string; metricNames: string[] }>(
+        '/api/runs/metric-names',
+        { projectName, runIds, limit: 1000 },
+        signal,
+      ),
+    select: (answer) => answer.metricNames,
+    enabled: enabled && runIds.length > 0,
+  });
+}
+
+/** The statistics of one metric for each run (unknown or foreign ids are left out by the API). */
+export function useCompareStats(projectName: string, runIds: readonly number[], logName: string, live: boolean) {
+  return useQuery({
+    queryKey: ['compare', projectName, runIds.join(','), logName],
+    queryFn: ({ signal }) => apiGet<CompareAnswer>('/api/runs/compare', { projectName, runIds, logName }, signal),
+    enabled: runIds.length > 0 && logName !== '',
+    placeholderData: keepPreviousData,
+    refetchInterval: live ? LIVE_COMPARE_MS : false,
+    refetchIntervalInBackground: false,
+  });
+}

@@ -1,0 +1,136 @@
+/**
+ * The run page's data: SQID → run id, run details (polled while RUNNING), its status
+ * timeline, files, and the tag and notes writes. Every answer comes from the public API.
+ */
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { apiGet, apiPost } from './client';
+
+/** A JSON value as the API returns config, system metadata and status metadata. */
+export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+
+/** A log name registered on a run. */
+export interface LogNameEntry {
+  logName: string;
+  logType: string;
+  logGroup: string;
+}
+
+/** `GET /api/runs/details/{runId}` (src/api/views/run-view.ts). */
+export interface RunDetails {
+  id: number;
+  name: string;
+  number: number;
+  displayId: string;
+  status: string;
+  tags: string[];
+  createdAt: string;
+  updatedAt: string;
+  statusUpdated: string;
+  projectName: string;
+  externalId: string | null;
+  forkedFromRunId: number | null;
+  forkStep: number | null;
+  logNames: LogNameEntry[];
+  config: Json;
+  systemMetadata: Json;
+  loggerSettings: Json;
+  statusMetadata: Json;
+  notes: string | null;
+  url: string;
+}
+
+/** One entry of a run's status timeline. */
+export interface StatusEvent {
+  id: number;
+  runId: number;
+  fromStatus: string | null;
+  toStatus: string;
+  source: string;
+  metadata: Json;
+  createdAt: string;
+}
+
+/** A stored file of a run, with its signed download link. */
+export interface RunFile {
+  fileName: string;
+  fileType: string;
+  fileSize: number;
+  logName: string;
+  logGroup: string;
+  time: string;
+  step: number;
+  url: string;
+}
+
+/** How often a RUNNING run's details are asked again. */
+export const LIVE_DETAILS_MS = 3_000;
+
+export const runKeys = {
+  sqid: (sqid: string) => ['run-sqid', sqid] as const,
+  details: (runId: number) => ['run-details', runId] as const,
+  history: (runId: number) => ['run-history', runId] as const,
+  files: (runId: number) => ['run-files', runId] as const,
+};
+
+/** The numeric run id behind a SQID (`GET /api/runs/{sqid}`); 400 undecodable, 404 unknown or foreign. */
+export function useRunIdFromSqid(sqid: string) {
+  return useQuery({
+    queryKey: runKeys.sqid(sqid),
+    queryFn: ({ signal }) => apiGet<{ runId: number }>(`/api/runs/${encodeURIComponent(sqid)}`, undefined, signal),
+    staleTime: Infinity,
+  });
+}
+
+/**
+ * A run's details; with `live`, asked again every 3 s while the run is RUNNING (never in a
+ * hidden tab), so status changes arrive without reload.
+ */
+export function useRunDetails(runId: number | undefined, live = false) {
+  return useQuery({
+    queryKey: runKeys.details(runId ?? -1),
+    queryFn: ({ signal }) => apiGet<RunDetails>(`/api/runs/details/${runId}`, undefined, signal),
+    enabled: runId !== undefined,
+    refetchInterval: (query) => (live && query.state.data?.status === 'RUNNING' ? LIVE_DETAILS_MS : false),
+    refetchIntervalInBackground: false,
+  });
+}
+
+/** A run's status transitions, oldest first; asked again whenever `statusUpdated` moves. */
+export function useStatusHistory(runId: number, statusUpdated: string) {
+  return useQuery({
+    queryKey: [...runKeys.history(runId), statusUpdated],
+    queryFn: ({ signal }) =>
+      apiGet<{ runId: number; events: StatusEvent[] }>('/api/runs/status/history', { runId }, signal),
+    placeholderData: keepPreviousData,
+    select: (answer) => answer.events,
+  });
+}
+
+/** A run's files whose bytes have arrived (ordered by step); asked again every 10 s while `live`. */
+export function useRunFiles(runId: number, projectName: string, live: boolean) {
+  return useQuery({
+    queryKey: runKeys.files(runId),
+    queryFn: ({ signal }) => apiGet<{ files: RunFile[] }>('/api/runs/files', { runId, projectName }, signal),
+    select: (answer) => answer.files,
+    refetchInterval: live ? 10_000 : false,
+    refetchIntervalInBackground: false,
+  });
+}
+
+/** Writes one field of a run and keeps the cached details in step with it. */
+function useRunWrite<T>(runId: number, path: string, field: 'tags' | 'notes') {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (value: T) => apiPost<{ success: true }>(path, { runId, [field]: value }),
+    onSuccess: (_answer, value) => {
+      client.setQueryData<RunDetails>(runKeys.details(runId), (old) => (old ? { ...old, [field]: value } : old));
+      void client.invalidateQueries({ queryKey: runKeys.details(runId) });
+    },
+  });
+}
+
+/** Replaces all tags of a run (`POST /api/runs/tags/update`). */
+export const useUpdateTags = (runId: number) => useRunWrite<string[]>(runId, '/api/runs/tags/update', 'tags');
+
+/** Sets or clears (null) a run's notes (`POST /api/runs/notes/update`). */
+export const useUpdateNotes = (runId: number) => useRunWrite<string | null>(runId, '/api/runs/notes/update', 'notes');

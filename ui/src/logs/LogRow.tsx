@@ -1,0 +1,40 @@
+import type { CSSProperties } from 'react';
+import type { LogLine } from '../api/log-queries';
+import { formatTime } from '../format';
+
+/** Every row of the log view has this height in pixels (fixed, so any position can be scrolled to). */
+export const ROW_HEIGHT = 22;
+
+const pad = (n: number, width = 2) => String(n).padStart(width, '0');
+
+/** `14:05:09.123` in the viewer's time zone. */
+export function clockTime(iso: string): string {
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return '—';
+  return `${pad(date.getHours())}:${pad(date.getMinutes())}:${pad(date.getSeconds())}.${pad(date.getMilliseconds(), 3)}`;
+}
+
+/**
+ * One console line: its line number, time, type and message; ERROR and WARNING lines are
+ * coloured. Without a line (its page is still loading) a placeholder of the same height.
+ */
+export function LogRow({ line, style }: { line: LogLine | undefined; style?: CSSProperties }) {
+  if (!line) {
+    return (
+      <div role="listitem" className="log-row log-row-pending" style={style} aria-busy="true">
+        <span className="log-no" />
+        <span className="log-msg muted">…</span>
+      </div>
+    );
+  }
+  return (
+    <div role="listitem" className={`log-row log-${line.logType}`} style={style}>
+      <span className="log-no">{line.lineNumber}</span>
+      <time className="log-time" dateTime={line.time} title={formatTime(line.time)}>
+        {clockTime(line.time)}
+      </time>
+      <span className="log-type">{line.logType}</span>
+      <span className="log-msg">{line.message}</span>
+    </div>
+  );
+}

@@ -1,0 +1,99 @@
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { useEffect, useRef, useState } from 'react';
+import { LOG_PAGE, useLogWindow } from '../api/log-queries';
+import { Empty, ErrorState, Loading } from '../components/States';
+import { LogRow, ROW_HEIGHT } from './LogRow';
+
+/** How often the newest page is asked again: following, and merely running. */
+const FOLLOW_MS = 2_000;
+const LIVE_MS = 5_000;
+
+/**
+ * The console lines of one type filter as a virtualised list: only the rows in view are in
+ * the page, and only their pages (plus the newest page while the run is live) are fetched.
+ * While following, the view stays at the last line; scrolling up stops following.
+ */
+export function LogViewport(props: {
+  runId: number;
+  projectName: string;
+  logType: string;
+  live: boolean;
+  follow: boolean;
+  onStopFollowing: () => void;
+}) {
+  const { runId, projectName, logType, live, follow, onStopFollowing } = props;
+  const scroller = useRef<HTMLDivElement>(null);
+  // The pages in view, as of the last render (set during render when the view moves to other pages).
+  const [pages, setPages] = useState<readonly [number, number]>([0, 0]);
+  const logs = useLogWindow(
+    runId,
+    projectName,
+    logType,
+    pages[0] * LOG_PAGE,
+    pages[1] * LOG_PAGE,
+    live ? (follow ? FOLLOW_MS : LIVE_MS) : false,
+  );
+  const total = logs.total ?? 0;
+  const virtualizer = useVirtualizer({
+    count: total,
+    getScrollElement: () => scroller.current,
+    estimateSize: () => ROW_HEIGHT,
+    overscan: 30,
+  });
+  const items = virtualizer.getVirtualItems();
+  const firstPage = Math.floor((items[0]?.index ?? 0) / LOG_PAGE);
+  const lastPage = Math.floor((items[items.length - 1]?.index ?? 0) / LOG_PAGE);
+  if (firstPage !== pages[0] || lastPage !== pages[1]) setPages([firstPage, lastPage]);
+
+  useEffect(() => {
+    if (follow && total > 0) virtualizer.scrollToIndex(total - 1, { align: 'end' });
+  }, [follow, total, virtualizer]);
+
+  if (logs.total === undefined) {
+    if (logs.error) return <ErrorState error={logs.error} onRetry={logs.retry} />;
+    return <Loading label="Loading console output…" />;
+  }
+  if (logs.total === 0) {
+    return (
+      <Empty title={logType ? `No ${logType} lines` : 'No console output yet'}>
+        {live ? 'Lines appear here as the run prints them.' : 'This run printed nothing to its console.'}
+      </Empty>
+    );
+  }
+  return (
+    <>
+      {logs.error && <ErrorState error={logs.error} onRetry={logs.retry} />}
+      <p className="muted log-summary">
+        {total.toLocaleString()} {total === 1 ? 'line' : 'lines'}
+        {follow ? ' · following new lines' : live ? ' · new lines appear as they arrive' : ''}
+      </p>
+      <div
+        ref={scroller}
+        className="log-scroller mono"
+        tabIndex={0}
+        role="list"
+        aria-label="Console output"
+        aria-rowcount={total}
+        onWheel={(event) => {
+          if (follow && event.deltaY < 0) onStopFollowing();
+        }}
+        onKeyDown={(event) => {
+          if (follow && ['ArrowUp', 'PageUp', 'Home'].includes(event.key)) onStopFollowing();
+        }}
+        onTouchMove={() => {
+          if (follow) onStopFollowing();
+        }}
+      >
+        <div className="log-canvas" style={{ height: virtualizer.getTotalSize() }}>
+          {items.map((item) => (
+            <LogRow
+              key={item.key}
+              line={logs.lineAt(item.index)}
+              style={{ transform: `translateY(${item.start}px)`, height: ROW_HEIGHT }}
+            />
+          ))}
+        </div>
+      </div>
+    </>
+  );
+}

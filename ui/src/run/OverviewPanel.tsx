@@ -1,0 +1,34 @@
+import type { RunDetails } from '../api/run-queries';
+import { JsonTree } from './JsonTree';
+import { NotesEditor } from './NotesEditor';
+import { StatusTimeline } from './StatusTimeline';
+
+/** Notes, the status timeline, config and system metadata of a run. */
+export function OverviewPanel({ run }: { run: RunDetails }) {
+  return (
+    <div className="overview">
+      <div className="overview-side">
+        <section className="card" aria-labelledby="notes-title">
+          <h2 id="notes-title" className="visually-hidden">
+            Notes
+          </h2>
+          <NotesEditor runId={run.id} notes={run.notes} />
+        </section>
+        <section className="card" aria-labelledby="timeline-title">
+          <h2 id="timeline-title">Status timeline</h2>
+          <StatusTimeline runId={run.id} statusUpdated={run.statusUpdated} />
+        </section>
+      </div>
+      <div className="overview-main">
+        <section className="card" aria-labelledby="config-title">
+          <h2 id="config-title">Config</h2>
+          <JsonTree value={run.config} name="config" />
+        </section>
+        <section className="card" aria-labelledby="sysmeta-title">
+          <h2 id="sysmeta-title">System metadata</h2>
+          <JsonTree value={run.systemMetadata} name="system metadata" />
+        </section>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,55 @@
+import type { RunDetails } from '../api/run-queries';
+import { formatTime } from '../format';
+import { ForkParent } from './ForkParent';
+import { LiveDuration } from './LiveDuration';
+import { TagEditor } from './TagEditor';
+
+/**
+ * The top of a run's page: name, status, display id, start, duration (ticking while
+ * RUNNING), the run it was forked from, and its editable tags.
+ */
+export function RunHeader({ run }: { run: RunDetails }) {
+  const running = run.status === 'RUNNING';
+  return (
+    <header className="run-header">
+      <div className="run-title">
+        <h1>{run.name}</h1>
+        <span className="visually-hidden">Status:</span>
+        <span className={`status status-${run.status}`}>{run.status}</span>
+      </div>
+      <dl className="run-facts">
+        <div>
+          <dt>ID</dt>
+          <dd className="mono">{run.displayId}</dd>
+        </div>
+        <div>
+          <dt>Started</dt>
+          <dd>
+            <time dateTime={run.createdAt}>{formatTime(run.createdAt)}</time>
+          </dd>
+        </div>
+        <div>
+          <dt>Duration</dt>
+          <dd>
+            <LiveDuration start={run.createdAt} end={run.statusUpdated} running={running} />
+          </dd>
+        </div>
+        {run.forkedFromRunId !== null && (
+          <div>
+            <dt>Forked from</dt>
+            <dd>
+              <ForkParent parentId={run.forkedFromRunId} forkStep={run.forkStep} />
+            </dd>
+          </div>
+        )}
+        {run.externalId && (
+          <div>
+            <dt>External id</dt>
+            <dd className="mono">{run.externalId}</dd>
+          </div>
+        )}
+      </dl>
+      <TagEditor runId={run.id} tags={run.tags} />
+    </header>
+  );
+}

@@ -1,0 +1,83 @@
+import { useMemo, useState, type ReactNode } from 'react';
+import { useSearchParams } from 'react-router';
+import { useRunFiles, type RunDetails } from '../api/run-queries';
+import { ErrorState, Loading } from '../components/States';
+import { LogsPanel } from '../logs/LogsPanel';
+import { FilesTable } from './FilesTable';
+import { OverviewPanel } from './OverviewPanel';
+import { RunCharts } from './RunChartsPlaceholder';
+import { RunHeader } from './RunHeader';
+import { panelId, tabId, Tabs, type TabSpec } from './Tabs';
+
+const PREFIX = 'run';
+const BASE_TABS: TabSpec[] = [
+  { id: 'charts', label: 'Charts' },
+  { id: 'logs', label: 'Logs' },
+  { id: 'overview', label: 'Overview' },
+];
+
+/**
+ * A run's header and its sections as tabs (Charts, Logs, Overview, and Files when the run
+ * has files); the open tab is `?tab=` in the URL. A tab once opened stays mounted (hidden)
+ * so its scroll position, zoom and inputs survive switching back and forth.
+ */
+export function RunView({ run }: { run: RunDetails }) {
+  const running = run.status === 'RUNNING';
+  const files = useRunFiles(run.id, run.projectName, running);
+  const hasFiles = (files.data?.length ?? 0) > 0;
+  const tabs = hasFiles ? [...BASE_TABS, { id: 'files', label: `Files (${files.data!.length})` }] : BASE_TABS;
+  const [params, setParams] = useSearchParams();
+  const asked = params.get('tab') ?? 'charts';
+  // `?tab=files` waits for the file list before falling back to Charts.
+  const selected = tabs.some((t) => t.id === asked) ? asked : asked === 'files' && files.isPending ? '' : 'charts';
+  const [visited, setVisited] = useState<ReadonlySet<string>>(() => new Set([selected]));
+  if (selected !== '' && !visited.has(selected)) setVisited(new Set([...visited, selected]));
+
+  const chartRuns = useMemo(
+    () => [{ runId: run.id, name: run.name, live: running, forkStep: run.forkStep }],
+    [run.id, run.name, running, run.forkStep],
+  );
+
+  const select = (id: string) =>
+    setParams(
+      (prev) => {
+        const next = new URLSearchParams(prev);
+        next.set('tab', id);
+        return next;
+      },
+      { replace: true },
+    );
+
+  const panel = (id: string, content: () => ReactNode) => (
+    <div
+      key={id}
+      role="tabpanel"
+      id={panelId(PREFIX, id)}
+      aria-labelledby={tabId(PREFIX, id)}
+      hidden={selected !== id}
+      className="tab-panel"
+      tabIndex={0}
+    >
+      {visited.has(id) && content()}
+    </div>
+  );
+
+  return (
+    <>
+      <RunHeader run={run} />
+      <Tabs label="Run sections" prefix={PREFIX} tabs={tabs} selected={selected} onSelect={select} />
+      {selected === '' && <Loading />}
+      {panel('charts', () => (
+        <RunCharts runs={chartRuns} />
+      ))}
+      {panel('logs', () => (
+        <LogsPanel runId={run.id} projectName={run.projectName} running={running} />
+      ))}
+      {panel('overview', () => (
+        <OverviewPanel run={run} />
+      ))}
+      {hasFiles && panel('files', () => <FilesTable files={files.data!} />)}
+      {files.isError && asked === 'files' && <ErrorState error={files.error} onRetry={() => void files.refetch()} />}
+    </>
+  );
+}
