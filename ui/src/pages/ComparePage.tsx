@@ -10,7 +10,7 @@ import { runColor } from '../compare/palette';
 import { parseRunIds } from '../compare/run-ids';
 import { Empty, ErrorState, Loading } from '../components/States';
 import { projectPath, projectsPath } from '../paths';
-import { RunCharts } from '../run/RunChartsPlaceholder';
+import { RunCharts } from '../charts/RunCharts';
 import '../compare/compare.css';
 import '../run/page-chrome.css';
 

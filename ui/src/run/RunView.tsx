@@ -5,7 +5,7 @@ import { ErrorState, Loading } from '../components/States';
 import { LogsPanel } from '../logs/LogsPanel';
 import { FilesTable } from './FilesTable';
 import { OverviewPanel } from './OverviewPanel';
-import { RunCharts } from './RunChartsPlaceholder';
+import { RunCharts } from '../charts/RunCharts';
 import { RunHeader } from './RunHeader';
 import { panelId, tabId, Tabs, type TabSpec } from './Tabs';
 
