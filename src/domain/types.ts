@@ -92,6 +92,17 @@ export interface ApiKeyRecord {
   lastUsedAt: number | null;
 }
 
+/** A dashboard sign-in session as stored: the hash of its token, never the token. */
+export interface SessionRecord {
+  tokenHash: string;
+  apiKeyId: number;
+  /** The SHA-256 of the API key that signed in, to check that key like a Bearer key. */
+  keyHash: string;
+  createdAt: number;
+  lastUsedAt: number;
+  expiresAt: number;
+}
+
 /** One link of a fork lineage: a run's own points are visible up to maxStep (inclusive). */
 export interface LineageLink {
   runId: number;

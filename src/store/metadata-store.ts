@@ -2,6 +2,7 @@ import type {
   ApiKeyRecord,
   LineageLink,
   LogNameEntry,
+  SessionRecord,
   Project,
   Run,
   RunStatus,
@@ -45,6 +46,13 @@ export interface NewApiKey {
   keyHash: string;
   createdAt: number;
   expiresAt: number | null;
+}
+
+export interface NewSession {
+  tokenHash: string;
+  apiKeyId: number;
+  createdAt: number;
+  expiresAt: number;
 }
 
 export interface AlertInput {
@@ -99,6 +107,14 @@ export interface MetadataStore {
   revokeApiKey(idOrHash: number | string, at: number): Promise<boolean>;
   /** Records that a key was used at `at`. */
   touchApiKey(id: number, at: number): Promise<void>;
+  /** Stores a dashboard session (its token's hash only) and deletes sessions expired before its creation. */
+  createSession(session: NewSession): Promise<void>;
+  /** The session with this token hash with its key's hash, expired ones included (until deleted). */
+  findSession(tokenHash: string): Promise<SessionRecord | undefined>;
+  /** Records a session's use at `at` and moves its end to `expiresAt`. */
+  touchSession(tokenHash: string, at: number, expiresAt: number): Promise<void>;
+  /** Deletes a session; returns false when there was none. */
+  deleteSession(tokenHash: string): Promise<boolean>;
 
   /** Projects of an organization, newest first, with run counts. */
   listProjects(orgId: number): Promise<Project[]>;

@@ -10,6 +10,7 @@ import { projectCases } from './metadata-project-cases.js';
 import { runCreateCases } from './metadata-run-create-cases.js';
 import { runFindCases } from './metadata-run-find-cases.js';
 import { runUpdateCases } from './metadata-run-update-cases.js';
+import { sessionCases } from './metadata-session-cases.js';
 import { staleCases } from './metadata-stale-cases.js';
 import { statusCases } from './metadata-status-cases.js';
 import type { OpenMetadataStore } from './metadata-suite-helpers.js';
@@ -20,6 +21,7 @@ export type { OpenMetadataStore } from './metadata-suite-helpers.js';
 export function metadataStoreSuite(name: string, open: OpenMetadataStore): void {
   describe(`MetadataStore conformance (${name})`, () => {
     keyCases(open);
+    sessionCases(open);
     projectCases(open);
     runCreateCases(open);
     runFindCases(open);

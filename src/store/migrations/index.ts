@@ -5,6 +5,7 @@ import { rollupMigration } from './003-rollups.js';
 import { livenessMigration } from './004-liveness.js';
 import { consoleOrderMigration } from './005-console-order.js';
 import { runSearchMigration } from './006-run-search.js';
+import { sessionsMigration } from './007-sessions.js';
 
 /** Numbered, forward-only migrations; `{{name}}` markers are filled from the dialect. */
 export const MIGRATIONS: readonly { version: number; sql: string }[] = [
@@ -14,6 +15,7 @@ export const MIGRATIONS: readonly { version: number; sql: string }[] = [
   { version: 4, sql: livenessMigration },
   { version: 5, sql: consoleOrderMigration },
   { version: 6, sql: runSearchMigration },
+  { version: 7, sql: sessionsMigration },
 ];
 
 function render(sql: string, db: SqlDb): string {

@@ -3,6 +3,7 @@ import { notFound } from '../../errors.js';
 import type { CreateRunInput, MetadataStore, RunSearchQuery, StatusWrite } from '../metadata-store.js';
 import type { SqlDb } from './sql-db.js';
 import { SqlKeys } from './sql-keys.js';
+import { SqlSessions } from './sql-sessions.js';
 import { listProjects } from './sql-projects.js';
 import { createRunInTx, selectRun } from './sql-run-create.js';
 import { listStatusEvents, updateStatus } from './sql-run-status.js';
@@ -14,10 +15,12 @@ import { RUN_COLUMNS, RUN_FROM, type RunRow, toRun } from './run-row.js';
 /** MetadataStore over any SqlDb: one implementation for every SQL engine. */
 export class SqlMetadataStore extends SqlRunUpdates implements MetadataStore {
   private readonly keys: SqlKeys;
+  private readonly sessions: SqlSessions;
 
   constructor(private readonly sql: SqlDb) {
     super(sql);
     this.keys = new SqlKeys(sql);
+    this.sessions = new SqlSessions(sql);
   }
 
   ensureOrganization = (slug: string, at: number) => this.keys.ensureOrganization(slug, at);
@@ -29,6 +32,11 @@ export class SqlMetadataStore extends SqlRunUpdates implements MetadataStore {
   revokeApiKey = (idOrHash: number | string, at: number) => this.keys.revokeApiKey(idOrHash, at);
   touchApiKey = (id: number, at: number) => this.keys.touchApiKey(id, at);
   getSecret = (name: string, make: () => string) => this.keys.getSecret(name, make);
+  createSession: MetadataStore['createSession'] = (session) => this.sessions.createSession(session);
+  findSession = (tokenHash: string) => this.sessions.findSession(tokenHash);
+  touchSession = (tokenHash: string, at: number, expiresAt: number) =>
+    this.sessions.touchSession(tokenHash, at, expiresAt);
+  deleteSession = (tokenHash: string) => this.sessions.deleteSession(tokenHash);
 
   listProjects(orgId: number): Promise<Project[]> {
     return listProjects(this.sql, orgId);
