@@ -17,6 +17,7 @@ import { compileSerializer } from './api/serializers.js';
 import { compileValidator } from './api/validators.js';
 import { AppError } from './errors.js';
 import { Authenticator } from './services/authenticator.js';
+import { SessionAuthenticator } from './services/session-authenticator.js';
 import type { Deps } from './services/context.js';
 
 export interface AppOptions {
@@ -79,8 +80,12 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Ap
     app.server.closeIdleConnections();
     done();
   });
-  installAuth(app, new Authenticator(deps.metadata, (err) => app.log.warn({ err }, 'could not record key use')));
+  const keys = new Authenticator(deps.metadata, (err) => app.log.warn({ err }, 'could not record key use'));
+  const sessions = new SessionAuthenticator(deps.metadata, keys, deps.config.sessionTtlMs, (err) =>
+    app.log.warn({ err }, 'could not record session use'),
+  );
+  installAuth(app, { keys, sessions, publicUrl: deps.config.publicUrl });
   await installOpenApi(app, deps.config.publicUrl);
-  await registerRoutes(app, deps);
+  await registerRoutes(app, deps, sessions);
   return app;
 }

@@ -29,6 +29,8 @@ export interface Config {
   /** A RUNNING run silent this long (ms) is marked FAILED by the server; 0 = never. */
   staleAfterMs: number;
   logLevel: string;
+  /** A dashboard session ends after this many ms without use (each use extends it). */
+  sessionTtlMs: number;
   /** Most items one read answers: points of GET /api/runs/metrics, metrics of GET /api/runs/statistics (400 above). */
   readMaxItems: number;
   /** `postgres://…` (or `sqlite:<file>`); undefined = the embedded SQLite file in dataDir. */
@@ -178,6 +180,7 @@ export function loadConfig(args: readonly string[], env: NodeJS.ProcessEnv = pro
     staleAfterMs: parseDuration(env.STEPWISE_STALE_AFTER, 10 * 60_000, 'STEPWISE_STALE_AFTER'),
     logLevel: flagValue(args, 'log-level') ?? env.STEPWISE_LOG_LEVEL ?? 'info',
     readMaxItems: parseCount(env.STEPWISE_READ_MAX_ITEMS, 100_000, 'STEPWISE_READ_MAX_ITEMS'),
+    sessionTtlMs: parseCount(env.STEPWISE_SESSION_TTL, 7 * 86_400, 'STEPWISE_SESSION_TTL') * 1000,
     ...storageConfig(args, env),
   };
 }

@@ -9,6 +9,7 @@ export type ErrorCode =
   | 'RESULT_TOO_LARGE'
   | 'UNAUTHORIZED'
   | 'FORBIDDEN'
+  | 'CROSS_ORIGIN'
   | 'NOT_FOUND'
   | 'REQUEST_TIMEOUT'
   | 'CONFLICT'
@@ -26,6 +27,7 @@ export const HTTP_STATUS: Record<ErrorCode, number> = {
   RESULT_TOO_LARGE: 400,
   UNAUTHORIZED: 401,
   FORBIDDEN: 403,
+  CROSS_ORIGIN: 403,
   NOT_FOUND: 404,
   REQUEST_TIMEOUT: 408,
   CONFLICT: 409,

@@ -1,16 +1,42 @@
 import type { FastifyRequest } from 'fastify';
 import type { Ctx, Deps } from '../services/context.js';
 import type { Authenticator } from '../services/authenticator.js';
+import type { SessionAuthenticator } from '../services/session-authenticator.js';
 import { unauthorized } from '../errors.js';
 import type { App } from './app-types.js';
+import { assertSameOrigin } from './same-origin.js';
+import { readSessionCookie, sessionCookie } from './session-cookie.js';
 
-/** Requires an API key on every route not marked `config: { public: true }`. */
-export function installAuth(app: App, auth: Authenticator): void {
+/** What the auth hook checks credentials with. */
+export interface AuthOptions {
+  keys: Authenticator;
+  sessions: SessionAuthenticator;
+  /** The configured public URL: its origin counts as this server's own, and https makes cookies Secure. */
+  publicUrl: string;
+}
+
+/**
+ * Requires credentials on every route not marked `config: { public: true }`: an
+ * `Authorization: Bearer` key, or else the dashboard's session cookie, which is accepted
+ * from this server's own pages only (CROSS_ORIGIN otherwise). A use that extends the
+ * session renews the cookie.
+ */
+export function installAuth(app: App, { keys, sessions, publicUrl }: AuthOptions): void {
+  const secure = publicUrl.startsWith('https://');
   app.decorateRequest('principal', null);
-  app.addHook('onRequest', async (request) => {
+  app.addHook('onRequest', async (request, reply) => {
     if (request.routeOptions.config.public === true) return;
     if (request.routeOptions.url === undefined) return; // no route: the 404 handler answers
-    request.principal = await auth.authenticate(request.headers.authorization);
+    const header = request.headers.authorization;
+    const token = header === undefined || header.trim() === '' ? readSessionCookie(request.headers.cookie) : undefined;
+    if (token === undefined) {
+      request.principal = await keys.authenticate(header);
+      return;
+    }
+    assertSameOrigin(request, publicUrl);
+    const { principal, renewed } = await sessions.authenticate(token);
+    request.principal = principal;
+    if (renewed) void reply.header('set-cookie', sessionCookie(token, sessions.maxAgeSeconds, secure));
   });
 }
 

@@ -25,7 +25,21 @@ export class Authenticator {
     if (header === undefined || header.trim() === '') throw unauthorized('Missing API key');
     const match = /^bearer\s+(\S+)\s*$/i.exec(header.trim());
     if (!match) throw unauthorized('Invalid API key');
-    const hash = hashApiKey(match[1]!);
+    return this.authenticateHash(hashApiKey(match[1]!));
+  }
+
+  /** The principal of a key given in clear (a sign-in form): the same checks and reasons as a header. */
+  async authenticateKey(key: string): Promise<Principal> {
+    if (key.trim() === '') throw unauthorized('Missing API key');
+    if (/\s/.test(key.trim())) throw unauthorized('Invalid API key');
+    return this.authenticateHash(hashApiKey(key.trim()));
+  }
+
+  /**
+   * The principal of the key with this SHA-256 (hex): throws UNAUTHORIZED when it is unknown,
+   * revoked or expired (read at most a second ago); records its use at most once a minute.
+   */
+  async authenticateHash(hash: string): Promise<Principal> {
     const record = await this.lookup(hash);
     if (!record || !timingSafeEqual(Buffer.from(record.keyHash, 'hex'), Buffer.from(hash, 'hex'))) {
       throw unauthorized('Invalid API key');

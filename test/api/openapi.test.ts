@@ -48,6 +48,8 @@ describe('GET /api/openapi.json', () => {
       'POST /api/runs/trigger',
       'POST /api/runs/alert',
       'POST /api/slug',
+      'POST /api/session',
+      'DELETE /api/session',
     ];
     for (const route of expected) expect(documented, route).toContain(route);
   });

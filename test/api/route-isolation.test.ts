@@ -2,8 +2,9 @@
  * Tenancy and authentication for every route the router has, derived from the router
  * itself (routeTable), so a new route is covered the day it is added: another
  * organization's key gets 404 or an answer without the victim's data and changes nothing;
- * no key, a malformed, revoked or expired key gets 401; public routes are a fixed list and
- * the signed ones refuse requests without their signature.
+ * no key, a malformed, revoked or expired key or an unknown session gets 401; the owner's
+ * session cookie works like the key, but not from another site; public routes are a fixed
+ * list and the signed ones refuse requests without their signature.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { InjectOptions } from 'fastify';
@@ -11,6 +12,7 @@ import { routeTable } from '../../src/api/route-table.js';
 import { createApiKey } from '../../src/services/api-keys.js';
 import { makeTestApp } from '../helpers/test-app.js';
 import { requestFor, routeName, type Target } from '../helpers/route-requests.js';
+import { signIn } from '../helpers/session-api.js';
 import { createVictim, MARKERS, victimSnapshot } from '../helpers/victim.js';
 
 const t = await makeTestApp();
@@ -18,18 +20,23 @@ const routes = routeTable(t.app);
 const privateRoutes = routes.filter((r) => !r.public);
 
 /** Public routes and what guards them instead of a key. */
-const PUBLIC: Record<string, 'open' | 'signed'> = {
+const PUBLIC: Record<string, 'open' | 'signed' | 'session'> = {
   'GET /api/health': 'open',
   'GET /api/openapi.json': 'open',
   'PUT /files/upload/*': 'signed',
   'GET /files/download/*': 'signed',
+  'POST /api/session': 'session',
+  'DELETE /api/session': 'session',
 };
 
 let target: Target;
 let before: string;
 let revokedKey: string;
 let expiredKey: string;
+/** A session of the owner's key, sent as the dashboard's cookie. */
+let ownerSession: string;
 beforeAll(async () => {
+  ownerSession = await signIn(t.app, t.key);
   target = await createVictim(t.app, t.key);
   before = await victimSnapshot(t.app, t.key, target);
   const keyOf = (expiresAt: number | null) =>
@@ -41,9 +48,10 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-async function send(req: InjectOptions, authorization?: string) {
+async function send(req: InjectOptions, authorization?: string, cookie?: string) {
   const headers = { ...(req.headers as Record<string, string>) };
   if (authorization !== undefined) headers.authorization = authorization;
+  if (cookie !== undefined) headers.cookie = cookie;
   const res = await t.app.inject({ ...req, headers });
   return { status: res.statusCode, text: res.body, json: () => res.json<Record<string, unknown>>() };
 }
@@ -84,10 +92,24 @@ describe('the owner, on every route', () => {
       expect(res.status, res.text).toBe(200);
     },
   );
+
+  it.each(privateRoutes.map((r) => ({ route: r, name: routeName(r) })))(
+    '$name answers 200 to the same request with the owner’s session cookie instead of a key',
+    async ({ route }) => {
+      const res = await send(requestFor(route, target), undefined, `stepwise_session=${ownerSession}`);
+      expect(res.status, res.text).toBe(200);
+    },
+  );
 });
 
-const BAD_CREDENTIALS: { name: string; header: () => string | undefined; error: string }[] = [
+const BAD_CREDENTIALS: { name: string; header: () => string | undefined; cookie?: string; error: string }[] = [
   { name: 'no key', header: () => undefined, error: 'Missing API key' },
+  {
+    name: 'an unknown session',
+    header: () => undefined,
+    cookie: `stepwise_session=${'A'.repeat(43)}`,
+    error: 'Invalid session',
+  },
   { name: 'a malformed key', header: () => 'Bearer not a key', error: 'Invalid API key' },
   { name: 'an unknown key', header: () => 'Bearer sw_unknownunknownunknownunknown', error: 'Invalid API key' },
   { name: 'a revoked key', header: () => `Bearer ${revokedKey}`, error: 'API key has been revoked' },
@@ -96,8 +118,8 @@ const BAD_CREDENTIALS: { name: string; header: () => string | undefined; error: 
 
 describe('bad credentials, on every route', () => {
   const cases = privateRoutes.flatMap((r) => BAD_CREDENTIALS.map((c) => ({ ...c, route: r, label: routeName(r) })));
-  it.each(cases)('$label with $name is a 401', async ({ route, header, error }) => {
-    const res = await send(requestFor(route, target), header());
+  it.each(cases)('$label with $name is a 401', async ({ route, header, cookie, error }) => {
+    const res = await send(requestFor(route, target), header(), cookie);
     expect(res.status, res.text).toBe(401);
     expect(res.json()).toEqual({ error, code: 'UNAUTHORIZED' });
   });
@@ -121,6 +143,31 @@ describe('public routes', () => {
       }
     },
   );
+
+  it('a session cookie from another site is refused on every private route', async () => {
+    for (const route of privateRoutes) {
+      const req = requestFor(route, target);
+      const res = await send(
+        { ...req, headers: { ...(req.headers as Record<string, string>), 'sec-fetch-site': 'cross-site' } },
+        undefined,
+        `stepwise_session=${ownerSession}`,
+      );
+      expect(res.status, `${routeName(route)}: ${res.text}`).toBe(403);
+      expect(res.json()).toMatchObject({ code: 'CROSS_ORIGIN' });
+    }
+  });
+
+  it('POST /api/session opens no session for a revoked, expired or unknown key', async () => {
+    for (const apiKey of [revokedKey, expiredKey, 'sw_unknownunknownunknownunknown']) {
+      const res = await send({
+        method: 'POST',
+        url: '/api/session',
+        payload: JSON.stringify({ apiKey }),
+        headers: { 'content-type': 'application/json' },
+      });
+      expect(res.status).toBe(401);
+    }
+  });
 
   it('GET /api/health and /api/openapi.json answer without a key and reveal no data', async () => {
     for (const url of ['/api/health', '/api/openapi.json']) {

@@ -1,12 +1,21 @@
 import { Type } from '@sinclair/typebox';
+import type { Principal } from '../../domain/types.js';
 import type { Deps } from '../../services/context.js';
 import type { App } from '../app-types.js';
 import { ctxOf } from '../auth-hook.js';
 
-const ValidateResponse = Type.Object({
+/** The answer of GET /api/runs/auth/validate and POST /api/session: who the credentials act as. */
+export const ValidateResponse = Type.Object({
   valid: Type.Boolean(),
   organization: Type.Object({ id: Type.String(), slug: Type.String() }),
   user: Type.Object({ id: Type.String() }),
+});
+
+/** The ValidateResponse of a principal (ids as strings). */
+export const validAnswer = (principal: Principal) => ({
+  valid: true,
+  organization: { id: String(principal.orgId), slug: principal.orgSlug },
+  user: { id: String(principal.userId) },
 });
 
 /** GET /api/runs/auth/validate, POST /api/slug (the Python client's login check), GET /api/health. */
@@ -19,14 +28,9 @@ export function registerAuthRoutes(app: App, deps: Deps): void {
     }),
   );
 
-  app.get('/api/runs/auth/validate', { schema: { response: { 200: ValidateResponse } } }, (request) => {
-    const { principal } = ctxOf(deps, request);
-    return {
-      valid: true,
-      organization: { id: String(principal.orgId), slug: principal.orgSlug },
-      user: { id: String(principal.userId) },
-    };
-  });
+  app.get('/api/runs/auth/validate', { schema: { response: { 200: ValidateResponse } } }, (request) =>
+    validAnswer(ctxOf(deps, request).principal),
+  );
 
   app.post(
     '/api/slug',

@@ -1,4 +1,5 @@
 import type { Deps } from '../../services/context.js';
+import type { SessionAuthenticator } from '../../services/session-authenticator.js';
 import type { App } from '../app-types.js';
 import { registerAuthRoutes } from './auth.js';
 import { registerFileRoutes } from './files.js';
@@ -11,10 +12,12 @@ import { registerRunDetailsRoutes } from './runs-details.js';
 import { registerRunListRoutes } from './runs-list.js';
 import { registerRunStatusRoutes } from './runs-status.js';
 import { registerRunUpdateRoutes } from './runs-update.js';
+import { registerSessionRoutes } from './session.js';
 
 /** Registers every route of the server. */
-export async function registerRoutes(app: App, deps: Deps): Promise<void> {
+export async function registerRoutes(app: App, deps: Deps, sessions: SessionAuthenticator): Promise<void> {
   registerAuthRoutes(app, deps);
+  registerSessionRoutes(app, deps, sessions);
   registerProjectRoutes(app, deps);
   registerRunCreateRoutes(app, deps);
   registerRunListRoutes(app, deps);
