@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 /** Everything the server is configured by; the only reader of process.env and flags. */
 export interface Config {
@@ -31,6 +32,8 @@ export interface Config {
   logLevel: string;
   /** A dashboard session ends after this many ms without use (each use extends it). */
   sessionTtlMs: number;
+  /** The built dashboard (index.html, assets/) served at every non-API path. */
+  uiDir: string;
   /** Most items one read answers: points of GET /api/runs/metrics, metrics of GET /api/runs/statistics (400 above). */
   readMaxItems: number;
   /** `postgres://…` (or `sqlite:<file>`); undefined = the embedded SQLite file in dataDir. */
@@ -44,6 +47,9 @@ export interface Config {
 }
 
 const MB = 1024 * 1024;
+
+/** `<repo>/ui/dist`, found from this file (src/config.ts and dist/config.js are both one level down). */
+const DEFAULT_UI_DIR = fileURLToPath(new URL('../ui/dist', import.meta.url));
 
 /** Thrown for a bad flag or environment value; the CLI prints it and exits 2. */
 export class ConfigError extends Error {}
@@ -181,6 +187,7 @@ export function loadConfig(args: readonly string[], env: NodeJS.ProcessEnv = pro
     logLevel: flagValue(args, 'log-level') ?? env.STEPWISE_LOG_LEVEL ?? 'info',
     readMaxItems: parseCount(env.STEPWISE_READ_MAX_ITEMS, 100_000, 'STEPWISE_READ_MAX_ITEMS'),
     sessionTtlMs: parseCount(env.STEPWISE_SESSION_TTL, 7 * 86_400, 'STEPWISE_SESSION_TTL') * 1000,
+    uiDir: path.resolve(env.STEPWISE_UI_DIR || DEFAULT_UI_DIR),
     ...storageConfig(args, env),
   };
 }

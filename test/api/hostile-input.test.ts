@@ -39,7 +39,7 @@ function casesOf(route: (typeof routes)[number]): BadCase[] {
   const valid = requestFor(route, target);
   const cases: BadCase[] = [...queryCases(route, valid), ...paramCases(route, valid)];
   if (route.url.startsWith('/ingest/')) cases.push(...ndjsonCases(route, valid), ...ingestHeaderCases(valid));
-  else if (route.public && route.url.includes('*')) cases.push(...signedPathCases(valid));
+  else if (route.public && route.url.startsWith('/files/')) cases.push(...signedPathCases(valid));
   else if (route.method === 'POST') cases.push(...bodyCases(valid), ...bodyFieldCases(route, valid));
   if (route.url === '/files') cases.push(...ingestHeaderCases(valid));
   return cases;

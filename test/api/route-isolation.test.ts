@@ -27,6 +27,9 @@ const PUBLIC: Record<string, 'open' | 'signed' | 'session'> = {
   'GET /files/download/*': 'signed',
   'POST /api/session': 'session',
   'DELETE /api/session': 'session',
+  // The built dashboard (static files and its page): no data.
+  'GET /assets/*': 'open',
+  'GET /*': 'open',
 };
 
 let target: Target;

@@ -29,11 +29,16 @@ export const tempDir = (prefix = 'stepwise-test-'): string => fs.mkdtempSync(pat
 /**
  * The app over a fresh store, with keys of two organizations: the embedded store in a temp
  * dir, or a fresh PostgreSQL database when STEPWISE_TEST_DATABASE=postgres (the Vitest
- * project `postgres` sets it). `env` holds STEPWISE_* settings (none by default).
+ * project `postgres` sets it). `env` holds STEPWISE_* settings (none by default; the
+ * dashboard directory is a missing one unless `STEPWISE_UI_DIR` is given).
  */
 export async function makeTestApp(env: NodeJS.ProcessEnv = {}): Promise<TestApp> {
   const dataDir = tempDir();
-  const config = loadConfig(['--data', dataDir, '--port', '3999'], env);
+  // No dashboard unless a test gives one: answers must not depend on whether ui/dist was built.
+  const config = loadConfig(['--data', dataDir, '--port', '3999'], {
+    STEPWISE_UI_DIR: path.join(dataDir, 'no-dashboard'),
+    ...env,
+  });
   const database = process.env.STEPWISE_TEST_DATABASE === 'postgres' ? await freshPostgresUrl() : undefined;
   const stores = await openStores({ dataDir, databaseUrl: database?.url });
   const signer = new UrlSigner('test-secret');

@@ -2,6 +2,7 @@ import type { Deps } from '../../services/context.js';
 import type { SessionAuthenticator } from '../../services/session-authenticator.js';
 import type { App } from '../app-types.js';
 import { registerAuthRoutes } from './auth.js';
+import { registerDashboardRoutes } from './dashboard.js';
 import { registerFileRoutes } from './files.js';
 import { registerIngestRoutes } from './ingest.js';
 import { registerMetricRoutes } from './metrics.js';
@@ -14,7 +15,7 @@ import { registerRunStatusRoutes } from './runs-status.js';
 import { registerRunUpdateRoutes } from './runs-update.js';
 import { registerSessionRoutes } from './session.js';
 
-/** Registers every route of the server. */
+/** Registers every route of the server; the dashboard's catch-all comes last. */
 export async function registerRoutes(app: App, deps: Deps, sessions: SessionAuthenticator): Promise<void> {
   registerAuthRoutes(app, deps);
   registerSessionRoutes(app, deps, sessions);
@@ -28,4 +29,5 @@ export async function registerRoutes(app: App, deps: Deps, sessions: SessionAuth
   registerRunActivityRoutes(app, deps);
   await registerIngestRoutes(app, deps);
   await registerFileRoutes(app, deps);
+  registerDashboardRoutes(app, deps.config.uiDir);
 }
