@@ -2,8 +2,8 @@ import type { FastifyInstance } from 'fastify';
 
 /**
  * Headers every response carries, API and dashboard alike: no MIME sniffing, no framing, no
- * referrer, a same-origin content policy (scripts from this origin only, never inline). Strict-Transport-Security is added
- * when the public URL is https.
+ * referrer, a same-origin content policy (scripts from this origin only, never inline).
+ * Strict-Transport-Security is added when the public URL is https.
  */
 export function securityHeaders(publicUrl: string): Record<string, string> {
   const headers: Record<string, string> = {
