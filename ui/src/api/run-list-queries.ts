@@ -1,4 +1,5 @@
 import { keepPreviousData, useInfiniteQuery, useQueries, useQuery } from '@tanstack/react-query';
+import { useRef } from 'react';
 import { apiGet } from './client';
 
 /** The summary of one metric of a run, as `metrics=` adds it to a listed run. */
@@ -84,30 +85,36 @@ export interface RunPages {
 
 /**
  * Pages of `GET /api/runs/list` (200 rows each) for the page indices in view: the table asks
- * only for what it shows, so a 10,000-run project costs one or two requests at a time. Each
- * page keeps its previous answer while new parameters load, so rows do not flash away.
+ * only for what it shows, so a 10,000-run project costs one or two requests at a time.
  */
 export function useRunPages(params: RunListParams, pages: readonly number[]): RunPages {
+  // Page 0 is always asked for: it carries the total that sizes the table.
+  const wanted = pages.includes(0) ? pages : [0, ...pages];
   const results = useQueries({
-    queries: pages.map((page) => ({
+    queries: wanted.map((page) => ({
       queryKey: ['runs-list', params, page] as const,
       queryFn: ({ signal }: { signal: AbortSignal }) => listPage(params, page, signal),
-      placeholderData: keepPreviousData,
       refetchInterval: 30_000,
     })),
   });
+  // A new sort or filter returns the table to its top: the first page of the previous answer
+  // stays on screen (marked stale) until the new one arrives, so rows do not flash away.
+  const lastTop = useRef<RunListAnswer | undefined>(undefined);
+  const top = results[0]?.data;
+  if (top) lastTop.current = top;
+  const isPlaceholder = !top && lastTop.current !== undefined && !results[0]?.isError;
   const byPage = new Map<number, RunListAnswer>();
   results.forEach((r, i) => {
-    if (r.data) byPage.set(pages[i]!, r.data);
+    if (r.data) byPage.set(wanted[i]!, r.data);
   });
-  const first = results.find((r) => r.data !== undefined);
+  if (isPlaceholder) byPage.set(0, lastTop.current!);
   return {
     firstPage: byPage.get(0)?.runs,
     rowAt: (index) => byPage.get(Math.floor(index / RUN_PAGE_SIZE))?.runs[index % RUN_PAGE_SIZE],
-    total: first?.data?.total,
-    isPending: results.every((r) => r.data === undefined) && results.some((r) => r.isPending),
+    total: byPage.get(0)?.total,
+    isPending: byPage.size === 0 && results.some((r) => r.isPending),
     isFetching: results.some((r) => r.isFetching),
-    isPlaceholder: results.some((r) => r.isPlaceholderData),
+    isPlaceholder,
     error: results.find((r) => r.error)?.error ?? null,
     refetch: () => results.forEach((r) => void r.refetch()),
   };

@@ -8,6 +8,8 @@ import { LoggingSnippet } from '../projects/LoggingSnippet';
 import { type ProjectSort, ProjectsTable, sortProjects } from '../projects/ProjectsTable';
 import '../runs-table/toolbar.css';
 import './projects-page.css';
+import { Field } from '../runs-table/Field';
+import { SearchBox } from '../runs-table/SearchBox';
 
 const SORTS: readonly ProjectSort[] = ['activity', 'name', 'runs'];
 
@@ -65,23 +67,28 @@ export function ProjectsPage() {
       ) : (
         <>
           <div className="toolbar">
-            <label className="search-box">
-              <span className="visually-hidden">Filter projects</span>
-              <input
-                type="search"
-                placeholder="Filter projects"
-                value={filter}
-                onChange={(e) => set('q', e.target.value)}
-              />
-            </label>
-            <label className="field inline-field">
-              <span>Sort by</span>
-              <select value={sort} onChange={(e) => set('sort', e.target.value === 'activity' ? '' : e.target.value)}>
-                <option value="activity">Last activity</option>
-                <option value="name">Name</option>
-                <option value="runs">Run count</option>
-              </select>
-            </label>
+            <SearchBox
+              value={filter}
+              onChange={(q) => set('q', q)}
+              label="Filter projects"
+              placeholder="Filter projects"
+              delayMs={120}
+            />
+            <Field label="Sort by" className="inline-field">
+              {(id) => (
+                <>
+                  <select
+                    id={id}
+                    value={sort}
+                    onChange={(e) => set('sort', e.target.value === 'activity' ? '' : e.target.value)}
+                  >
+                    <option value="activity">Last activity</option>
+                    <option value="name">Name</option>
+                    <option value="runs">Run count</option>
+                  </select>
+                </>
+              )}
+            </Field>
           </div>
           {shown.length === 0 ? (
             <Empty title={`No project matches “${filter}”`}>

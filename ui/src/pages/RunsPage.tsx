@@ -79,6 +79,7 @@ export function RunsPage() {
         />
       ) : (
         <RunsTableView
+          key={project}
           org={org}
           project={project}
           view={view}

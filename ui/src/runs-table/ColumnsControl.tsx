@@ -8,6 +8,7 @@ import {
   type MetricAgg,
 } from './columns';
 import { Popover } from './Popover';
+import { Field } from './Field';
 
 const SHOWN = 60;
 
@@ -42,15 +43,19 @@ export function ColumnsControl({
   return (
     <Popover label="Columns" badge={columns.length ? String(columns.length) : undefined} align="right">
       <div className="columns-control">
-        <label className="field">
-          <span>Find a column</span>
-          <input
-            type="search"
-            value={find}
-            onChange={(e) => setFind(e.target.value)}
-            placeholder="metric or config key"
-          />
-        </label>
+        <Field label="Find a column">
+          {(id) => (
+            <>
+              <input
+                id={id}
+                type="search"
+                value={find}
+                onChange={(e) => setFind(e.target.value)}
+                placeholder="metric or config key"
+              />
+            </>
+          )}
+        </Field>
         <fieldset className="plain-fieldset">
           <legend className="popover-heading">Metrics</legend>
           {metricsLoading && <p className="muted small-text">Loading metric names…</p>}

@@ -1,6 +1,7 @@
-import { useId, useState } from 'react';
+import { useState } from 'react';
 import { type Condition, CONFIG_OPS, type ConditionOp, METRIC_OPS, OP_LABELS, parseValue } from './filter-conditions';
 import { Popover } from './Popover';
+import { Field } from './Field';
 
 /**
  * "Add filter" drop-down: a metric's last value or a config key, an operator and a value,
@@ -16,7 +17,6 @@ export function ConditionBuilder({
   configKeys: readonly string[];
   onAdd: (condition: Condition) => void;
 }) {
-  const id = useId();
   const [kind, setKind] = useState<'metric' | 'config'>('metric');
   const [name, setName] = useState('');
   const [op, setOp] = useState<ConditionOp>('$lt');
@@ -50,55 +50,70 @@ export function ConditionBuilder({
           submit();
         }}
       >
-        <label className="field">
-          <span>Filter on</span>
-          <select
-            value={kind}
-            onChange={(e) => {
-              const next = e.target.value === 'config' ? 'config' : 'metric';
-              setKind(next);
-              if (next === 'metric' && !METRIC_OPS.includes(op)) setOp('$lt');
-            }}
-          >
-            <option value="metric">Metric (last value)</option>
-            <option value="config">Config key</option>
-          </select>
-        </label>
-        <label className="field">
-          <span>{kind === 'metric' ? 'Metric' : 'Config key'}</span>
-          <input
-            list={`${id}-names`}
-            value={name}
-            onChange={(e) => setName(e.target.value)}
-            placeholder={kind === 'metric' ? 'train/loss' : 'lr'}
-            maxLength={1024}
-          />
-          <datalist id={`${id}-names`}>
-            {suggestions.slice(0, 500).map((s) => (
-              <option key={s} value={s} />
-            ))}
-          </datalist>
-        </label>
-        <label className="field">
-          <span>Operator</span>
-          <select value={op} onChange={(e) => setOp(e.target.value as ConditionOp)}>
-            {ops.map((o) => (
-              <option key={o} value={o}>
-                {OP_LABELS[o]}
-              </option>
-            ))}
-          </select>
-        </label>
+        <Field label="Filter on">
+          {(id) => (
+            <>
+              <select
+                id={id}
+                value={kind}
+                onChange={(e) => {
+                  const next = e.target.value === 'config' ? 'config' : 'metric';
+                  setKind(next);
+                  if (next === 'metric' && !METRIC_OPS.includes(op)) setOp('$lt');
+                }}
+              >
+                <option value="metric">Metric (last value)</option>
+                <option value="config">Config key</option>
+              </select>
+            </>
+          )}
+        </Field>
+        <Field label={kind === 'metric' ? 'Metric' : 'Config key'}>
+          {(id) => (
+            <>
+              <input
+                id={id}
+                list={`${id}-names`}
+                value={name}
+                onChange={(e) => setName(e.target.value)}
+                placeholder={kind === 'metric' ? 'train/loss' : 'lr'}
+                maxLength={1024}
+              />
+              <datalist id={`${id}-names`}>
+                {suggestions.slice(0, 500).map((s) => (
+                  <option key={s} value={s} />
+                ))}
+              </datalist>
+            </>
+          )}
+        </Field>
+        <Field label="Operator">
+          {(id) => (
+            <>
+              <select id={id} value={op} onChange={(e) => setOp(e.target.value as ConditionOp)}>
+                {ops.map((o) => (
+                  <option key={o} value={o}>
+                    {OP_LABELS[o]}
+                  </option>
+                ))}
+              </select>
+            </>
+          )}
+        </Field>
         {op !== '$exists' && (
-          <label className="field">
-            <span>Value</span>
-            <input
-              value={value}
-              inputMode={kind === 'metric' ? 'decimal' : undefined}
-              onChange={(e) => setValue(e.target.value)}
-              placeholder={kind === 'metric' ? '0.5' : 'value'}
-            />
-          </label>
+          <Field label="Value">
+            {(id) => (
+              <>
+                <input
+                  id={id}
+                  value={value}
+                  inputMode={kind === 'metric' ? 'decimal' : undefined}
+                  onChange={(e) => setValue(e.target.value)}
+                  placeholder={kind === 'metric' ? '0.5' : 'value'}
+                />
+              </>
+            )}
+          </Field>
         )}
         {problem && (
           <p className="form-problem" role="alert">

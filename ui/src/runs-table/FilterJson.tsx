@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { Popover } from './Popover';
+import { Field } from './Field';
 
 /** "Filter JSON" drop-down: the API's MongoDB-style filter, for what the builder cannot say. */
 export function FilterJson({ value, onApply }: { value: string; onApply: (filter: string) => void }) {
@@ -24,20 +25,24 @@ export function FilterJson({ value, onApply }: { value: string; onApply: (filter
           onApply(trimmed);
         }}
       >
-        <label className="field">
-          <span>Filter JSON</span>
-          <textarea
-            rows={5}
-            spellCheck={false}
-            className="mono"
-            value={text}
-            placeholder={'{"$or": [{"config.lr": {"$lt": 0.001}}, {"summary_metrics.val/acc": {"$gt": 0.9}}]}'}
-            onFocus={() => {
-              if (text === '' && value !== '') setText(value);
-            }}
-            onChange={(e) => setText(e.target.value)}
-          />
-        </label>
+        <Field label="Filter JSON">
+          {(id) => (
+            <>
+              <textarea
+                id={id}
+                rows={5}
+                spellCheck={false}
+                className="mono"
+                value={text}
+                placeholder={'{"$or": [{"config.lr": {"$lt": 0.001}}, {"summary_metrics.val/acc": {"$gt": 0.9}}]}'}
+                onFocus={() => {
+                  if (text === '' && value !== '') setText(value);
+                }}
+                onChange={(e) => setText(e.target.value)}
+              />
+            </>
+          )}
+        </Field>
         <p className="muted small-text">
           Fields: name, status, tags, createdAt, updatedAt, heartbeat_at, config.&lt;key&gt;,
           systemMetadata.&lt;key&gt;, summary_metrics.&lt;metric&gt;; operators $eq $ne $gt $gte $lt $lte $in $nin

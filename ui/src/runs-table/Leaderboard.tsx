@@ -4,6 +4,7 @@ import { Empty, ErrorState, Loading } from '../components/States';
 import { formatTime, formatValue } from '../format';
 import { runPath } from '../paths';
 import { sqidOf } from './run-cells';
+import { Field } from './Field';
 
 const AGG_LABELS: Record<Aggregation, string> = {
   LAST: 'Last value',
@@ -41,42 +42,57 @@ export function Leaderboard({
   return (
     <section aria-label="Leaderboard" className="leaderboard">
       <form className="toolbar" onSubmit={(e) => e.preventDefault()}>
-        <label className="field">
-          <span>Metric</span>
-          <select
-            value={chosen}
-            disabled={metricNames.length === 0}
-            onChange={(e) => onChange({ metric: e.target.value })}
-          >
-            {metricNames.length === 0 && <option value="">{metricsLoading ? 'Loading…' : 'No metrics yet'}</option>}
-            {chosen && !metricNames.includes(chosen) && <option value={chosen}>{chosen}</option>}
-            {metricNames.map((n) => (
-              <option key={n} value={n}>
-                {n}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label className="field">
-          <span>Aggregation</span>
-          <select value={aggregation} onChange={(e) => onChange({ aggregation: e.target.value as Aggregation })}>
-            {AGGREGATIONS.map((a) => (
-              <option key={a} value={a}>
-                {AGG_LABELS[a]}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label className="field">
-          <span>Direction</span>
-          <select
-            value={direction}
-            onChange={(e) => onChange({ direction: e.target.value === 'DESC' ? 'DESC' : 'ASC' })}
-          >
-            <option value="ASC">Lowest first</option>
-            <option value="DESC">Highest first</option>
-          </select>
-        </label>
+        <Field label="Metric">
+          {(id) => (
+            <>
+              <select
+                id={id}
+                value={chosen}
+                disabled={metricNames.length === 0}
+                onChange={(e) => onChange({ metric: e.target.value })}
+              >
+                {metricNames.length === 0 && <option value="">{metricsLoading ? 'Loading…' : 'No metrics yet'}</option>}
+                {chosen && !metricNames.includes(chosen) && <option value={chosen}>{chosen}</option>}
+                {metricNames.map((n) => (
+                  <option key={n} value={n}>
+                    {n}
+                  </option>
+                ))}
+              </select>
+            </>
+          )}
+        </Field>
+        <Field label="Aggregation">
+          {(id) => (
+            <>
+              <select
+                id={id}
+                value={aggregation}
+                onChange={(e) => onChange({ aggregation: e.target.value as Aggregation })}
+              >
+                {AGGREGATIONS.map((a) => (
+                  <option key={a} value={a}>
+                    {AGG_LABELS[a]}
+                  </option>
+                ))}
+              </select>
+            </>
+          )}
+        </Field>
+        <Field label="Direction">
+          {(id) => (
+            <>
+              <select
+                id={id}
+                value={direction}
+                onChange={(e) => onChange({ direction: e.target.value === 'DESC' ? 'DESC' : 'ASC' })}
+              >
+                <option value="ASC">Lowest first</option>
+                <option value="DESC">Highest first</option>
+              </select>
+            </>
+          )}
+        </Field>
         {total !== undefined && (
           <span className="muted count" aria-live="polite">
             {total.toLocaleString()} ranked {total === 1 ? 'run' : 'runs'}

@@ -1,10 +1,22 @@
 import { useEffect, useRef, useState } from 'react';
 
 /**
- * The "Search runs" box: typing updates the search after a pause (Enter at once); a change
- * from outside (a cleared filter, Back) shows in the box.
+ * A search box ("Search runs" unless labelled otherwise): typing updates the search after a
+ * pause (Enter at once); a change from outside (a cleared filter, Back) shows in the box.
  */
-export function SearchBox({ value, onChange }: { value: string; onChange: (next: string) => void }) {
+export function SearchBox({
+  value,
+  onChange,
+  label = 'Search runs',
+  placeholder = 'Search runs by name',
+  delayMs = 300,
+}: {
+  value: string;
+  onChange: (next: string) => void;
+  label?: string;
+  placeholder?: string;
+  delayMs?: number;
+}) {
   const [text, setText] = useState(value);
   const pushed = useRef(value);
   useEffect(() => {
@@ -23,15 +35,15 @@ export function SearchBox({ value, onChange }: { value: string; onChange: (next:
   const pushRef = useRef(push);
   pushRef.current = push;
   useEffect(() => {
-    const timer = setTimeout(() => pushRef.current(text), 300);
+    const timer = setTimeout(() => pushRef.current(text), delayMs);
     return () => clearTimeout(timer);
-  }, [text]);
+  }, [text, delayMs]);
   return (
     <label className="search-box">
-      <span className="visually-hidden">Search runs</span>
+      <span className="visually-hidden">{label}</span>
       <input
         type="search"
-        placeholder="Search runs by name"
+        placeholder={placeholder}
         value={text}
         maxLength={256}
         onChange={(e) => setText(e.target.value)}

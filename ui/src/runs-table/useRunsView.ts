@@ -1,4 +1,4 @@
-import { useCallback, useMemo } from 'react';
+import { useCallback, useMemo, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { AGGREGATIONS, type Aggregation, type Direction } from '../api/run-list-queries';
 import { decodeColumn, encodeColumn, type ExtraColumn } from './columns';
@@ -72,23 +72,27 @@ function write(view: RunsView): URLSearchParams {
 
 /**
  * The page's view and `update(change)`, which writes a new URL. Changes replace the history
- * entry (typing a search is not a trail of Back steps), except switching views.
+ * entry (typing a search is not a trail of Back steps), except switching views. The router
+ * applies a new URL in a transition, so the change also shows at once from local state (a
+ * checkbox ticks when clicked) until the URL has caught up.
  */
 export function useRunsView() {
   const [params, setParams] = useSearchParams();
-  const view = useMemo(() => read(params), [params]);
+  const fromUrl = useMemo(() => read(params), [params]);
+  const base = params.toString();
+  const [pending, setPending] = useState<{ base: string; view: RunsView } | null>(null);
+  const view = pending && pending.base === base ? pending.view : fromUrl;
+  const latest = useRef(view);
+  latest.current = view;
   const update = useCallback(
     (change: Partial<RunsView> | ((current: RunsView) => Partial<RunsView>), options: { push?: boolean } = {}) => {
-      setParams(
-        (current) => {
-          const before = read(current);
-          const patch = typeof change === 'function' ? change(before) : change;
-          return write({ ...before, ...patch });
-        },
-        { replace: !options.push },
-      );
+      const before = latest.current;
+      const next = { ...before, ...(typeof change === 'function' ? change(before) : change) };
+      latest.current = next;
+      setPending({ base, view: next });
+      setParams(write(next), { replace: !options.push });
     },
-    [setParams],
+    [base, setParams],
   );
   return { view, update };
 }
