@@ -8,10 +8,7 @@ export function OverviewPanel({ run }: { run: RunDetails }) {
   return (
     <div className="overview">
       <div className="overview-side">
-        <section className="card" aria-labelledby="notes-title">
-          <h2 id="notes-title" className="visually-hidden">
-            Notes
-          </h2>
+        <section className="card">
           <NotesEditor runId={run.id} notes={run.notes} />
         </section>
         <section className="card" aria-labelledby="timeline-title">

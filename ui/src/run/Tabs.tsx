@@ -26,7 +26,9 @@ export function Tabs(props: {
   const refs = useRef(new Map<string, HTMLButtonElement>());
 
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
-    const at = tabs.findIndex((tab) => tab.id === selected);
+    // From the focused tab: a second key press may come before the selection has re-rendered.
+    const focused = tabs.findIndex((tab) => refs.current.get(tab.id) === event.target);
+    const at = focused >= 0 ? focused : tabs.findIndex((tab) => tab.id === selected);
     const moves: Record<string, number> = {
       ArrowRight: (at + 1) % tabs.length,
       ArrowLeft: (at - 1 + tabs.length) % tabs.length,
