@@ -15,6 +15,7 @@ import { openStores } from '../src/store/open-stores.js';
 import { benchPostgres } from './postgres.js';
 import { parseMetricLines } from '../src/ingest/lines.js';
 import { benchRunSearch } from './bench-run-search.js';
+import { benchBrowser } from './bench-browser.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const SCALE = Number(process.env.BENCH_SCALE ?? 1);
@@ -255,7 +256,28 @@ async function benchBackend(backend: Backend): Promise<void> {
     log(`compare of 100 runs: ${p50p95(cmp)} | HTTP floor p50 ${floor.toFixed(2)} ms`);
 
     // Run search over a project of 10,000 runs with a config and 5 metrics each (at BENCH_SCALE on both engines).
-    await benchRunSearch(api, Math.max(1, Math.round(10_000 * SCALE)), log, progress);
+    const searchRuns = Math.max(1, Math.round(10_000 * SCALE));
+    await benchRunSearch(api, searchRuns, log, progress);
+
+    // The dashboard in Chromium over the 1M-point run and the run-search project (SQLite pass).
+    if (!backend.urls) {
+      progress('opening the dashboard in Chromium');
+      await benchBrowser(
+        {
+          baseUrl: `http://127.0.0.1:${port}`,
+          key: KEY,
+          bigRunId: bigRun.runId,
+          smallRunId: small.runId,
+          metric: 'loss',
+          chartProject: 'bench',
+          tableProject: 'search-bench',
+          sortMetric: 'loss',
+          runs: searchRuns,
+          root: ROOT,
+        },
+        log,
+      );
+    }
 
     // Logs: a run with 1,000,000 lines; pages of 10,000 at the start and the end.
     const lines = n(1_000_000);
