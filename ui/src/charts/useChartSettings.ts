@@ -9,7 +9,7 @@
  * Writes keep every other parameter of the page as it is. A zoom adds a history entry (Back
  * zooms out); the other settings replace it (a slider drag is not fifty Back presses).
  */
-import { useCallback, useMemo } from 'react';
+import { useCallback, useMemo, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import type { XMode } from './chart-model';
 
@@ -46,12 +46,26 @@ function parseSmoothing(text: string | null): number {
 /** The charts' settings from the URL, and setters that write them back. */
 export function useChartSettings() {
   const [params, setParams] = useSearchParams();
-  const zoomText = params.get('zoom');
-  const smoothText = params.get('smooth');
-  const xText = params.get('x');
-  const logText = params.get('logy');
-  const hideText = params.get('hide');
-  const filter = params.get('chartFilter') ?? '';
+  // Written values until the URL shows them: the router applies a navigation in a transition,
+  // and a controlled checkbox or slider must show its new value at once.
+  const [pending, setPending] = useState<Readonly<Record<string, string | null>>>({});
+  const caughtUp = Object.keys(pending).filter((name) => params.get(name) === pending[name]);
+  if (caughtUp.length > 0) {
+    const rest = { ...pending };
+    for (const name of caughtUp) delete rest[name];
+    setPending(rest);
+  }
+  // The same, for writes in quick succession: the router's functional update starts from the
+  // URL of its last render, so each write re-applies the ones not shown yet.
+  const unsent = useRef<Record<string, string | null>>({});
+  for (const name of caughtUp) delete unsent.current[name];
+  const read = (name: string): string | null => (name in pending ? pending[name]! : params.get(name));
+  const zoomText = read('zoom');
+  const smoothText = read('smooth');
+  const xText = read('x');
+  const logText = read('logy');
+  const hideText = read('hide');
+  const filter = read('chartFilter') ?? '';
 
   const settings = useMemo<ChartSettings>(
     () => ({
@@ -71,16 +85,23 @@ export function useChartSettings() {
   );
 
   const update = useCallback(
-    (name: string, value: string | null, replace = true) =>
+    (name: string, given: string | null, replace = true) => {
+      const value = given === '' ? null : given;
+      setPending((prev) => ({ ...prev, [name]: value }));
+      unsent.current[name] = value;
+      const writes = { ...unsent.current };
       setParams(
         (prev) => {
           const next = new URLSearchParams(prev);
-          if (value === null || value === '') next.delete(name);
-          else next.set(name, value);
+          for (const [key, v] of Object.entries(writes)) {
+            if (v === null) next.delete(key);
+            else next.set(key, v);
+          }
           return next;
         },
         { replace },
-      ),
+      );
+    },
     [setParams],
   );
 
