@@ -27,6 +27,9 @@ export function CopyBlock({ label, code }: { label: string; code: string }) {
     <figure className="copy-block">
       <figcaption>
         <span>{label}</span>
+        <span className="copy-state muted" role="status">
+          {state === 'copied' ? 'Copied' : state === 'failed' ? 'Select the text to copy it' : ''}
+        </span>
         <button
           type="button"
           className="secondary small"
@@ -40,9 +43,6 @@ export function CopyBlock({ label, code }: { label: string; code: string }) {
         >
           Copy
         </button>
-        <span className="copy-state muted" role="status">
-          {state === 'copied' ? 'Copied' : state === 'failed' ? 'Select the text to copy it' : ''}
-        </span>
       </figcaption>
       <pre ref={pre} tabIndex={0}>
         <code>{code}</code>

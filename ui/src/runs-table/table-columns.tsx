@@ -95,7 +95,7 @@ export function tableColumns(org: string, columns: readonly ExtraColumn[]): Tabl
     return {
       id: encodeColumn(column),
       label: columnLabel(column),
-      width: 150,
+      width: 170,
       sortField,
       numeric: true,
       note: sortField ? undefined : `The API sorts by a metric's last value only; add “${column.name} (last)” to sort.`,

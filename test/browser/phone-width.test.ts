@@ -1,0 +1,119 @@
+/**
+ * The sign-in, projects and runs pages at phone width (390 px): nothing scrolls the page
+ * sideways (the runs table scrolls inside its own box). Also the runs page in the dark theme.
+ */
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Dashboard, openPage, screenshot, signIn, startDashboard } from '../helpers/browser.js';
+import { http, ingestHttp } from '../helpers/http-client.js';
+import { metricLine, pyNdjson } from '../helpers/ingest-api.js';
+
+const PROJECT = 'a-rather-long-project-name-for-small-screens';
+const PHONE = { width: 390, height: 844 };
+
+const pageWidth = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth);
+/** Page errors, leaving out the browser's note on the 401 of the session check before signing in. */
+const realErrors = (errors: readonly string[]) => errors.filter((e) => !/status of 401/.test(e));
+
+describe('the dashboard at phone width', () => {
+  let dash: Dashboard;
+  let org: string;
+
+  beforeAll(async () => {
+    dash = await startDashboard();
+    const { baseUrl: base, key } = dash.server;
+    const start = Date.now() - 3 * 3600_000;
+    for (let i = 0; i < 12; i++) {
+      const res = await http(base, 'POST', '/api/runs/create', {
+        key,
+        json: {
+          runName: `experiment-with-a-long-descriptive-name-${i}`,
+          projectName: PROJECT,
+          tags: ['phone', `batch-${i % 3}`],
+          config: JSON.stringify({ lr: 0.001 * (i + 1), optimizer: 'adamw' }),
+          createdAt: start + i * 600_000,
+        },
+      });
+      expect(res.status).toBe(200);
+      const runId = Number(res.body.runId);
+      const lines = [metricLine(0, { 'train/loss': 1 }), metricLine(1, { 'train/loss': 1 / (i + 2) })];
+      expect((await ingestHttp(base, key, 'metrics', runId, PROJECT, pyNdjson(lines))).status).toBe(200);
+      if (i % 4 !== 0) {
+        const status = i % 4 === 1 ? 'COMPLETED' : i % 4 === 2 ? 'FAILED' : 'TERMINATED';
+        expect((await http(base, 'POST', '/api/runs/status/update', { key, json: { runId, status } })).status).toBe(
+          200,
+        );
+      }
+    }
+    const validate = await http(base, 'GET', '/api/runs/auth/validate', { key });
+    org = (validate.body.organization as { slug: string }).slug;
+  }, 60_000);
+
+  afterAll(async () => {
+    await dash?.close();
+  });
+
+  it('has no horizontal page scroll on the sign-in, projects, runs, leaderboard and empty pages', async () => {
+    const { page, context, errors } = await openPage(dash.browser, PHONE);
+    try {
+      await page.goto(`${dash.server.baseUrl}/sign-in`);
+      await page.getByLabel('API key').waitFor();
+      expect(await pageWidth(page)).toBeLessThanOrEqual(390);
+      await screenshot(page, 'phone-sign-in');
+
+      await signIn(page, dash.server.baseUrl, dash.server.key, `/o/${org}/projects`);
+      await page.getByRole('link', { name: PROJECT }).waitFor();
+      expect(await pageWidth(page)).toBeLessThanOrEqual(390);
+      await screenshot(page, 'phone-projects');
+
+      const runs = `/o/${org}/projects/${PROJECT}?col=metric:last:train/loss&col=config:lr`;
+      await page.goto(`${dash.server.baseUrl}${runs}`);
+      await page.getByText('12 runs').waitFor();
+      await page.getByRole('columnheader', { name: /train\/loss/ }).waitFor();
+      expect(await pageWidth(page)).toBeLessThanOrEqual(390);
+      // The table is wider than the phone and scrolls inside its own box.
+      const box = page.getByRole('region', { name: 'Runs table' });
+      expect(await box.evaluate((el) => el.scrollWidth > el.clientWidth)).toBe(true);
+      await screenshot(page, 'phone-runs');
+
+      // Open drop-downs stay within the screen too.
+      await page.locator('summary', { hasText: /^Columns/ }).click();
+      await page.getByRole('checkbox', { name: 'train/loss last' }).waitFor();
+      expect(await pageWidth(page)).toBeLessThanOrEqual(390);
+      await screenshot(page, 'phone-runs-columns');
+      await page.keyboard.press('Escape');
+
+      await page.getByRole('button', { name: 'Leaderboard' }).click();
+      await page.getByRole('region', { name: 'Leaderboard' }).locator('tbody tr').first().waitFor();
+      expect(await pageWidth(page)).toBeLessThanOrEqual(390);
+      await screenshot(page, 'phone-leaderboard');
+
+      await page.goto(`${dash.server.baseUrl}/o/${org}/projects/nothing-logged-yet`);
+      await page.getByRole('button', { name: /^Copy environment/ }).waitFor();
+      expect(await pageWidth(page)).toBeLessThanOrEqual(390);
+      await screenshot(page, 'phone-empty-project');
+      expect(realErrors(errors)).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('draws the runs page in the dark theme', async () => {
+    const { page, context, errors } = await openPage(dash.browser, { colorScheme: 'dark' });
+    try {
+      await signIn(
+        page,
+        dash.server.baseUrl,
+        dash.server.key,
+        `/o/${org}/projects/${PROJECT}?col=metric:last:train/loss`,
+      );
+      await page.getByText('12 runs').waitFor();
+      const background = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+      expect(background).toBe('rgb(15, 18, 22)');
+      await screenshot(page, 'runs-dark');
+      expect(realErrors(errors)).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+});
