@@ -1,0 +1,228 @@
+/**
+ * The Logs tab of a run in Chromium against a spawned server: type filter, text search,
+ * a 20,000-line console paged without loading it all, follow mode picking up a new line
+ * within 5 s, the empty state, phone width and the dark theme.
+ */
+import type { Request } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Dashboard, openPage, screenshot, signIn, startDashboard } from '../helpers/browser.js';
+import { http, ingestHttp } from '../helpers/http-client.js';
+
+const PROJECT = 'logs-demo';
+const T0 = Date.UTC(2026, 0, 12, 8, 0, 0);
+const TYPES = ['PRINT', 'INFO', 'WARNING', 'ERROR', 'DEBUG'] as const;
+
+/** The path of a URL the API hands out. */
+const pathOf = (url: unknown): string => new URL(String(url)).pathname;
+
+/** Console errors other than the browser's note on the 401 answers before signing in. */
+const realErrors = (errors: readonly string[]) => errors.filter((e) => !/status of 401/.test(e));
+
+interface Line {
+  lineNumber: number;
+  logType: string;
+  message: string;
+  time?: number;
+}
+
+async function createRun(base: string, key: string, runName: string) {
+  const res = await http(base, 'POST', '/api/runs/create', { key, json: { runName, projectName: PROJECT } });
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return { runId: Number(res.body.runId), path: pathOf(res.body.url) };
+}
+
+async function ingestLogs(base: string, key: string, runId: number, lines: readonly Line[]): Promise<void> {
+  for (let i = 0; i < lines.length; i += 5000) {
+    const body = lines
+      .slice(i, i + 5000)
+      .map((l) => JSON.stringify({ time: l.time ?? T0 + l.lineNumber, ...l }))
+      .join('\n');
+    const res = await ingestHttp(base, key, 'logs', runId, PROJECT, `${body}\n`);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+  }
+}
+
+/** The query of every `GET /api/runs/logs` the page sends. */
+function watchLogRequests(page: import('playwright-core').Page): URLSearchParams[] {
+  const seen: URLSearchParams[] = [];
+  page.on('request', (request: Request) => {
+    const url = new URL(request.url());
+    if (url.pathname === '/api/runs/logs') seen.push(url.searchParams);
+  });
+  return seen;
+}
+
+describe('the Logs tab', () => {
+  let dash: Dashboard;
+  let base: string;
+  let key: string;
+
+  beforeAll(async () => {
+    dash = await startDashboard();
+    base = dash.server.baseUrl;
+    key = dash.server.key;
+  });
+
+  afterAll(async () => {
+    await dash?.close();
+  });
+
+  it('filters by type and searches the text of the lines', async () => {
+    const run = await createRun(base, key, 'mixed-console');
+    const lines: Line[] = Array.from({ length: 40 }, (_, i) => ({
+      lineNumber: i + 1,
+      logType: TYPES[i % TYPES.length]!,
+      message: `${TYPES[i % TYPES.length]!.toLowerCase()} message ${i + 1}: epoch ${Math.floor(i / 4)}`,
+    }));
+    await ingestLogs(base, key, run.runId, lines);
+    const { page, context, errors } = await openPage(dash.browser);
+    try {
+      await signIn(page, base, key, `${run.path}?tab=logs`);
+      const output = page.getByRole('list', { name: 'Console output' });
+      await output.getByText('print message 1: epoch 0').waitFor();
+      await page.getByText('40 lines').waitFor();
+      await screenshot(page, 'logs');
+
+      await page.getByLabel('Log type').selectOption('ERROR');
+      await page.getByText('8 lines').waitFor();
+      const rows = output.getByRole('listitem');
+      await expect.poll(() => rows.count()).toBe(8);
+      for (const text of await rows.allTextContents()) expect(text).toContain('error message');
+      expect(new URL(page.url()).searchParams.get('logType')).toBe('ERROR');
+      // Error lines are coloured.
+      const color = await rows
+        .first()
+        .locator('.log-msg')
+        .evaluate((el) => getComputedStyle(el).color);
+      const plain = await page.locator('body').evaluate((el) => getComputedStyle(el).color);
+      expect(color).not.toBe(plain);
+      await screenshot(page, 'logs-errors');
+
+      await page.getByLabel('Log type').selectOption('');
+      await page.getByLabel('Search logs').fill('epoch 7');
+      const matches = page.getByRole('list', { name: 'Matching lines' }).getByRole('listitem');
+      await expect.poll(() => matches.count()).toBe(4);
+      for (const text of await matches.allTextContents()) expect(text).toContain('epoch 7');
+      await page.getByRole('status').filter({ hasText: '4 lines match in 40 of 40 lines searched' }).waitFor();
+      // Search and type filter together.
+      await page.getByLabel('Log type').selectOption('DEBUG');
+      await expect.poll(() => matches.count()).toBe(1);
+      expect(await matches.first().textContent()).toContain('debug message 30: epoch 7');
+      await page.getByLabel('Search logs').fill('no such text');
+      await page.getByText('No lines contain “no such text”').waitFor();
+      expect(realErrors(errors)).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('pages through 20,000 lines without loading them all', async () => {
+    const run = await createRun(base, key, 'long-console');
+    const lines: Line[] = Array.from({ length: 20_000 }, (_, i) => ({
+      lineNumber: i + 1,
+      logType: i % 97 === 0 ? 'ERROR' : 'PRINT',
+      message: `line ${i + 1} of the long console`,
+    }));
+    await ingestLogs(base, key, run.runId, lines);
+    const { page, context, errors } = await openPage(dash.browser);
+    const requests = watchLogRequests(page);
+    try {
+      await signIn(page, base, key, `${run.path}?tab=logs`);
+      const output = page.getByRole('list', { name: 'Console output' });
+      await output.getByText('line 1 of the long console', { exact: true }).waitFor();
+      await page.getByText('20,000 lines').waitFor();
+      const rendered = await output.getByRole('listitem').count();
+      expect(rendered).toBeGreaterThan(10);
+      expect(rendered).toBeLessThan(200);
+
+      // To the end: the last page is fetched, not the ones in between.
+      await output.evaluate((el) => el.scrollTo({ top: el.scrollHeight }));
+      await output.getByText('line 20000 of the long console', { exact: true }).waitFor();
+      // And to the middle.
+      await output.evaluate((el) => el.scrollTo({ top: el.scrollHeight / 2 }));
+      await output.getByText('line 10000 of the long console', { exact: true }).waitFor();
+      expect(await output.getByRole('listitem').count()).toBeLessThan(200);
+      const fetched = requests.reduce((n, q) => n + Number(q.get('limit')), 0);
+      expect(requests.length).toBeLessThanOrEqual(6);
+      expect(fetched).toBeLessThanOrEqual(3_000);
+      await screenshot(page, 'logs-long');
+      expect(realErrors(errors)).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('follows a RUNNING run: a new line shows within 5 s, at the bottom', async () => {
+    const run = await createRun(base, key, 'live-console');
+    await ingestLogs(
+      base,
+      key,
+      run.runId,
+      Array.from({ length: 300 }, (_, i) => ({ lineNumber: i + 1, logType: 'PRINT', message: `warmup ${i + 1}` })),
+    );
+    const { page, context, errors } = await openPage(dash.browser);
+    try {
+      await signIn(page, base, key, `${run.path}?tab=logs`);
+      const output = page.getByRole('list', { name: 'Console output' });
+      await output.getByText('warmup 1', { exact: true }).waitFor();
+      const follow = page.getByRole('button', { name: 'Follow' });
+      expect(await follow.getAttribute('aria-pressed')).toBe('false');
+      await follow.click();
+      expect(await follow.getAttribute('aria-pressed')).toBe('true');
+      await output.getByText('warmup 300', { exact: true }).waitFor();
+
+      await ingestLogs(base, key, run.runId, [
+        { lineNumber: 301, logType: 'ERROR', message: 'fresh line after follow', time: Date.now() },
+      ]);
+      const started = Date.now();
+      await output.getByText('fresh line after follow').waitFor({ timeout: 5_000 });
+      expect(Date.now() - started).toBeLessThan(5_000);
+      // The view is at the bottom.
+      const gap = await output.evaluate((el) => el.scrollHeight - el.scrollTop - el.clientHeight);
+      expect(gap).toBeLessThanOrEqual(2);
+      await screenshot(page, 'logs-follow');
+
+      // Scrolling up stops following; a finished run has no Follow button.
+      await output.hover();
+      await page.mouse.wheel(0, -400);
+      await expect.poll(() => follow.getAttribute('aria-pressed')).toBe('false');
+      const done = await http(base, 'POST', '/api/runs/status/update', {
+        key,
+        json: { runId: run.runId, status: 'COMPLETED' },
+      });
+      expect(done.status).toBe(200);
+      await expect.poll(() => follow.count(), { timeout: 5_000 }).toBe(0);
+      expect(realErrors(errors)).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('says so when a run has no console output, and fits a phone in the dark theme', async () => {
+    const empty = await createRun(base, key, 'quiet-run');
+    const phone = await openPage(dash.browser, { width: 390, height: 844, colorScheme: 'dark' });
+    try {
+      await signIn(phone.page, base, key, `${empty.path}?tab=logs`);
+      await phone.page.getByText('No console output yet').waitFor();
+      const busy = await createRun(base, key, 'phone-console');
+      await ingestLogs(
+        base,
+        key,
+        busy.runId,
+        Array.from({ length: 50 }, (_, i) => ({
+          lineNumber: i + 1,
+          logType: TYPES[i % TYPES.length]!,
+          message: `a rather long console line number ${i + 1} that does not fit on a phone screen at all`,
+        })),
+      );
+      await phone.page.goto(`${base}${busy.path}?tab=logs`);
+      await phone.page.getByRole('list', { name: 'Console output' }).getByRole('listitem').first().waitFor();
+      const overflow = await phone.page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      expect(overflow).toBeLessThanOrEqual(1);
+      await screenshot(phone.page, 'logs-phone-dark');
+      expect(realErrors(phone.errors)).toEqual([]);
+    } finally {
+      await phone.context.close();
+    }
+  });
+});
