@@ -1,6 +1,6 @@
 /**
  * From fetched series to what uPlot draws: x values for the chosen axis, EMA smoothing with
- * the raw line kept, a fork's inherited part as its own (dashed) line, non-finite points set
+ * the raw line kept, a fork's inherited part as its own (faded) line, non-finite points set
  * aside as markers, and the runs aligned on one x array (uPlot.join).
  */
 import uPlot from 'uplot';
@@ -149,13 +149,14 @@ export function buildModel(
     if (opts.logScale) for (const v of trace.ys) if (v !== null && v <= 0) hiddenByLog++;
 
     const fork = input.forkStep ?? null;
-    const forked = fork !== null && trace.steps.some((s) => s <= fork) && trace.steps.some((s) => s > fork);
-    if (forked) {
+    const inherits = fork !== null && trace.steps.some((s) => s <= fork);
+    const owns = fork === null || trace.steps.some((s) => s > fork);
+    if (inherits && owns) {
       let last = 0;
       for (let i = 0; i < trace.steps.length; i++) if (trace.steps[i]! <= fork) last = i;
       trace.forkX = trace.xs[last] ?? null;
     }
-    const parts: LineSpec['part'][] = forked ? ['inherited', 'own'] : ['all'];
+    const parts: LineSpec['part'][] = !inherits ? ['all'] : owns ? ['inherited', 'own'] : ['inherited'];
     const kinds: LineSpec['kind'][] = opts.smoothing > 0 ? ['raw', 'smooth'] : ['raw'];
     const table: (number | null | undefined)[][] = [trace.xs];
     for (const kind of kinds) {

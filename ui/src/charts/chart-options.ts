@@ -1,6 +1,6 @@
 /**
  * uPlot options for one metric chart: themed axes, one line per LineSpec (faint raw under a
- * smoothed line, dashed inherited part of a fork), a crosshair synced across the page, x-only
+ * smoothed line, faded inherited part of a fork), a crosshair synced across the page, x-only
  * drag selection handed to the caller as a zoom, and markers for non-finite points.
  */
 import uPlot from 'uplot';
@@ -70,7 +70,7 @@ function drawMarkers(u: uPlot, model: ChartModel, theme: ChartTheme): void {
   ctx.restore();
 }
 
-/** A thin dotted line where a fork's own part starts. */
+/** A thin dotted line, labelled, where a fork's own part starts. */
 function drawForkLines(u: uPlot, model: ChartModel, theme: ChartTheme): void {
   const { top, height, left, width } = u.bbox;
   const ctx = u.ctx;
@@ -78,6 +78,9 @@ function drawForkLines(u: uPlot, model: ChartModel, theme: ChartTheme): void {
   ctx.setLineDash([2 * devicePixelRatio, 3 * devicePixelRatio]);
   ctx.strokeStyle = theme.muted;
   ctx.lineWidth = devicePixelRatio;
+  ctx.fillStyle = theme.muted;
+  ctx.font = `${Math.round(10 * devicePixelRatio)}px ${theme.font.replace(/^\S+\s/, '')}`;
+  ctx.textBaseline = 'top';
   for (const t of model.traces) {
     if (t.forkX === null) continue;
     const x = Math.round(u.valToPos(t.forkX, 'x', true)) + 0.5;
@@ -86,6 +89,7 @@ function drawForkLines(u: uPlot, model: ChartModel, theme: ChartTheme): void {
     ctx.moveTo(x, top);
     ctx.lineTo(x, top + height);
     ctx.stroke();
+    ctx.fillText('fork', x + 3 * devicePixelRatio, top + 2 * devicePixelRatio);
   }
   ctx.restore();
 }
@@ -117,8 +121,8 @@ export function chartOptions(
       label: model.traces[line.run]!.name,
       stroke: color,
       width: line.faint ? 1 : line.kind === 'smooth' ? 1.75 : 1.5,
-      alpha: line.faint ? 0.3 : line.part === 'inherited' ? 0.75 : 1,
-      dash: line.part === 'inherited' ? [5, 4] : undefined,
+      // A fork's inherited part is faded (its parent's points); its own part is solid.
+      alpha: line.faint ? (line.part === 'inherited' ? 0.15 : 0.3) : line.part === 'inherited' ? 0.4 : 1,
       points: line.faint || line.part === 'inherited' ? { show: false } : { size: 4 },
       value: (_u, v) => formatValue(v),
     });
@@ -127,7 +131,7 @@ export function chartOptions(
   return {
     width: opts.width,
     height: opts.height,
-    padding: [10, 12, 0, 0],
+    padding: [10, 20, 0, 0],
     legend: { show: false },
     series,
     scales: {
@@ -143,7 +147,7 @@ export function chartOptions(
       y: opts.logScale ? { distr: 3, log: 10 } : {},
     },
     axes: [
-      { ...axis, values: xValues },
+      { ...axis, values: xValues, size: 34 },
       { ...axis, size: yAxisSize, values: (_u, splits) => splits.map((v) => formatValue(v)) },
     ],
     cursor: {
