@@ -1,0 +1,192 @@
+/**
+ * The compare page in Chromium against a spawned server: reached through the
+ * `comparisonUrl` of runs/compare it lists the runs with their colours, overlays their
+ * charts (both in the legend), shows the statistics of a chosen metric and a config table
+ * with only the keys that differ; unknown and foreign ids are named; phone width and dark.
+ */
+import { execFileSync } from 'node:child_process';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Dashboard, openPage, screenshot, signIn, startDashboard } from '../helpers/browser.js';
+import { http, ingestHttp } from '../helpers/http-client.js';
+import { metricLine, pyNdjson } from '../helpers/ingest-api.js';
+import { REPO_ROOT } from '../helpers/spawned-server.js';
+
+const PROJECT = 'compare-demo';
+
+/** The path and query of a URL the API hands out. */
+const pathOf = (url: unknown): string => {
+  const u = new URL(String(url));
+  return u.pathname + u.search;
+};
+
+/** Console errors other than the browser's note on the 401 answers before signing in. */
+const realErrors = (errors: readonly string[]) => errors.filter((e) => !/status of 401/.test(e));
+
+async function createRun(base: string, key: string, runName: string, config: unknown, projectName = PROJECT) {
+  const res = await http(base, 'POST', '/api/runs/create', {
+    key,
+    json: { runName, projectName, config: JSON.stringify(config) },
+  });
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return Number(res.body.runId);
+}
+
+async function ingestLoss(base: string, key: string, runId: number, scale: number): Promise<void> {
+  const lines = Array.from({ length: 200 }, (_, step) =>
+    metricLine(step, { 'train/loss': scale * Math.exp(-step / 60), 'val/acc': 1 - scale / (step + 2) }),
+  );
+  const res = await ingestHttp(base, key, 'metrics', runId, PROJECT, pyNdjson(lines));
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+}
+
+describe('the compare page', () => {
+  let dash: Dashboard;
+  let base: string;
+  let key: string;
+  let a: number;
+  let b: number;
+  let comparisonUrl: string;
+
+  beforeAll(async () => {
+    dash = await startDashboard();
+    base = dash.server.baseUrl;
+    key = dash.server.key;
+    const shared = { batch_size: 32, model: { depth: 50, width: 2 }, data: 'cifar10' };
+    a = await createRun(base, key, 'lr-small', { ...shared, optimizer: { name: 'adam', lr: 0.001 } });
+    b = await createRun(base, key, 'lr-large', { ...shared, optimizer: { name: 'adam', lr: 0.01 } });
+    await ingestLoss(base, key, a, 2);
+    await ingestLoss(base, key, b, 3);
+    const done = await http(base, 'POST', '/api/runs/status/update', { key, json: { runId: a, status: 'COMPLETED' } });
+    expect(done.status).toBe(200);
+    const compared = await http(
+      base,
+      'GET',
+      `/api/runs/compare?runIds=${a},${b}&projectName=${PROJECT}&logName=train/loss`,
+      { key },
+    );
+    expect(compared.status).toBe(200);
+    comparisonUrl = String(compared.body.comparisonUrl);
+  });
+
+  afterAll(async () => {
+    await dash?.close();
+  });
+
+  it('shows both runs in the legend, their statistics and only the config key that differs', async () => {
+    const { page, context, errors } = await openPage(dash.browser);
+    try {
+      await signIn(page, base, key, pathOf(comparisonUrl));
+      expect(pathOf(page.url())).toBe(pathOf(comparisonUrl));
+      await page.getByRole('heading', { level: 1, name: 'Compare runs' }).waitFor();
+      // The header lists the runs with links to them.
+      const runs = page.getByRole('list', { name: 'Compared runs' });
+      await runs.getByRole('link', { name: 'lr-small' }).waitFor();
+      await runs.getByRole('link', { name: 'lr-large' }).waitFor();
+      // The charts' legend has both, in the same colours as the header's swatches.
+      const legend = page.getByRole('list', { name: 'Runs' });
+      await legend.getByRole('button', { name: 'lr-small' }).waitFor();
+      await legend.getByRole('button', { name: 'lr-large' }).waitFor();
+      const swatches = await runs
+        .locator('.swatch')
+        .evaluateAll((els) => els.map((el) => getComputedStyle(el).backgroundColor));
+      const legendSwatches = await legend
+        .locator('.chart-swatch')
+        .evaluateAll((els) => els.map((el) => getComputedStyle(el).backgroundColor));
+      expect(legendSwatches).toEqual(swatches);
+      expect(new Set(swatches).size).toBe(2);
+
+      // Statistics of the chosen metric, one row per run.
+      const metric = page.getByLabel('Metric');
+      await expect.poll(() => metric.inputValue()).toBe('train/loss');
+      const stats = page.getByRole('table', { name: 'Statistics of train/loss per run' });
+      const small = stats.getByRole('row', { name: /lr-small/ });
+      await small.waitFor();
+      await expect.poll(() => small.textContent()).toContain('200');
+      expect(await small.getByRole('cell').nth(2).textContent()).toBe('2'); // max = first value 2·e⁰
+      await metric.selectOption('val/acc');
+      await page.getByRole('table', { name: 'Statistics of val/acc per run' }).waitFor();
+      expect(new URL(page.url()).searchParams.get('metric')).toBe('val/acc');
+
+      // The config table: only optimizer.lr differs.
+      const config = page.getByRole('table', { name: 'Config keys whose values differ between the runs' });
+      await config.waitFor();
+      const keys = await config.locator('tbody th').allTextContents();
+      expect(keys).toEqual(['optimizer.lr']);
+      expect(await config.getByRole('row', { name: /optimizer\.lr/ }).textContent()).toMatch(/0\.001.*0\.01/);
+      await page.getByText('1 of 6 keys differ').waitFor();
+      await screenshot(page, 'compare');
+
+      await page.getByLabel('Show all keys').check();
+      const all = page.getByRole('table', { name: 'Config of each run' });
+      expect(await all.locator('tbody th').allTextContents()).toEqual([
+        'batch_size',
+        'data',
+        'model.depth',
+        'model.width',
+        'optimizer.lr',
+        'optimizer.name',
+      ]);
+      expect(realErrors(errors)).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('says when all configs match, and names unknown, foreign and malformed ids', async () => {
+    const shared = { lr: 0.1, layers: [1, 2, 3] };
+    const c = await createRun(base, key, 'twin-one', shared);
+    const d = await createRun(base, key, 'twin-two', shared);
+    const elsewhere = await createRun(base, key, 'other-project-run', shared, 'another-project');
+    const out = execFileSync(
+      process.execPath,
+      [path.join(REPO_ROOT, 'bin/stepwise.js'), 'keys', 'create', '--data', dash.server.dataDir, '--org', 'rival'],
+      { encoding: 'utf8' },
+    );
+    const rivalKey = out.trim().split('\n').pop()!.trim();
+    const foreign = await http(base, 'POST', '/api/runs/create', {
+      key: rivalKey,
+      json: { runName: 'rival-secret', projectName: PROJECT },
+    });
+    expect(foreign.status, JSON.stringify(foreign.body)).toBe(200);
+    const foreignId = Number(foreign.body.runId);
+    const org = new URL(comparisonUrl).pathname.split('/')[2]!;
+
+    const { page, context, errors } = await openPage(dash.browser);
+    try {
+      await signIn(
+        page,
+        base,
+        key,
+        `/o/${org}/projects/${PROJECT}/compare?runs=${c},${d},${foreignId},99999,abc,${elsewhere}`,
+      );
+      const alert = page.getByRole('alert');
+      await alert.getByText(`Runs ${foreignId}, 99999 were not found in your organization`).waitFor();
+      await alert.getByText('Not run ids: “abc”').waitFor();
+      await alert.getByText(/belongs to project another-project/).waitFor();
+      expect(await page.getByText('rival-secret').count()).toBe(0);
+      await page.getByText('All configs match').waitFor();
+      const runs = page.getByRole('list', { name: 'Compared runs' });
+      expect(await runs.getByRole('listitem').count()).toBe(2);
+      await screenshot(page, 'compare-problems');
+      expect(errors.filter((e) => !/status of 40[14]/.test(e))).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('fits a phone screen in the dark theme', async () => {
+    const phone = await openPage(dash.browser, { width: 390, height: 844, colorScheme: 'dark' });
+    try {
+      await signIn(phone.page, base, key, pathOf(comparisonUrl));
+      await phone.page.getByRole('table', { name: 'Config keys whose values differ between the runs' }).waitFor();
+      await phone.page.getByRole('table', { name: 'Statistics of train/loss per run' }).waitFor();
+      const overflow = await phone.page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      expect(overflow).toBeLessThanOrEqual(1);
+      await screenshot(phone.page, 'compare-phone-dark');
+      expect(realErrors(phone.errors)).toEqual([]);
+    } finally {
+      await phone.context.close();
+    }
+  });
+});
