@@ -79,6 +79,25 @@ describe('signing in to the dashboard', () => {
     }
   });
 
+  it('sends the page to sign-in when its session ends elsewhere', async () => {
+    const { page, context, errors } = await openPage(dash.browser);
+    try {
+      const validate = await http(dash.server.baseUrl, 'GET', '/api/runs/auth/validate', { key: dash.server.key });
+      const org = (validate.body.organization as { slug: string }).slug;
+      await signIn(page, dash.server.baseUrl, dash.server.key, `/o/${org}/projects/sign-in-demo`);
+      await page.getByRole('link', { name: 'deep-link-run' }).waitFor();
+      // Signed out by another tab: the page still believes in its session until a read fails.
+      const status = await page.evaluate(async () => (await fetch('/api/session', { method: 'DELETE' })).status);
+      expect(status).toBe(204);
+      await page.getByLabel('Search runs').fill('deep');
+      await page.waitForURL((url) => url.pathname === '/sign-in');
+      expect(new URL(page.url()).searchParams.get('next')).toBe(`/o/${org}/projects/sign-in-demo?q=deep`);
+      expect(realErrors(errors)).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
   it('lands on a project page deep link, and goes straight on when already signed in', async () => {
     const { page, context, errors } = await openPage(dash.browser);
     try {
