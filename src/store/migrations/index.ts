@@ -6,6 +6,7 @@ import { livenessMigration } from './004-liveness.js';
 import { consoleOrderMigration } from './005-console-order.js';
 import { runSearchMigration } from './006-run-search.js';
 import { sessionsMigration } from './007-sessions.js';
+import { chunksMigration } from './008-chunks.js';
 
 /** Numbered, forward-only migrations; `{{name}}` markers are filled from the dialect. */
 export const MIGRATIONS: readonly { version: number; sql: string }[] = [
@@ -16,10 +17,14 @@ export const MIGRATIONS: readonly { version: number; sql: string }[] = [
   { version: 5, sql: consoleOrderMigration },
   { version: 6, sql: runSearchMigration },
   { version: 7, sql: sessionsMigration },
+  { version: 8, sql: chunksMigration },
 ];
 
 function render(sql: string, db: SqlDb): string {
-  return sql.replaceAll('{{autoId}}', db.dialect.autoId).replaceAll('{{clustered}}', db.dialect.clusteredTable);
+  return sql
+    .replaceAll('{{autoId}}', db.dialect.autoId)
+    .replaceAll('{{clustered}}', db.dialect.clusteredTable)
+    .replaceAll('{{blob}}', db.dialect.blobType);
 }
 
 /**

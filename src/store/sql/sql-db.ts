@@ -29,6 +29,8 @@ export interface Dialect {
   readonly binaryCollate: string;
   /** Table option for tables keyed by their primary key only. */
   readonly clusteredTable: string;
+  /** Column type of packed binary data (BLOB, bytea). */
+  readonly blobType: string;
   /** JSON, regex and text pieces of run search. */
   readonly search: SearchDialect;
 }

@@ -2,8 +2,11 @@
  * Reading a fork's effective series: each lineage link's own points up to its maxStep, an
  * earlier link's point replacing a later one's at the same step, merged by step in pages.
  */
+import { lowerBound, type ChunkPoints } from './chunk-codec.js';
+import { CHUNK_COLUMNS, overlapping, rowPoints, type ChunkDataRow } from './sql-chunk-rows.js';
 import type { SqlExecutor } from './sql-db.js';
-import type { StoredPoint } from './sql-series-row.js';
+import { CHUNK_POINTS } from './chunk-size.js';
+import { encodeValue, type StoredPoint } from './sql-series-row.js';
 
 /** Points are read (and merged points handed on) in pages of at most this many. */
 export const PAGE_SIZE = 20_000;
@@ -14,21 +17,17 @@ export interface PointSource {
   maxStep: number;
 }
 
-/** A metric_points row as SELECT gives it. */
-export interface PointRow {
-  step: number | string;
-  time: number | string;
-  value: number | null;
-  flag: number | string;
-}
+/** Chunks read by one query of seriesPages (about PAGE_SIZE points). */
+const PAGE_CHUNKS = Math.ceil(PAGE_SIZE / CHUNK_POINTS);
 
-/** Returns the stored point of a metric_points row. */
-export const toStored = (r: PointRow): StoredPoint => ({
-  step: Number(r.step),
-  time: Number(r.time),
-  value: r.value === null ? null : Number(r.value),
-  flag: Number(r.flag),
-});
+/** Returns the stored points of a chunk with step in [stepMin, stepMax], ascending. */
+export function chunkPoints(c: ChunkPoints, stepMin: number, stepMax: number): StoredPoint[] {
+  const out: StoredPoint[] = [];
+  for (let i = lowerBound(c.steps, stepMin); i < c.steps.length && c.steps[i]! <= stepMax; i++) {
+    out.push({ step: c.steps[i]!, time: c.times[i]!, ...encodeValue(c.values[i]!) });
+  }
+  return out;
+}
 
 /** Yields one series' own points with stepMin <= step <= stepMax, ascending, in pages. */
 export async function* seriesPages(
@@ -39,15 +38,16 @@ export async function* seriesPages(
 ): AsyncGenerator<StoredPoint[]> {
   let from = stepMin;
   while (from <= stepMax) {
-    const rows = await db.all<PointRow>(
-      'SELECT step, time, value, flag FROM metric_points WHERE series_id = ? AND step >= ? AND step <= ? ORDER BY step LIMIT ?',
-      [seriesId, from, stepMax, PAGE_SIZE],
+    const range = overlapping(seriesId, from, stepMax);
+    const rows = await db.all<ChunkDataRow>(
+      `SELECT ${CHUNK_COLUMNS} FROM metric_chunks WHERE ${range.where} ORDER BY first_step LIMIT ?`,
+      [...range.params, PAGE_CHUNKS],
     );
-    const page = rows.map(toStored);
-    const last = page[page.length - 1];
-    if (last !== undefined) yield page;
-    if (last === undefined || page.length < PAGE_SIZE) return;
-    from = last.step + 1;
+    const page = rows.flatMap((r) => chunkPoints(rowPoints(r), from, stepMax));
+    if (page.length > 0) yield page;
+    const last = rows[rows.length - 1];
+    if (last === undefined || rows.length < PAGE_CHUNKS) return;
+    from = Number(last.last_step) + 1;
   }
 }
 

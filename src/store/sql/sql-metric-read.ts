@@ -11,7 +11,9 @@ import { collectPoints, effectivePages } from './sql-effective-points.js';
 import { lineageMetricPages, lineageMetrics, visibleBounds, type LineageMetric } from './sql-lineage-series.js';
 import { clampStep, rowState, STEP_BOUND, stateSummary, toMetricPoint } from './sql-series-row.js';
 import { SummaryAccumulator } from './summary-accumulator.js';
-import { sampleSegments, segmentsOf } from './sql-rollup-sample.js';
+import { sampleSegments, segmentsOf } from './sql-chunk-sample.js';
+import { CHUNK_COLUMNS, rowPoints, type ChunkDataRow } from './sql-chunk-rows.js';
+import { lowerBound } from './chunk-codec.js';
 
 /** Returns the effective points of one metric in [stepMin, stepMax], ascending by step. */
 export async function readPoints(
@@ -148,12 +150,13 @@ export async function maxStep(db: SqlDb, lineage: readonly LineageLink[]): Promi
     for (const row of rows) {
       let step = Number(row.max_step);
       if (step > link.maxStep) {
-        const found = await db.get<{ s: number | string | null }>(
-          'SELECT MAX(step) AS s FROM metric_points WHERE series_id = ? AND step <= ?',
+        const found = await db.get<ChunkDataRow>(
+          `SELECT ${CHUNK_COLUMNS} FROM metric_chunks WHERE series_id = ? AND first_step <= ? ORDER BY first_step DESC LIMIT 1`,
           [Number(row.id), link.maxStep],
         );
-        if (found?.s === null || found?.s === undefined) continue;
-        step = Number(found.s);
+        if (found === undefined) continue;
+        const steps = rowPoints(found).steps;
+        step = steps[lowerBound(steps, link.maxStep + 1) - 1]!;
       }
       if (best === null || step > best) best = step;
     }

@@ -1,44 +1,39 @@
 /**
- * Metric ingest: one transaction per batch, one point per (series, step) with the later time
- * winning, and exact series summaries updated in the same transaction.
+ * Metric ingest into chunks: one transaction per batch, one point per (series, step) with the
+ * later time winning, exact series summaries updated in the same transaction. An append
+ * touches only the series' open tail chunk (cached by the writer, see tail-cache.ts); an
+ * earlier step rewrites only the chunk holding it.
  */
 import { logGroupOf } from '../../domain/log-group.js';
 import { mergeMoments, momentsOf } from '../../domain/summary.js';
 import type { MetricPointInput, RunRef } from '../series-store.js';
+import type { ChunkPoints } from './chunk-codec.js';
+import { CHUNK_POINTS } from './chunk-size.js';
+import { mergeInto, slicePoints, type RawPoint } from './chunk-merge.js';
+import { chunkParams, deleteChunks, readHolding, readTail, rowPoints, upsertChunks } from './sql-chunk-rows.js';
 import type { SqlDb, SqlExecutor, SqlValue } from './sql-db.js';
-import { type RollupChange, updateRollups } from './sql-rollup-write.js';
-import { seriesPages, toStored, type PointRow } from './sql-effective-points.js';
-import { recomputeState } from './sql-metric-recompute.js';
 import { chunks, IN_CHUNK } from './sql-lineage-series.js';
+import { recomputeState } from './sql-metric-recompute.js';
 import {
-  encodeValue,
   rowState,
   SERIES_COLUMNS,
-  stateParams,
-  UPDATE_SERIES_STATE,
+  stateUpsertParams,
+  UPSERT_SERIES_STATE,
   type SeriesRow,
   type SeriesState,
-  type StoredPoint,
 } from './sql-series-row.js';
+import { newVersion, type TailCache } from './tail-cache.js';
 
-const UPSERT_POINT =
-  'INSERT INTO metric_points (series_id, step, time, value, flag) VALUES (?, ?, ?, ?, ?) ' +
-  'ON CONFLICT (series_id, step) DO UPDATE SET time = excluded.time, value = excluded.value, flag = excluded.flag';
-
-/** Returns the batch per logName as step → winning point (later time; equal: later line). */
-function groupBatch(points: readonly MetricPointInput[]): Map<string, Map<number, StoredPoint>> {
-  const byName = new Map<string, Map<number, StoredPoint>>();
+/** Returns the batch per logName as ascending points, one per step (later time; equal: later line). */
+function groupBatch(points: readonly MetricPointInput[]): Map<string, RawPoint[]> {
+  const byName = new Map<string, Map<number, RawPoint>>();
   for (const p of points) {
     let steps = byName.get(p.logName);
-    if (!steps) {
-      steps = new Map();
-      byName.set(p.logName, steps);
-    }
+    if (!steps) byName.set(p.logName, (steps = new Map()));
     const held = steps.get(p.step);
-    if (held === undefined || p.time >= held.time)
-      steps.set(p.step, { step: p.step, time: p.time, ...encodeValue(p.value) });
+    if (held === undefined || p.time >= held.time) steps.set(p.step, { step: p.step, time: p.time, value: p.value });
   }
-  return byName;
+  return new Map([...byName].map(([name, steps]) => [name, [...steps.values()].sort((a, b) => a.step - b.step)]));
 }
 
 /** Returns the run's series rows of these names, created when missing, locked for the transaction. */
@@ -70,139 +65,167 @@ async function ensureSeries(
   return found;
 }
 
-/**
- * Returns the stored points of the series at these steps (ascending), by step: one range
- * read when the steps are dense, else `IN (...)` lookups of at most IN_CHUNK steps.
- */
-async function storedAt(
+/** The statements one batch needs, gathered over its series. */
+interface Writes {
+  deletes: SqlValue[][];
+  upserts: SqlValue[][];
+  states: SqlValue[][];
+  recompute: { row: SeriesRow }[];
+}
+
+/** A chunk being rewritten: its points and the first step it is stored under (null: new). */
+interface Touched {
+  points: ChunkPoints;
+  key: number | null;
+  incoming: RawPoint[];
+}
+
+const empty = (): ChunkPoints => ({ steps: [], times: [], values: [] });
+
+/** Finds (reading when needed) the chunk that holds each earlier step and queues the point on it. */
+async function placeEarlier(
   tx: SqlExecutor,
   seriesId: number,
-  steps: readonly number[],
-): Promise<Map<number, StoredPoint>> {
-  const out = new Map<number, StoredPoint>();
-  const first = steps[0];
-  const last = steps[steps.length - 1];
-  if (first === undefined || last === undefined) return out;
-  if (last - first < 4 * steps.length) {
-    const wanted = new Set(steps);
-    for await (const page of seriesPages(tx, seriesId, first, last)) {
-      for (const p of page) if (wanted.has(p.step)) out.set(p.step, p);
+  earlier: readonly RawPoint[],
+  touched: Touched[],
+): Promise<void> {
+  for (const p of earlier) {
+    let target = touched.find((t) => t.key !== null && t.key <= p.step && p.step <= t.points.steps.at(-1)!);
+    if (!target) {
+      const row = await readHolding(tx, seriesId, p.step);
+      if (!row) throw new Error(`series ${seriesId} has a max step but no chunk`);
+      const key = Number(row.first_step);
+      target = touched.find((t) => t.key === key);
+      if (!target) touched.push((target = { points: rowPoints(row), key, incoming: [] }));
     }
-    return out;
+    target.incoming.push(p);
   }
-  for (const part of chunks(steps, IN_CHUNK)) {
-    const rows = await tx.all<PointRow>(
-      `SELECT step, time, value, flag FROM metric_points WHERE series_id = ? AND step IN (${part.map(() => '?').join(', ')})`,
-      [seriesId, ...part],
-    );
-    for (const r of rows) out.set(Number(r.step), toStored(r));
-  }
+}
+
+/** Splits a rewritten chunk for storage: the tail into pieces of CHUNK_POINTS, others past 2×. */
+function pieces(t: Touched, isTail: boolean): [number, number][] {
+  const n = t.points.steps.length;
+  if (!isTail && n <= 2 * CHUNK_POINTS) return [[0, n]];
+  const out: [number, number][] = [];
+  for (let from = 0; from < n; from += CHUNK_POINTS) out.push([from, Math.min(n, from + CHUNK_POINTS)]);
   return out;
 }
 
-/** What a batch does to one series: the points to write, and how to update its summary. */
-interface SeriesPlan {
-  writes: StoredPoint[];
-  /** Points at steps not stored before. */
-  added: StoredPoint[];
-  /** Steps whose stored value or flag this batch changes. */
-  changed: number[];
-  /** The new summary, or null when it must be recomputed from the stored points. */
-  next: SeriesState | null;
+/** Plans one series' writes; returns its new tail, or undefined when nothing changed. */
+async function writeSeries(
+  tx: SqlExecutor,
+  run: RunRef,
+  row: SeriesRow,
+  incoming: readonly RawPoint[],
+  cache: TailCache,
+  version: number,
+  w: Writes,
+): Promise<ChunkPoints | undefined> {
+  const seriesId = Number(row.id);
+  const s = rowState(row);
+  let tail = cache.take(seriesId, Number(row.version));
+  if (!tail && s.maxStep !== null) {
+    const stored = await readTail(tx, seriesId);
+    tail = stored && rowPoints(stored);
+  }
+  const touched: Touched[] = [];
+  const tailKey = tail?.steps[0] ?? null;
+  let open: Touched | undefined;
+  if (tail && tailKey !== null) {
+    open = { points: tail, key: tailKey, incoming: [] };
+    touched.push(open);
+  }
+  const earlier = s.maxStep === null ? [] : incoming.filter((p) => p.step <= s.maxStep!);
+  const appended = s.maxStep === null ? incoming : incoming.filter((p) => p.step > s.maxStep!);
+  await placeEarlier(tx, seriesId, earlier, touched);
+  if (appended.length > 0) {
+    if (!open || open.points.steps.length >= CHUNK_POINTS) {
+      open = { points: empty(), key: null, incoming: [] };
+      touched.push(open);
+    }
+    open.incoming = open.incoming.length === 0 ? [...appended] : open.incoming.concat(appended);
+  }
+  const added: RawPoint[] = [];
+  let written = 0;
+  let recompute = false;
+  let lastTime = -Infinity;
+  for (const t of touched) {
+    if (t.incoming.length === 0) continue;
+    const m = mergeInto(t.points, t.incoming, s.firstTime);
+    for (const p of m.added) added.push(p);
+    written += m.written;
+    recompute ||= m.recompute;
+    lastTime = Math.max(lastTime, m.lastTime);
+  }
+  if (written === 0) {
+    if (tail) cache.put(seriesId, Number(row.version), tail);
+    return undefined;
+  }
+  let newTail = tail;
+  for (const t of touched) {
+    if (t.incoming.length === 0 || t.points.steps.length === 0) continue;
+    if (t.key !== null && t.points.steps[0] !== t.key) w.deletes.push([seriesId, t.key]);
+    const parts = pieces(t, t === open);
+    for (const [from, to] of parts) w.upserts.push(chunkParams(seriesId, t.points, from, to));
+    if (t === open) {
+      const [from, to] = parts[parts.length - 1]!;
+      newTail = parts.length === 1 ? t.points : slicePoints(t.points, from, to);
+    }
+  }
+  if (recompute) w.recompute.push({ row });
+  else w.states.push(stateUpsertParams(row, run.projectId, nextState(s, added, lastTime), version));
+  return newTail;
 }
 
-/**
- * Decides which incoming points replace stored ones and merges the summary when no stored
- * value changes; a changed value or flag (or a moved earliest time) asks for a recompute.
- */
-function planSeries(row: SeriesRow, incoming: readonly StoredPoint[], stored: Map<number, StoredPoint>): SeriesPlan {
-  const s = rowState(row);
-  const writes: StoredPoint[] = [];
-  const added: StoredPoint[] = [];
-  const changed: number[] = [];
-  let recompute = false;
-  for (const p of incoming) {
-    const old = stored.get(p.step);
-    if (old === undefined) added.push(p);
-    else if (old.time > p.time) continue;
-    else if (old.value === p.value && old.flag === p.flag) {
-      if (old.time === p.time) continue;
-      if (old.time === s.firstTime) recompute = true;
-    } else {
-      recompute = true;
-      changed.push(p.step);
-    }
-    writes.push(p);
-  }
-  if (recompute || writes.length === 0) return { writes, added, changed, next: null };
-  const next: SeriesState = { ...s, moments: mergeMoments(s.moments, momentsOf(added.flatMap((p) => p.value ?? []))) };
+/** Returns the summary after appending `added` (no stored value changed). */
+function nextState(s: SeriesState, added: readonly RawPoint[], lastTime: number): SeriesState {
+  const next: SeriesState = { ...s, moments: mergeMoments(s.moments, momentsOf(added.map((p) => p.value))) };
   next.points += added.length;
-  for (const p of writes) {
-    if (next.lastTime === null || p.time > next.lastTime) next.lastTime = p.time;
-  }
+  if (next.lastTime === null || lastTime > next.lastTime) next.lastTime = lastTime;
   for (const p of added) {
     if (next.firstStep === null || p.step < next.firstStep) next.firstStep = p.step;
     if (next.maxStep === null || p.step > next.maxStep) next.maxStep = p.step;
     if (next.firstTime === null || p.time < next.firstTime) next.firstTime = p.time;
-    if (p.value !== null && (next.lastStep === null || p.step > next.lastStep)) {
+    if (Number.isFinite(p.value) && (next.lastStep === null || p.step > next.lastStep)) {
       next.lastStep = p.step;
       next.lastValue = p.value;
     }
   }
-  return { writes, added, changed, next };
+  return next;
 }
 
 /**
  * Stores a batch of points for one run in one transaction and updates the summaries of the
- * touched series. A re-sent batch writes nothing. Throws what the database throws (rolled back).
+ * touched series: a few statements whatever the batch's size (chunk upserts and series
+ * upserts each as one bulk statement). A re-sent batch writes nothing. Throws what the
+ * database throws (rolled back; cached tails of the batch are dropped).
  */
-export async function appendMetrics(db: SqlDb, run: RunRef, points: readonly MetricPointInput[]): Promise<void> {
+export async function appendMetrics(
+  db: SqlDb,
+  cache: TailCache,
+  run: RunRef,
+  points: readonly MetricPointInput[],
+): Promise<void> {
   if (points.length === 0) return;
   const batch = groupBatch(points);
   await db.transaction(async (tx) => {
+    const version = newVersion();
     const names = [...batch.keys()].sort();
     const rows = await ensureSeries(tx, db.dialect.forUpdate, run, names);
-    const upserts: SqlValue[][] = [];
-    const updates: SqlValue[][] = [];
-    const recompute: number[] = [];
-    const rollups: { seriesId: number; change: RollupChange }[] = [];
+    const w: Writes = { deletes: [], upserts: [], states: [], recompute: [] };
+    const tails = new Map<number, ChunkPoints>();
     for (const name of names) {
       const row = rows.get(name);
-      const bySteps = batch.get(name);
-      if (!row || !bySteps) throw new Error(`series ${name} of run ${run.id} could not be created`);
-      const seriesId = Number(row.id);
-      const incoming = [...bySteps.values()].sort((a, b) => a.step - b.step);
-      // Appends (every step above the stored ones, the usual case) cannot replace anything.
-      const appendOnly = row.max_step === null || incoming[0]!.step > Number(row.max_step);
-      const stored = appendOnly
-        ? new Map<number, StoredPoint>()
-        : await storedAt(
-            tx,
-            seriesId,
-            incoming.map((p) => p.step),
-          );
-      const plan = planSeries(row, incoming, stored);
-      if (plan.writes.length === 0) continue;
-      for (const p of plan.writes) upserts.push([seriesId, p.step, p.time, p.value, p.flag]);
-      if (plan.next) updates.push(stateParams(plan.next, seriesId));
-      else recompute.push(seriesId);
-      if (plan.added.length > 0 || plan.changed.length > 0) {
-        let maxStep = row.max_step === null ? null : Number(row.max_step);
-        for (const p of plan.added) if (maxStep === null || p.step > maxStep) maxStep = p.step;
-        rollups.push({
-          seriesId,
-          change: { top: Number(row.rollup_level), maxStep, added: plan.added, changedSteps: plan.changed },
-        });
-      }
+      if (!row) throw new Error(`series ${name} of run ${run.id} could not be created`);
+      const tail = await writeSeries(tx, run, row, batch.get(name)!, cache, version, w);
+      if (tail) tails.set(Number(row.id), tail);
     }
-    if (upserts.length > 0) await tx.runMany(UPSERT_POINT, upserts);
-    const levels: SqlValue[][] = [];
-    for (const { seriesId, change } of rollups) {
-      const top = await updateRollups(tx, seriesId, change);
-      if (top !== change.top) levels.push([top, seriesId]);
+    await deleteChunks(tx, w.deletes);
+    await upsertChunks(tx, w.upserts);
+    for (const { row } of w.recompute) {
+      w.states.push(stateUpsertParams(row, run.projectId, await recomputeState(tx, Number(row.id)), version));
     }
-    if (levels.length > 0) await tx.runMany('UPDATE series SET rollup_level = ? WHERE id = ?', levels);
-    for (const seriesId of recompute) updates.push(stateParams(await recomputeState(tx, seriesId), seriesId));
-    if (updates.length > 0) await tx.runMany(UPDATE_SERIES_STATE, updates);
+    if (w.states.length > 0) await tx.runMany(UPSERT_SERIES_STATE, w.states);
+    for (const [seriesId, tail] of tails) cache.put(seriesId, version, tail);
   });
 }

@@ -27,12 +27,14 @@ export interface SeriesRow {
   last_time: number | string | null;
   /** Top rollup level kept for the series; -1 when it has no rollups. */
   rollup_level: number | string;
+  /** Random token replaced by every write of the series (see tail-cache.ts). */
+  version: number | string;
 }
 
 /** The columns of SeriesRow, for SELECT lists. */
 export const SERIES_COLUMNS =
   'id, run_id, log_name, log_group, count, mean, mean_lo, m2, min_value, max_value, last_step, last_value, ' +
-  'points, first_step, max_step, first_time, last_time, rollup_level';
+  'points, first_step, max_step, first_time, last_time, rollup_level, version';
 
 /** A series' summary in computing form: moments over finite values plus step/time bounds. */
 export interface SeriesState {
@@ -125,6 +127,25 @@ export function stateParams(s: SeriesState, seriesId: number): SqlValue[] {
     s.lastTime,
     seriesId,
   ];
+}
+
+/**
+ * Stores a SeriesState with a new version on existing series rows, many rows in one
+ * statement where the engine batches inserts; parameters from stateUpsertParams.
+ */
+export const UPSERT_SERIES_STATE =
+  'INSERT INTO series (id, run_id, project_id, log_name, log_group, count, mean, mean_lo, m2, min_value, max_value, ' +
+  'last_step, last_value, points, first_step, max_step, first_time, last_time, version) ' +
+  'VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET ' +
+  'count = excluded.count, mean = excluded.mean, mean_lo = excluded.mean_lo, m2 = excluded.m2, ' +
+  'min_value = excluded.min_value, max_value = excluded.max_value, last_step = excluded.last_step, ' +
+  'last_value = excluded.last_value, points = excluded.points, first_step = excluded.first_step, ' +
+  'max_step = excluded.max_step, first_time = excluded.first_time, last_time = excluded.last_time, version = excluded.version';
+
+/** Returns the parameters of UPSERT_SERIES_STATE for a series row, its project, new state and version. */
+export function stateUpsertParams(row: SeriesRow, projectId: number, s: SeriesState, version: number): SqlValue[] {
+  const state = stateParams(s, 0).slice(0, -1);
+  return [Number(row.id), Number(row.run_id), projectId, row.log_name, row.log_group, ...state, version];
 }
 
 /** Returns the public summary of a state, reported as the given run's. */

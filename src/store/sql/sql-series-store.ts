@@ -24,17 +24,21 @@ import { rankRuns } from './sql-rank-runs.js';
 import type { RankedRun } from '../../domain/aggregation.js';
 import { maxStep, metricSeries, queryMetrics, readPoints, summarize } from './sql-metric-read.js';
 import { appendMetrics } from './sql-metric-write.js';
+import { TailCache } from './tail-cache.js';
 
 /**
  * SeriesStore over any SqlDb: one implementation for every SQL engine. Each method's rules
  * are documented on the SeriesStore interface and on the function it delegates to.
  */
 export class SqlSeriesStore implements SeriesStore {
+  /** Open tail chunks of the series this store wrote (only a writer's cache is ever used). */
+  private readonly tails = new TailCache();
+
   constructor(private readonly sql: SqlDb) {}
 
   /** Stores a batch atomically, deduplicated per (series, step); summaries updated in the same transaction. */
   appendMetrics(run: RunRef, points: readonly MetricPointInput[]): Promise<void> {
-    return appendMetrics(this.sql, run, points);
+    return appendMetrics(this.sql, this.tails, run, points);
   }
 
   /** Effective points of one metric in [stepMin, stepMax], ascending by step. */

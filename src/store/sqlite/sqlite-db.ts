@@ -11,6 +11,7 @@ export const sqliteDialect: Dialect = {
   autoId: 'INTEGER PRIMARY KEY',
   binaryCollate: 'COLLATE BINARY',
   clusteredTable: 'WITHOUT ROWID',
+  blobType: 'BLOB',
   search: sqliteSearch,
 };
 

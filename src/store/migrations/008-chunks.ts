@@ -1,0 +1,35 @@
+/**
+ * Metric points stored in chunks (issue 12): one row per run of consecutive points of a
+ * series, keyed by its first step, with its step range, exact moments over its finite values
+ * (count, mean + mean_lo, m2, min/max with their step and time), time bounds, its last finite
+ * value, and the points packed in `data` (sql/chunk-codec.ts). series.version changes with
+ * every write of a series, so a writer's cached tail chunk is known to be current.
+ * Rows of metric_points left by older releases are moved into chunks after this migration
+ * (sql/sql-chunk-upgrade.ts); metric_rollups is no longer maintained or read.
+ */
+export const chunksMigration = `
+CREATE TABLE metric_chunks (
+  series_id BIGINT NOT NULL,
+  first_step BIGINT NOT NULL,
+  last_step BIGINT NOT NULL,
+  points BIGINT NOT NULL,
+  count BIGINT NOT NULL,
+  mean DOUBLE PRECISION,
+  mean_lo DOUBLE PRECISION,
+  m2 DOUBLE PRECISION,
+  min_value DOUBLE PRECISION,
+  min_step BIGINT,
+  min_time BIGINT,
+  max_value DOUBLE PRECISION,
+  max_step BIGINT,
+  max_time BIGINT,
+  first_time BIGINT NOT NULL,
+  last_time BIGINT NOT NULL,
+  last_finite_step BIGINT,
+  last_finite_value DOUBLE PRECISION,
+  data {{blob}} NOT NULL,
+  PRIMARY KEY (series_id, first_step)
+) {{clustered}};
+ALTER TABLE series ADD COLUMN version BIGINT NOT NULL DEFAULT 0;
+DELETE FROM metric_rollups;
+`;
