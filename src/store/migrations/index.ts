@@ -1,4 +1,5 @@
 import type { SqlDb } from '../sql/sql-db.js';
+import { upgradePointsToChunks } from '../sql/sql-chunk-upgrade.js';
 import { metadataMigration } from './001-metadata.js';
 import { seriesMigration } from './002-series.js';
 import { rollupMigration } from './003-rollups.js';
@@ -30,16 +31,37 @@ function render(sql: string, db: SqlDb): string {
 /**
  * Applies every migration newer than the database's version, each in its own transaction,
  * under the database-wide `migrate` lock (servers starting at once take turns; the later
- * ones find nothing to do). Returns the versions applied, oldest first.
+ * ones find nothing to do), then moves metric points left by releases before chunks into
+ * chunks (in batches, progress logged; resumes where an interrupted start stopped).
+ * Returns the versions applied, oldest first.
  */
-export function migrate(db: SqlDb): Promise<number[]> {
-  return db.withLock('migrate', () => migrateLocked(db));
+export function migrate(db: SqlDb, options: MigrateOptions = {}): Promise<number[]> {
+  return db.withLock('migrate', async () => {
+    const applied = await migrateLocked(db, options.upTo ?? Infinity);
+    if ((options.upTo ?? Infinity) >= 8) {
+      await upgradePointsToChunks(db, { log: options.log ?? logLine, batchPoints: options.batchPoints });
+    }
+    return applied;
+  });
 }
 
-async function migrateLocked(db: SqlDb): Promise<number[]> {
+/** Options of migrate: stop after a version (tests of upgrades), where progress lines go, batch size. */
+export interface MigrateOptions {
+  upTo?: number;
+  log?: (line: string) => void;
+  /** Points moved into chunks per transaction at least (sql-chunk-upgrade.ts). */
+  batchPoints?: number;
+}
+
+const logLine = (line: string): void => {
+  process.stderr.write(`${JSON.stringify({ level: 'info', time: Date.now(), msg: `migrate: ${line}` })}\n`);
+};
+
+async function migrateLocked(db: SqlDb, upTo: number): Promise<number[]> {
   await db.run('CREATE TABLE IF NOT EXISTS schema_migrations (version BIGINT PRIMARY KEY, applied_at BIGINT NOT NULL)');
   const applied: number[] = [];
   for (const m of MIGRATIONS) {
+    if (m.version > upTo) break;
     const done = await db.transaction(async (tx) => {
       const row = await tx.get('SELECT version FROM schema_migrations WHERE version = ?', [m.version]);
       if (row) return false;
