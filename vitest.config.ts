@@ -6,7 +6,11 @@ const DIST = ['test/setup/dist-global.ts'];
 /** The dashboard's browser tests need the built UI too. */
 const UI = ['test/setup/ui-global.ts'];
 /** Store tests that compare SQLite and PostgreSQL in one file. */
-const BOTH_ENGINES = ['test/store/extreme-values.test.ts', 'test/store/chunk-upgrade.test.ts'];
+const BOTH_ENGINES = [
+  'test/store/extreme-values.test.ts',
+  'test/store/chunk-upgrade.test.ts',
+  'test/store/ingest-statements.test.ts',
+];
 
 /**
  * The test projects. `npm test` runs all but `e2e` (the developer loop); `npm run test:e2e`

@@ -126,8 +126,9 @@ class Decoded {
 /**
  * At most `limit` effective points of the segments by shape-preserving sampling: the first
  * and last point and each bucket's minimum and maximum (its first point when it holds no
- * finite value). Returns null when chunks are too few to beat reading the points (fewer
- * than two per bucket) or the range holds no more than `limit` points: read them all.
+ * finite value); a chunk counts in the bucket of its first step. Returns null when the
+ * chunks are fewer than the buckets (the range then holds under 2 × CHUNK_POINTS points per
+ * bucket: read and sample them) or the range holds no more than `limit` points.
  */
 export async function sampleSegments(
   tx: SqlExecutor,
@@ -149,7 +150,7 @@ export async function sampleSegments(
     rowsBySegment.push(rows);
     count += rows.length;
   }
-  if (count < 2 * groups) return null;
+  if (count < groups) return null;
   const decoded = new Decoded(tx);
   const pieces: Piece[] = [];
   for (const [i, seg] of segments.entries()) {
