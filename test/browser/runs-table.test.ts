@@ -222,7 +222,7 @@ describe('projects and runs pages', () => {
       const board = page.getByRole('region', { name: 'Leaderboard' });
       const byAcc = [...RUNS].sort((a, b) => b.loss - a.loss).reverse();
       await expect
-        .poll(() => board.locator('tbody tr td:nth-child(2)').allTextContents())
+        .poll(() => board.locator('tbody tr td:nth-child(3)').allTextContents())
         .toEqual(byAcc.map((r) => r.name));
       expect(await board.locator('tbody tr').first().locator('td').first().textContent()).toBe('1');
       const url = new URL(page.url());

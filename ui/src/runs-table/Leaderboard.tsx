@@ -96,7 +96,8 @@ export function Leaderboard({
         </Field>
         {total !== undefined && (
           <span className="muted count" aria-live="polite">
-            {total.toLocaleString()} ranked {total === 1 ? 'run' : 'runs'}
+            {total.toLocaleString()} {total === 1 ? 'run' : 'runs'} ranked by {AGG_LABELS[aggregation].toLowerCase()} of{' '}
+            <span className="mono">{chosen}</span>
           </span>
         )}
       </form>
@@ -120,10 +121,10 @@ export function Leaderboard({
                 <th scope="col" className="num">
                   Rank
                 </th>
-                <th scope="col">Run</th>
-                <th scope="col" className="num">
-                  {chosen} ({AGG_LABELS[aggregation].toLowerCase()})
+                <th scope="col" className="num" title={`${AGG_LABELS[aggregation]} of ${chosen}`}>
+                  Value
                 </th>
+                <th scope="col">Run</th>
                 <th scope="col">Status</th>
                 <th scope="col">Tags</th>
                 <th scope="col">Created</th>
@@ -133,10 +134,10 @@ export function Leaderboard({
               {runs.map((r) => (
                 <tr key={r.runId}>
                   <td className="num">{r.rank}</td>
+                  <td className="num mono">{formatValue(r.value)}</td>
                   <td className="name-cell" title={r.runName}>
                     <Link to={runPath(org, project, sqidOf(r.url))}>{r.runName}</Link>
                   </td>
-                  <td className="num mono">{formatValue(r.value)}</td>
                   <td>
                     <span className={`status status-${r.status}`}>{r.status}</span>
                   </td>
