@@ -1,12 +1,20 @@
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { QueryCache, QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router';
-import { ApiError } from './api/client';
+import { ApiError, isUnauthorized } from './api/client';
 import { App } from './App';
 import './styles.css';
 
-const queryClient = new QueryClient({
+const queryClient: QueryClient = new QueryClient({
+  // A read answered 401 means the session ended (signed out elsewhere, expired): check the
+  // session again, and the signed-in frame sends the browser to sign-in and back afterwards.
+  queryCache: new QueryCache({
+    onError: (error, query) => {
+      if (isUnauthorized(error) && query.queryKey[0] !== 'session')
+        void queryClient.invalidateQueries({ queryKey: ['session'] });
+    },
+  }),
   defaultOptions: {
     queries: {
       // A 4xx will not change by asking again; a network blip or 503 may.

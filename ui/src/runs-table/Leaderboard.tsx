@@ -1,11 +1,10 @@
 import { Link } from 'react-router';
 import { AGGREGATIONS, type Aggregation, type Direction, useLeaderboard } from '../api/run-list-queries';
-import { Empty, Loading } from '../components/States';
+import { Empty, ErrorState, Loading } from '../components/States';
 import { formatTime, formatValue } from '../format';
 import { runPath } from '../paths';
 import { sqidOf } from './run-cells';
 import { Field } from './Field';
-import { QueryError } from '../projects/QueryError';
 
 const AGG_LABELS: Record<Aggregation, string> = {
   LAST: 'Last value',
@@ -105,7 +104,7 @@ export function Leaderboard({
         <Empty title="No metrics to rank by">Runs of this project have not logged any metric yet.</Empty>
       )}
       {chosen && board.isPending && <Loading label="Ranking runs…" />}
-      {board.isError && <QueryError error={board.error} onRetry={() => void board.refetch()} />}
+      {board.isError && <ErrorState error={board.error} onRetry={() => void board.refetch()} />}
       {board.isSuccess && runs.length === 0 && (
         <Empty title={`No run has a value for ${chosen}`}>Runs appear here once they log this metric.</Empty>
       )}
