@@ -4,6 +4,7 @@ import { useSession } from './api/session';
 import { Layout } from './components/Layout';
 import { RequireSession } from './components/RequireSession';
 import { Loading } from './components/States';
+import { ApiKeysPage } from './pages/ApiKeysPage';
 import { NotFoundPage } from './pages/NotFoundPage';
 import { ProjectsPage } from './pages/ProjectsPage';
 import { RunsPage } from './pages/RunsPage';
@@ -34,6 +35,7 @@ export function App() {
         }
       >
         <Route index element={<Home />} />
+        <Route path="/api-keys" element={<ApiKeysPage />} />
         <Route path="/o/:org/projects" element={<ProjectsPage />} />
         <Route path="/o/:org/projects/:project" element={<RunsPage />} />
         <Route
