@@ -239,6 +239,26 @@ describe('the run page', () => {
     }
   });
 
+  it('sends a page whose session ended to sign-in, and back to the run afterwards', async () => {
+    const run = await createRun(base, key, { runName: 'session-ends-here' });
+    const { page, context, errors } = await openPage(dash.browser);
+    try {
+      await signIn(page, base, key, `${pathOf(run.url)}?tab=overview`);
+      await page.getByRole('heading', { level: 1, name: 'session-ends-here' }).waitFor();
+      // The session ends on the server (as Sign out in another tab would); the next poll finds out.
+      const ended = await context.request.delete(`${base}/api/session`, { headers: { origin: base } });
+      expect(ended.status()).toBe(204);
+      await page.waitForURL((url) => url.pathname === '/sign-in', { timeout: 10_000 });
+      await page.getByLabel('API key').fill(key);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.getByRole('heading', { level: 1, name: 'session-ends-here' }).waitFor();
+      expect(new URL(page.url()).searchParams.get('tab')).toBe('overview');
+      expect(realErrors(errors)).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
   it('links a fork to its parent by name, and the link opens the parent', async () => {
     const fork = await createRun(base, key, { runName: 'resnet-fork-lr', forkRunId: main.runId, forkStep: 0 });
     const { page, context, errors } = await openPage(dash.browser);

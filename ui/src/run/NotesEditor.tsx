@@ -1,5 +1,6 @@
 import { useId, useState } from 'react';
 import { useUpdateNotes } from '../api/run-queries';
+import { useSessionRecheck } from './useSessionRecheck';
 
 const MAX_NOTES = 10_000;
 
@@ -11,6 +12,7 @@ const MAX_NOTES = 10_000;
 export function NotesEditor({ runId, notes }: { runId: number; notes: string | null }) {
   const id = useId();
   const update = useUpdateNotes(runId);
+  useSessionRecheck(update.error);
   const stored = notes ?? '';
   const [draft, setDraft] = useState<string | null>(null);
   const text = draft ?? stored;
