@@ -75,7 +75,6 @@ export function LogViewport(props: {
         tabIndex={0}
         role="list"
         aria-label="Console output"
-        aria-rowcount={total}
         onWheel={(event) => {
           if (follow && event.deltaY < 0) onStopFollowing();
         }}
