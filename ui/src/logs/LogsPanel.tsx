@@ -6,10 +6,10 @@ import { LogViewport } from './LogViewport';
 import './logs.css';
 
 const TYPE_LABELS: Record<(typeof LOG_TYPES)[number], string> = {
-  PRINT: 'Print (stdout)',
+  PRINT: 'Print',
   INFO: 'Info',
   WARNING: 'Warning',
-  ERROR: 'Error (stderr)',
+  ERROR: 'Error',
   DEBUG: 'Debug',
 };
 
