@@ -54,7 +54,7 @@ export function RunCharts(props: { runs: ChartRun[]; logNames?: string[] }) {
   const runsKey = runs
     .map((r) => `${r.runId}\u0000${r.name}\u0000${r.color}\u0000${r.live}\u0000${r.forkStep}`)
     .join('\u0001');
-  const startsKey = details.map((d) => d.data?.createdAt ?? '').join(',');
+  const startsKey = details.map((d) => `${d.data?.createdAt ?? ''}/${d.data?.forkStep ?? ''}`).join(',');
   const allRuns = useMemo<ResolvedRun[]>(
     () =>
       runs.map((r, i) => {
@@ -78,12 +78,15 @@ export function RunCharts(props: { runs: ChartRun[]; logNames?: string[] }) {
     [allRuns, hiddenKey],
   );
 
-  const namesKey = logNames ? logNames.join('\u0000') : names.map((n) => (n.data ?? []).join('\u0000')).join('\u0001');
-  const allNames = useMemo(() => {
-    const set = new Set<string>(logNames ?? names.flatMap((n) => n.data ?? []));
-    return [...set].sort(byCodePoint);
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- namesKey stands for logNames and names
-  }, [namesKey]);
+  // The run details' METRIC log names come first (no extra round trip); metric-names adds
+  // what a fork inherits from its parents.
+  const namesKey = JSON.stringify(
+    logNames ?? [
+      ...details.flatMap((d) => (d.data?.logNames ?? []).filter((n) => n.logType === 'METRIC').map((n) => n.logName)),
+      ...names.flatMap((n) => n.data ?? []),
+    ],
+  );
+  const allNames = useMemo(() => [...new Set(JSON.parse(namesKey) as string[])].sort(byCodePoint), [namesKey]);
 
   const filter = settings.filter.trim().toLowerCase();
   const groups = useMemo(() => {

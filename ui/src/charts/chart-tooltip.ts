@@ -38,6 +38,8 @@ export function renderTooltip(box: HTMLElement, u: uPlot, model: ChartModel, mod
 
   const rows: { name: string; color: string; value: number | null; text: string; step: number; time: number }[] = [];
   for (const t of model.traces) {
+    // A run whose points end before (or start after) the cursor has no value there.
+    if (t.xs.length === 0 || x < t.xs[0]! || x > t.xs[t.xs.length - 1]!) continue;
     const i = nearestIndex(t.xs, x);
     if (i < 0) continue;
     const value = t.shown[i] ?? null;
