@@ -13,7 +13,10 @@ function When({ iso, empty = '—', ago = false }: { iso: string | null; empty?:
   );
 }
 
-/** The organization's keys: name, prefix, owner, times, status, and Revoke for active ones. */
+/**
+ * The organization's keys: name, prefix, owner, times, status, and Revoke for active ones.
+ * On a phone each row is a card whose cells carry their column's name (`data-label`).
+ */
 export function KeysTable({ keys, onRevoke }: { keys: readonly ApiKey[]; onRevoke: (key: ApiKey) => void }) {
   return (
     <div className="scroll-x api-keys-scroll">
@@ -39,18 +42,20 @@ export function KeysTable({ keys, onRevoke }: { keys: readonly ApiKey[]; onRevok
                 {k.name}
                 {k.current && <span className="tag api-keys-current">this session</span>}
               </td>
-              <td className="mono">{k.prefix}…</td>
-              <td>{k.userName}</td>
-              <td>
+              <td className="mono" data-label="Key">
+                {k.prefix}…
+              </td>
+              <td data-label="User">{k.userName}</td>
+              <td data-label="Created">
                 <When iso={k.createdAt} />
               </td>
-              <td>
+              <td data-label="Last used">
                 <When iso={k.lastUsedAt} empty="never" ago />
               </td>
-              <td>
+              <td data-label="Expires">
                 <When iso={k.expiresAt} empty="never" />
               </td>
-              <td>
+              <td data-label="Status">
                 <span
                   className={`status api-key-status-${k.status}`}
                   title={k.revokedAt ? `Revoked ${formatTime(k.revokedAt)}` : undefined}

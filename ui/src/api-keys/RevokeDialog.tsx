@@ -18,10 +18,11 @@ export function RevokeDialog({
   const dialog = useRef<HTMLDialogElement>(null);
   const revoke = useRevokeKey();
   const id = useId();
+  // Opened once mounted; unmounting removes it (no close() here: StrictMode's trial unmount
+  // would queue a close event that ends the dialog it just reopened).
   useEffect(() => {
     const el = dialog.current;
     if (el && !el.open) el.showModal();
-    return () => el?.close();
   }, []);
   return (
     <dialog
