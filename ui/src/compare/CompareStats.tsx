@@ -2,7 +2,6 @@ import { useId } from 'react';
 import { useCompareStats, useMetricNames } from '../api/compare-queries';
 import { Empty, ErrorState, Loading } from '../components/States';
 import { formatValue } from '../format';
-import { useSessionRecheck } from '../run/useSessionRecheck';
 import type { ColoredRun } from './CompareRunList';
 
 /**
@@ -23,7 +22,6 @@ export function CompareStats(props: {
   const chosen = metric && names.data?.includes(metric) ? metric : (names.data?.[0] ?? '');
   const live = runs.some(({ run }) => run.status === 'RUNNING');
   const stats = useCompareStats(projectName, runIds, chosen, live);
-  useSessionRecheck(names.error, stats.error);
 
   if (names.isPending) return <Loading label="Loading metric names…" />;
   if (names.isError) return <ErrorState error={names.error} onRetry={() => void names.refetch()} />;

@@ -1,7 +1,6 @@
 import { useEffect, useMemo, useState } from 'react';
 import { useLogScan } from '../api/log-queries';
 import { Empty, ErrorState, Loading } from '../components/States';
-import { useSessionRecheck } from '../run/useSessionRecheck';
 import { LogRow } from './LogRow';
 
 /** Lines scanned without asking, per press of "Search further". */
@@ -17,7 +16,6 @@ const MATCH_LIMIT = 500;
 export function LogSearchResults(props: { runId: number; projectName: string; logType: string; query: string }) {
   const { runId, projectName, logType, query } = props;
   const scan = useLogScan(runId, projectName, logType, true);
-  useSessionRecheck(scan.error);
   const [budget, setBudget] = useState({ lines: SCAN_BUDGET, matches: MATCH_LIMIT });
   const pages = scan.data?.pages;
   const scanned = pages?.reduce((n, page) => n + page.logs.length, 0) ?? 0;

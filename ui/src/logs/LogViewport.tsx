@@ -2,7 +2,6 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useRef, useState } from 'react';
 import { LOG_PAGE, useLogWindow } from '../api/log-queries';
 import { Empty, ErrorState, Loading } from '../components/States';
-import { useSessionRecheck } from '../run/useSessionRecheck';
 import { LogRow, ROW_HEIGHT } from './LogRow';
 
 /** How often the newest page is asked again: following, and merely running. */
@@ -34,7 +33,6 @@ export function LogViewport(props: {
     pages[1] * LOG_PAGE,
     live ? (follow ? FOLLOW_MS : LIVE_MS) : false,
   );
-  useSessionRecheck(logs.error);
   const total = logs.total ?? 0;
   const virtualizer = useVirtualizer({
     count: total,

@@ -11,7 +11,6 @@ import { parseRunIds } from '../compare/run-ids';
 import { Empty, ErrorState, Loading } from '../components/States';
 import { projectPath, projectsPath } from '../paths';
 import { RunCharts } from '../charts/RunCharts';
-import { useSessionRecheck } from '../run/useSessionRecheck';
 import '../compare/compare.css';
 import '../run/page-chrome.css';
 
@@ -26,7 +25,6 @@ export function ComparePage() {
   const [params, setParams] = useSearchParams();
   const parsed = useMemo(() => parseRunIds(params.get('runs') ?? ''), [params]);
   const results = useRunsDetails(parsed.ids);
-  useSessionRecheck(...results.map((r) => r.error));
 
   const pending = results.some((r) => r.isPending);
   const failed = results.find((r) => r.isError && !(r.error instanceof ApiError && r.error.status === 404));

@@ -7,7 +7,6 @@ import { projectPath, projectsPath } from '../paths';
 import { RunNotFound } from '../run/RunNotFound';
 import { RunView } from '../run/RunView';
 import { pathOf } from '../run/url-path';
-import { useSessionRecheck } from '../run/useSessionRecheck';
 import '../run/page-chrome.css';
 import '../run/run-page.css';
 
@@ -26,7 +25,6 @@ export function RunPage() {
   const ownOrg = session.data?.organization.slug ?? org;
   const resolved = useRunIdFromSqid(sqid);
   const details = useRunDetails(resolved.data?.runId, true);
-  useSessionRecheck(resolved.error, details.error);
 
   const error = resolved.error ?? (details.data ? null : details.error);
   if (error) {

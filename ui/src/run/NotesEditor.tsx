@@ -1,6 +1,5 @@
 import { useId, useState } from 'react';
 import { useUpdateNotes } from '../api/run-queries';
-import { useSessionRecheck } from './useSessionRecheck';
 
 const MAX_NOTES = 10_000;
 
@@ -12,7 +11,6 @@ const MAX_NOTES = 10_000;
 export function NotesEditor({ runId, notes }: { runId: number; notes: string | null }) {
   const id = useId();
   const update = useUpdateNotes(runId);
-  useSessionRecheck(update.error);
   const stored = notes ?? '';
   const [draft, setDraft] = useState<string | null>(null);
   const text = draft ?? stored;

@@ -8,7 +8,6 @@ import { OverviewPanel } from './OverviewPanel';
 import { RunCharts } from '../charts/RunCharts';
 import { RunHeader } from './RunHeader';
 import { panelId, tabId, Tabs, type TabSpec } from './Tabs';
-import { useSessionRecheck } from './useSessionRecheck';
 
 const PREFIX = 'run';
 const BASE_TABS: TabSpec[] = [
@@ -25,7 +24,6 @@ const BASE_TABS: TabSpec[] = [
 export function RunView({ run }: { run: RunDetails }) {
   const running = run.status === 'RUNNING';
   const files = useRunFiles(run.id, run.projectName, running);
-  useSessionRecheck(files.error);
   const hasFiles = (files.data?.length ?? 0) > 0;
   const tabs = hasFiles ? [...BASE_TABS, { id: 'files', label: `Files (${files.data!.length})` }] : BASE_TABS;
   const [params, setParams] = useSearchParams();

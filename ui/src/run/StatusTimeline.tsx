@@ -1,7 +1,6 @@
 import { useStatusHistory } from '../api/run-queries';
 import { Empty, ErrorState, Loading } from '../components/States';
 import { formatTime } from '../format';
-import { useSessionRecheck } from './useSessionRecheck';
 
 const metadataText = (metadata: unknown): string | undefined => {
   if (metadata === null || metadata === undefined) return undefined;
@@ -12,7 +11,6 @@ const metadataText = (metadata: unknown): string | undefined => {
 /** The run's status transitions, oldest first, each with its time, source and metadata. */
 export function StatusTimeline({ runId, statusUpdated }: { runId: number; statusUpdated: string }) {
   const history = useStatusHistory(runId, statusUpdated);
-  useSessionRecheck(history.error);
   if (history.isPending) return <Loading label="Loading status history…" />;
   if (history.isError) return <ErrorState error={history.error} onRetry={() => void history.refetch()} />;
   if (history.data.length === 0) return <Empty title="No status changes recorded" />;

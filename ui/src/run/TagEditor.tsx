@@ -1,6 +1,5 @@
 import { useId, useState, type FormEvent } from 'react';
 import { useUpdateTags } from '../api/run-queries';
-import { useSessionRecheck } from './useSessionRecheck';
 
 const MAX_TAGS = 100;
 const MAX_TAG_LENGTH = 256;
@@ -22,7 +21,6 @@ function problemWith(tag: string, tags: readonly string[]): string | undefined {
 export function TagEditor({ runId, tags }: { runId: number; tags: string[] }) {
   const inputId = useId();
   const update = useUpdateTags(runId);
-  useSessionRecheck(update.error);
   const [draft, setDraft] = useState('');
   const [problem, setProblem] = useState<string>();
   const shown = update.isPending && update.variables ? update.variables : tags;
