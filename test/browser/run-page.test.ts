@@ -94,7 +94,7 @@ describe('the run page', () => {
       await page.locator('.run-header .status', { hasText: 'RUNNING' }).waitFor();
       // Charts is the first tab; the others are there, and the choice lands in the URL.
       const tabs = page.getByRole('tab');
-      expect(await tabs.allTextContents()).toEqual(['Charts', 'Logs', 'Overview']);
+      expect(await tabs.allTextContents()).toEqual(['Charts', 'Logs', 'Overview', 'Model graph']);
       expect(await page.getByRole('tab', { name: 'Charts' }).getAttribute('aria-selected')).toBe('true');
       // Arrow keys move between tabs.
       await page.getByRole('tab', { name: 'Charts' }).focus();
