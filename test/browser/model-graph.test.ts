@@ -108,6 +108,7 @@ describe('the Model graph tab', () => {
       const encoder = item(page, /^encoder Encoder/);
       expect(await encoder.getAttribute('aria-expanded')).toBe('false');
       expect(await item(page, /^head Linear/).getAttribute('aria-level')).toBe('1');
+      expect(await item(page, /^head Linear/).textContent()).toContain(`${HEAD} params`);
       expect(await item(page, /^embed/).count()).toBe(0);
       // Subtree total: every parameter under encoder.
       expect(await encoder.textContent()).toContain(`${((EMBED + 2 * (ATTN + MLP)) / 1000).toFixed(1)}K params`);
