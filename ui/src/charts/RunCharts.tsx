@@ -4,6 +4,7 @@ import { Empty, ErrorState, Loading } from '../components/States';
 import { ChartGroup } from './ChartGroup';
 import { ChartToolbar } from './ChartToolbar';
 import { runColor } from './chart-theme';
+import type { XMode } from './chart-model';
 import type { ResolvedRun } from './MetricChart';
 import { RunLegend } from './RunLegend';
 import { useChartSettings } from './useChartSettings';
@@ -37,10 +38,13 @@ const byCodePoint = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 
  * legend that hides and shows runs when there are several, and one chart per metric grouped
  * by logGroup in collapsible sections. Charts load as they come near the viewport. Page state
  * lives in the URL (see useChartSettings).
+ *
+ * `logNames` charts exactly those names; `excludePrefix` leaves out the names starting with it
+ * (the run page's System tab charts `sys/`); `defaultX` is the x axis when the URL has no `x`.
  */
-export function RunCharts(props: { runs: ChartRun[]; logNames?: string[] }) {
-  const { runs, logNames } = props;
-  const { settings, setZoom, setSmoothing, setXMode, setLogScale, setHidden, setFilter } = useChartSettings();
+export function RunCharts(props: { runs: ChartRun[]; logNames?: string[]; excludePrefix?: string; defaultX?: XMode }) {
+  const { runs, logNames, excludePrefix, defaultX } = props;
+  const { settings, setZoom, setSmoothing, setXMode, setLogScale, setHidden, setFilter } = useChartSettings(defaultX);
   const [collapsed, setCollapsed] = useState<ReadonlySet<string>>(new Set());
 
   const details = useChartRunDetails(runs.map((r) => r.runId));
@@ -86,7 +90,13 @@ export function RunCharts(props: { runs: ChartRun[]; logNames?: string[] }) {
       ...names.flatMap((n) => n.data ?? []),
     ],
   );
-  const allNames = useMemo(() => [...new Set(JSON.parse(namesKey) as string[])].sort(byCodePoint), [namesKey]);
+  const allNames = useMemo(
+    () =>
+      [...new Set(JSON.parse(namesKey) as string[])]
+        .filter((name) => !excludePrefix || !name.startsWith(excludePrefix))
+        .sort(byCodePoint),
+    [namesKey, excludePrefix],
+  );
 
   const filter = settings.filter.trim().toLowerCase();
   const groups = useMemo(() => {

@@ -95,7 +95,7 @@ export function RunView({ run }: { run: RunDetails }) {
       <Tabs label="Run sections" prefix={PREFIX} tabs={tabs} selected={selected} onSelect={select} />
       {selected === '' && <Loading />}
       {panel('charts', () => (
-        <RunCharts runs={chartRuns} />
+        <RunCharts runs={chartRuns} excludePrefix={shown('system') ? 'sys/' : undefined} />
       ))}
       {panel('logs', () => (
         <LogsPanel runId={run.id} projectName={run.projectName} running={running} />
