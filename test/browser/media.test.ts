@@ -237,6 +237,7 @@ describe('media in the dashboard', () => {
       const dialog = page.getByRole('dialog');
       await dialog.waitFor();
       await expect.poll(() => decoded(dialog)).toBe(true);
+      await screenshot(page, 'media-lightbox');
       await page.keyboard.press('Escape');
       await dialog.waitFor({ state: 'detached' });
       await expect.poll(() => thumb.evaluate((el) => el === document.activeElement)).toBe(true);

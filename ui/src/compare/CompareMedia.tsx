@@ -29,7 +29,7 @@ function CompareImageRow({ logName, runs, groups }: { logName: string; runs: Col
   const shown = steps[index];
   return (
     <section className="media-group card" aria-labelledby={`${id}-title`}>
-      <h3 id={`${id}-title`} className="mono media-group-head">
+      <h3 id={`${id}-title`} className="mono compare-media-title">
         {logName}
       </h3>
       {steps.length === 0 ? (
