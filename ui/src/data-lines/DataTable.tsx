@@ -34,6 +34,14 @@ export function DataTable({ logName, lines }: { logName: string; lines: DataLine
     return [...table.rows].sort((a, b) => sign * compare(a[sort.col], b[sort.col]));
   }, [table, sort]);
 
+  const numeric = useMemo(
+    () =>
+      table?.columns.map(
+        (_, i) => table.rows.length > 0 && table.rows.every((r) => typeof r[i] === 'number' || r[i] == null),
+      ) ?? [],
+    [table],
+  );
+
   const toggle = (col: number) =>
     setSort((s) =>
       s && s.col === col ? { col, dir: s.dir === 'ascending' ? 'descending' : 'ascending' } : { col, dir: 'ascending' },
@@ -68,7 +76,12 @@ export function DataTable({ logName, lines }: { logName: string; lines: DataLine
             <thead>
               <tr>
                 {table.columns.map((c, i) => (
-                  <th key={`${c}-${i}`} scope="col" aria-sort={sort?.col === i ? sort.dir : undefined}>
+                  <th
+                    key={`${c}-${i}`}
+                    scope="col"
+                    className={numeric[i] ? 'num' : undefined}
+                    aria-sort={sort?.col === i ? sort.dir : undefined}
+                  >
                     <button type="button" className="sort-button" onClick={() => toggle(i)}>
                       {c}
                       <span aria-hidden="true" className="sort-mark">

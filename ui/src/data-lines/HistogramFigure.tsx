@@ -85,13 +85,15 @@ export function HistogramFigure({ logName, steps }: { logName: string; steps: Hi
 
     steps.forEach((s, i) => {
       const max = Math.max(...s.counts, 0);
-      const x0 = PAD.left + i * colW;
+      // Snapped to whole pixels so neighbouring bins meet without seams.
+      const x0 = Math.round(PAD.left + i * colW);
+      const w = Math.max(Math.round(PAD.left + (i + 1) * colW) - x0, 1);
       s.counts.forEach((c, j) => {
         if (c <= 0 || max <= 0) return;
-        const top = y(s.edges[j + 1]!);
-        const bottom = y(s.edges[j]!);
+        const top = Math.round(y(s.edges[j + 1]!));
+        const bottom = Math.round(y(s.edges[j]!));
         ctx.fillStyle = `rgba(${r},${g},${b},${(0.12 + 0.88 * (c / max)).toFixed(3)})`;
-        ctx.fillRect(x0, top, Math.max(colW, 1), Math.max(bottom - top, 1));
+        ctx.fillRect(x0, top, w, Math.max(bottom - top, 1));
       });
     });
 
