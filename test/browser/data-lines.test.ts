@@ -143,8 +143,10 @@ describe('the Data tab', () => {
     const { page, context, errors } = watch;
     try {
       await openData(watch);
+      await figure(page, 'weights/fc1').scrollIntoViewIfNeeded();
       await figure(page, 'weights/fc1').and(page.locator('[aria-busy="false"]')).waitFor({ timeout: 15_000 });
       expect(await hasInk(page, 'figure[aria-label="weights/fc1"] canvas')).toBe(true);
+      await figure(page, 'grads/fc1').scrollIntoViewIfNeeded();
       await figure(page, 'grads/fc1').and(page.locator('[aria-busy="false"]')).waitFor({ timeout: 15_000 });
       expect(await hasInk(page, 'figure[aria-label="grads/fc1"] canvas')).toBe(true);
 
@@ -225,6 +227,7 @@ describe('the Data tab', () => {
     const { page, context, errors } = watch;
     try {
       await openData(watch);
+      await figure(page, 'weights/fc1').scrollIntoViewIfNeeded();
       await figure(page, 'weights/fc1').and(page.locator('[aria-busy="false"]')).waitFor({ timeout: 15_000 });
       expect(await hasInk(page, 'figure[aria-label="weights/fc1"] canvas')).toBe(true);
       await page.getByRole('table', { name: /eval\/per-class/ }).waitFor();

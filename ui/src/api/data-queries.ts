@@ -24,9 +24,13 @@ const PAGE = 10_000;
 /** Most lines read for one log name; a longer series shows its first lines and says so. */
 export const MAX_DATA_LINES = 50_000;
 
-/** Every line of one log name (up to MAX_DATA_LINES), ordered by step, with the stored total. */
-export function useDataLines(runId: number, projectName: string, logName: string, live: boolean) {
+/**
+ * Every line of one log name (up to MAX_DATA_LINES), ordered by step, with the stored total;
+ * asked only once `enabled` (the series scrolled near the viewport).
+ */
+export function useDataLines(runId: number, projectName: string, logName: string, live: boolean, enabled = true) {
   return useQuery({
+    enabled,
     queryKey: ['run-data', runId, logName],
     queryFn: async ({ signal }) => {
       const lines: DataLine[] = [];

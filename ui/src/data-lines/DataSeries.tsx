@@ -1,5 +1,6 @@
-import { useMemo } from 'react';
+import { useMemo, useRef, useState } from 'react';
 import { MAX_DATA_LINES, useDataLines } from '../api/data-queries';
+import { useNearViewport } from '../charts/useNearViewport';
 import { Empty, ErrorState, Loading } from '../components/States';
 import { DataTable } from './DataTable';
 import { HistogramFigure } from './HistogramFigure';
@@ -14,9 +15,13 @@ interface Props {
   live: boolean;
 }
 
-/** One data log name: its lines fetched and shown as a histogram, a table or a text list. */
+/** One data log name: its lines fetched (once scrolled near the viewport) and shown as a histogram, a table or a text list. */
 export function DataSeries({ runId, projectName, logName, logType, live }: Props) {
-  const query = useDataLines(runId, projectName, logName, live);
+  const box = useRef<HTMLElement>(null);
+  const near = useNearViewport(box);
+  const [seen, setSeen] = useState(near);
+  if (near && !seen) setSeen(true);
+  const query = useDataLines(runId, projectName, logName, live, seen);
   const lines = query.data?.lines;
   const kind =
     lines && lines.length > 0 ? kindOf(logType === 'DATA' ? lines[0]!.dataType : logType, lines[0]!.data) : null;
@@ -54,7 +59,7 @@ export function DataSeries({ runId, projectName, logName, logType, live }: Props
 
   const total = query.data?.total ?? 0;
   return (
-    <section className="card data-series" aria-labelledby={`data-${logName}`}>
+    <section ref={box} className="card data-series" aria-labelledby={`data-${logName}`}>
       <header className="data-series-head">
         <h3 id={`data-${logName}`} className="mono">
           {logName}
