@@ -5,6 +5,7 @@ import { ChartGroup } from './ChartGroup';
 import { ChartToolbar } from './ChartToolbar';
 import { runColor } from './chart-theme';
 import type { XMode } from './chart-model';
+import type { PickedPoint } from './chart-point-click';
 import type { ResolvedRun } from './MetricChart';
 import { RunLegend } from './RunLegend';
 import { useChartSettings } from './useChartSettings';
@@ -40,10 +41,17 @@ const byCodePoint = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 
  * lives in the URL (see useChartSettings).
  *
  * `logNames` charts exactly those names; `excludePrefix` leaves out the names starting with it
- * (the run page's System tab charts `sys/`); `defaultX` is the x axis when the URL has no `x`.
+ * (the run page's System tab charts `sys/`); `defaultX` is the x axis when the URL has no `x`;
+ * `onPointClick` receives the point nearest a single click on a chart.
  */
-export function RunCharts(props: { runs: ChartRun[]; logNames?: string[]; excludePrefix?: string; defaultX?: XMode }) {
-  const { runs, logNames, excludePrefix, defaultX } = props;
+export function RunCharts(props: {
+  runs: ChartRun[];
+  logNames?: string[];
+  excludePrefix?: string;
+  defaultX?: XMode;
+  onPointClick?: (point: PickedPoint) => void;
+}) {
+  const { runs, logNames, excludePrefix, defaultX, onPointClick } = props;
   const { settings, setZoom, setSmoothing, setXMode, setLogScale, setHidden, setFilter } = useChartSettings(defaultX);
   const [collapsed, setCollapsed] = useState<ReadonlySet<string>>(new Set());
 
@@ -151,6 +159,7 @@ export function RunCharts(props: { runs: ChartRun[]; logNames?: string[]; exclud
           })
         }
         onZoom={setZoom}
+        onPointClick={onPointClick}
       />
     ));
 

@@ -12,6 +12,7 @@ import { MediaPanel } from '../media/MediaPanel';
 import { DataPanel } from '../data-lines/DataPanel';
 import { ModelGraphPanel } from '../model-graph/ModelGraphPanel';
 import { SystemPanel } from '../system/SystemPanel';
+import { useOpenLogsAt } from './useOpenLogsAt';
 
 const PREFIX = 'run';
 const BASE_TABS: TabSpec[] = [
@@ -65,6 +66,8 @@ export function RunView({ run }: { run: RunDetails }) {
     [run.id, run.name, running, run.forkStep],
   );
 
+  const openLogsAt = useOpenLogsAt();
+
   const select = (id: string) =>
     setParams(
       (prev) => {
@@ -95,7 +98,7 @@ export function RunView({ run }: { run: RunDetails }) {
       <Tabs label="Run sections" prefix={PREFIX} tabs={tabs} selected={selected} onSelect={select} />
       {selected === '' && <Loading />}
       {panel('charts', () => (
-        <RunCharts runs={chartRuns} excludePrefix={shown('system') ? 'sys/' : undefined} />
+        <RunCharts runs={chartRuns} excludePrefix={shown('system') ? 'sys/' : undefined} onPointClick={openLogsAt} />
       ))}
       {panel('logs', () => (
         <LogsPanel runId={run.id} projectName={run.projectName} running={running} />
