@@ -3,7 +3,7 @@
  * over 24 steps (edges as pluto sends them) and one with `{min, max, num}` bins are drawn
  * as distributions over steps with a hover and keyboard read-out; a table data line renders
  * its rows, sorts by a column header and switches steps; a text series is listed by step;
- * phone width and the dark theme.
+ * a failed read shows an error with a retry; phone width and the dark theme.
  */
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -217,6 +217,25 @@ describe('the Data tab', () => {
         expect(text).toContain(TEXTS[i]);
       }
       expect(realErrors(errors)).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('shows an error with a retry when the data lines cannot be read', async () => {
+    const watch = await openPage(dash.browser);
+    const { page, context, errors } = watch;
+    try {
+      await page.route('**/api/runs/data?**', (route) =>
+        route.fulfill({ status: 500, json: { error: 'data store unavailable', code: 'INTERNAL' } }),
+      );
+      await openData(watch);
+      const table = page.locator('section', { has: page.getByRole('heading', { name: 'eval/per-class' }) });
+      await table.getByRole('alert').waitFor({ timeout: 15_000 });
+      await page.unroute('**/api/runs/data?**');
+      await table.getByRole('button', { name: 'Try again' }).click();
+      await page.getByRole('table', { name: /eval\/per-class at step 2/ }).waitFor({ timeout: 15_000 });
+      expect(realErrors(errors).filter((e) => !/status of 500/.test(e))).toEqual([]);
     } finally {
       await context.close();
     }
