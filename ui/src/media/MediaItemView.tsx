@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import type { MediaItem, MediaKind } from './media-model';
 
 /**
@@ -18,24 +19,48 @@ export function MediaItemView({
   onOpen?: (item: MediaItem, trigger: HTMLButtonElement) => void;
 }) {
   const { file, sample } = item;
+  // An expired link, a blocked origin or bytes that are not an image: say so in the box.
+  const [failed, setFailed] = useState<string | null>(null);
   const label = `${logName}, step ${file.step}, sample ${sample}`;
   return (
     <figure className={`media-item media-${kind.toLowerCase()}`}>
-      {kind === 'IMAGE' ? (
+      {failed === file.url ? (
+        <div className="media-failed" role="note">
+          <span>Could not load this file.</span>
+          <a href={file.url} download={file.fileName}>
+            Download
+          </a>
+        </div>
+      ) : kind === 'IMAGE' ? (
         <button
           type="button"
           className="media-thumb"
           aria-label={`Enlarge ${label}`}
           onClick={(e) => onOpen?.(item, e.currentTarget)}
         >
-          <img src={file.url} alt={label} loading="lazy" decoding="async" width={160} height={160} />
+          <img
+            src={file.url}
+            alt={label}
+            loading="lazy"
+            decoding="async"
+            width={160}
+            height={160}
+            onError={() => setFailed(file.url)}
+          />
         </button>
       ) : kind === 'AUDIO' ? (
-        <audio controls preload="metadata" src={file.url} aria-label={label}>
+        <audio controls preload="metadata" src={file.url} aria-label={label} onError={() => setFailed(file.url)}>
           <a href={file.url}>Download {file.fileName}</a>
         </audio>
       ) : (
-        <video controls preload="metadata" src={file.url} aria-label={label} className="media-video">
+        <video
+          controls
+          preload="metadata"
+          src={file.url}
+          aria-label={label}
+          className="media-video"
+          onError={() => setFailed(file.url)}
+        >
           <a href={file.url}>Download {file.fileName}</a>
         </video>
       )}
