@@ -6,9 +6,9 @@
  */
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Dashboard, openPage, type PageWatch, screenshot, signIn, startDashboard } from '../helpers/browser.js';
-import { http, ingestHttp } from '../helpers/http-client.js';
-import { metricLine, pyNdjson } from '../helpers/ingest-api.js';
+import { type Dashboard, openPage, screenshot, signIn, startDashboard } from '../helpers/browser.js';
+import { createRunHttp, ingestLogsHttp, ingestMetricsHttp, noErrors } from '../helpers/browser-seed.js';
+import { metricLine } from '../helpers/ingest-api.js';
 
 const PROJECT = 'chart-logs-demo';
 const T0 = Date.UTC(2026, 0, 12, 8, 0, 0);
@@ -17,8 +17,6 @@ const STEPS = 100;
 const STEP_MS = 1000;
 const LINE_MS = 40;
 const LINES = STEPS * (STEP_MS / LINE_MS);
-
-const noErrors = (watch: PageWatch) => expect(watch.errors.filter((e) => !/status of 401/.test(e))).toEqual([]);
 
 /** Clicks the plot of `logName` at a fraction of its width, once, as a person would. */
 async function clickPlot(page: Page, logName: string, fraction: number): Promise<void> {
@@ -38,30 +36,24 @@ describe('a chart point opens the console at its time', () => {
     dash = await startDashboard();
     base = dash.server.baseUrl;
     key = dash.server.key;
-    const res = await http(base, 'POST', '/api/runs/create', {
-      key,
-      json: { runName: 'linked', projectName: PROJECT, createdAt: T0 },
-    });
-    expect(res.status, JSON.stringify(res.body)).toBe(200);
-    const runId = Number(res.body.runId);
-    path = new URL(String(res.body.url)).pathname;
+    const run = await createRunHttp(base, key, { runName: 'linked', projectName: PROJECT, createdAt: T0 });
+    const runId = run.runId;
+    path = run.path;
     const metrics = Array.from({ length: STEPS }, (_, s) =>
       metricLine(s, { 'train/loss': 2 / (s + 1) }, T0 + s * STEP_MS),
     );
-    const m = await ingestHttp(base, key, 'metrics', runId, PROJECT, pyNdjson(metrics));
-    expect(m.status, JSON.stringify(m.body)).toBe(200);
+    await ingestMetricsHttp(base, key, runId, PROJECT, metrics);
     for (let from = 0; from < LINES; from += 1000) {
-      const body = Array.from({ length: Math.min(1000, LINES - from) }, (_, k) => {
+      const lines = Array.from({ length: Math.min(1000, LINES - from) }, (_, k) => {
         const j = from + k;
-        return JSON.stringify({
+        return {
           time: T0 + j * LINE_MS,
           lineNumber: j + 1,
           logType: 'PRINT',
           message: `console line ${j + 1} at +${j * LINE_MS} ms`,
-        });
-      }).join('\n');
-      const l = await ingestHttp(base, key, 'logs', runId, PROJECT, `${body}\n`);
-      expect(l.status, JSON.stringify(l.body)).toBe(200);
+        };
+      });
+      await ingestLogsHttp(base, key, runId, PROJECT, lines);
     }
   });
   afterAll(() => dash?.close());

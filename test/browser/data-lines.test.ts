@@ -16,21 +16,13 @@ import {
   signIn,
   startDashboard,
 } from '../helpers/browser.js';
-import { http, ingestHttp } from '../helpers/http-client.js';
+import { createRunHttp, ingestHttpOk, noSidewaysScroll, realErrors } from '../helpers/browser-seed.js';
 import { pyNdjson, type PyValue } from '../helpers/ingest-api.js';
 
 const PROJECT = 'data-lines-demo';
 const T0 = Date.UTC(2026, 1, 3, 9, 0, 0);
 const STEPS = 24;
 const BINS = 30;
-
-/** Console errors other than the browser's note on the 401 answers before signing in. */
-const realErrors = (errors: readonly string[]) => errors.filter((e) => !/status of 401/.test(e));
-
-async function noSidewaysScroll(page: Page): Promise<void> {
-  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-  expect(overflow).toBeLessThanOrEqual(1);
-}
 
 /** A bell curve of counts over [-3, 3] whose centre drifts with the step. */
 function histogramAt(step: number): { freq: number[]; bins: number[] } {
@@ -76,13 +68,9 @@ describe('the Data tab', () => {
     dash = await startDashboard();
     base = dash.server.baseUrl;
     key = dash.server.key;
-    const res = await http(base, 'POST', '/api/runs/create', {
-      key,
-      json: { runName: 'data-lines', projectName: PROJECT, createdAt: T0 },
-    });
-    expect(res.status, JSON.stringify(res.body)).toBe(200);
-    const runId = Number(res.body.runId);
-    runPath = new URL(String(res.body.url)).pathname;
+    const run = await createRunHttp(base, key, { runName: 'data-lines', projectName: PROJECT, createdAt: T0 });
+    const runId = run.runId;
+    runPath = run.path;
 
     const lines: PyValue[] = [];
     for (let step = 1; step <= STEPS; step++) {
@@ -122,8 +110,7 @@ describe('the Data tab', () => {
     TEXTS.forEach((text, i) =>
       lines.push({ time: T0 + (i + 1) * 1000, step: i + 1, dataType: 'TEXT', logName: 'samples/caption', data: text }),
     );
-    const ingest = await ingestHttp(base, key, 'data', runId, PROJECT, pyNdjson(lines));
-    expect(ingest.status, JSON.stringify(ingest.body)).toBe(200);
+    await ingestHttpOk(base, key, 'data', runId, PROJECT, pyNdjson(lines));
   });
 
   afterAll(async () => {

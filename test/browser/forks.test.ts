@@ -6,27 +6,22 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Dashboard, openPage, screenshot, signIn, startDashboard } from '../helpers/browser.js';
-import { http, ingestHttp } from '../helpers/http-client.js';
-import { metricLine, pyNdjson } from '../helpers/ingest-api.js';
+import {
+  createRunHttp,
+  ingestMetricsHttp,
+  noSidewaysScroll,
+  pathOf,
+  realErrors,
+  type SeededRun,
+} from '../helpers/browser-seed.js';
+import { metricLine } from '../helpers/ingest-api.js';
 
 const PROJECT = 'fork-demo';
 
-interface Created {
-  runId: number;
-  url: string;
-  displayId: string;
-}
+type Created = SeededRun;
 
-const pathOf = (url: string): string => new URL(url).pathname;
-
-async function createRun(base: string, key: string, body: Record<string, unknown>): Promise<Created> {
-  const res = await http(base, 'POST', '/api/runs/create', { key, json: { projectName: PROJECT, ...body } });
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return { runId: Number(res.body.runId), url: String(res.body.url), displayId: String(res.body.displayId) };
-}
-
-/** Console errors other than the browser's note on the 401 answers before signing in. */
-const realErrors = (errors: readonly string[]) => errors.filter((e) => !/status of 401/.test(e));
+const createRun = (base: string, key: string, body: Record<string, unknown>): Promise<Created> =>
+  createRunHttp(base, key, { projectName: PROJECT, ...body });
 
 describe('the forks of a run', () => {
   let dash: Dashboard;
@@ -42,8 +37,7 @@ describe('the forks of a run', () => {
     key = dash.server.key;
     parent = await createRun(base, key, { runName: 'base-run' });
     const lines = Array.from({ length: 10 }, (_, s) => metricLine(s, { loss: 1 / (s + 1) }));
-    const res = await ingestHttp(base, key, 'metrics', parent.runId, PROJECT, pyNdjson(lines));
-    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    await ingestMetricsHttp(base, key, parent.runId, PROJECT, lines);
     early = await createRun(base, key, { runName: 'fork-early', forkRunId: parent.runId, forkStep: 2 });
     late = await createRun(base, key, { runName: 'fork-late', forkRunId: parent.runId, forkStep: 7 });
     await createRun(base, key, { runName: 'grandchild', forkRunId: late.runId, forkStep: 7 });
@@ -96,8 +90,7 @@ describe('the forks of a run', () => {
     try {
       await signIn(page, base, key, pathOf(parent.url));
       await page.getByRole('list', { name: 'Forks of this run' }).waitFor();
-      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-      expect(overflow).toBeLessThanOrEqual(1);
+      await noSidewaysScroll(page);
       await screenshot(page, 'run-forks-phone-dark');
       expect(realErrors(errors)).toEqual([]);
     } finally {

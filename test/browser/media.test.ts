@@ -8,17 +8,10 @@ import { deflateSync } from 'node:zlib';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
-import {
-  type Dashboard,
-  launchChromium,
-  openPage,
-  type PageWatch,
-  screenshot,
-  signIn,
-  startDashboard,
-} from '../helpers/browser.js';
+import { type Dashboard, launchChromium, openPage, screenshot, signIn, startDashboard } from '../helpers/browser.js';
 import { S3_CREDENTIALS, startS3TestServer, type S3TestServer } from '../helpers/s3-test-server.js';
 import { spawnServer, type SpawnedServer } from '../helpers/spawned-server.js';
+import { createRunHttp, noErrors } from '../helpers/browser-seed.js';
 import { http } from '../helpers/http-client.js';
 
 const PROJECT = 'media-demo';
@@ -100,14 +93,8 @@ interface Upload {
   sampleIndex?: number;
 }
 
-async function createRun(base: string, key: string, runName: string) {
-  const res = await http(base, 'POST', '/api/runs/create', {
-    key,
-    json: { runName, projectName: PROJECT, createdAt: T0 },
-  });
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return { runId: Number(res.body.runId), path: new URL(String(res.body.url)).pathname };
-}
+const createRun = (base: string, key: string, runName: string) =>
+  createRunHttp(base, key, { runName, projectName: PROJECT, createdAt: T0 });
 
 /** The pluto client's upload: POST /files for links, then a PUT of each file's bytes to its link. */
 async function upload(base: string, key: string, runId: number, files: Upload[]): Promise<void> {
@@ -166,11 +153,6 @@ const decoded = (scope: Locator) =>
 
 const noHorizontalScroll = (page: Page) =>
   page.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth);
-
-/** Page errors, less the browser's note on the 401 answers while signed out (before sign-in). */
-function noErrors(watch: PageWatch): void {
-  expect(watch.errors.filter((e) => !/status of 401/.test(e))).toEqual([]);
-}
 
 describe('media in the dashboard', () => {
   let dash: Dashboard;

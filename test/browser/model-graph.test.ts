@@ -8,6 +8,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Dashboard, openPage, type PageWatch, screenshot, signIn, startDashboard } from '../helpers/browser.js';
+import { createRunHttp, noSidewaysScroll } from '../helpers/browser-seed.js';
 import { http } from '../helpers/http-client.js';
 
 const PROJECT = 'model-graph-demo';
@@ -15,11 +16,6 @@ const PROJECT = 'model-graph-demo';
 /** Console errors other than the browser's notes on 401s before sign-in (and, when allowed, the no-graph 404). */
 const realErrors = (errors: readonly string[], allow404 = false) =>
   errors.filter((e) => !/status of 401/.test(e) && !(allow404 && /status of 404/.test(e)));
-
-async function noSidewaysScroll(page: Page): Promise<void> {
-  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-  expect(overflow).toBeLessThanOrEqual(1);
-}
 
 const layer = (i: number) => ({
   [`encoder.layers.${i}`]: { type: 'TransformerLayer' },
@@ -60,11 +56,8 @@ const MLP = 64 * 64 + 64;
 const EMBED = 1000 * 64;
 const HEAD = 10 * 64 + 10;
 
-async function createRun(base: string, key: string, runName: string): Promise<{ runId: number; path: string }> {
-  const res = await http(base, 'POST', '/api/runs/create', { key, json: { runName, projectName: PROJECT } });
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return { runId: Number(res.body.runId), path: new URL(String(res.body.url)).pathname };
-}
+const createRun = (base: string, key: string, runName: string): Promise<{ runId: number; path: string }> =>
+  createRunHttp(base, key, { runName, projectName: PROJECT });
 
 describe('the Model graph tab', () => {
   let dash: Dashboard;

@@ -9,7 +9,8 @@
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Dashboard, openPage, type PageWatch, screenshot, signIn, startDashboard } from '../helpers/browser.js';
+import { type Dashboard, openPage, screenshot, signIn, startDashboard } from '../helpers/browser.js';
+import { createRunHttp, noSidewaysScroll, pathOf, realErrors, type SeededRun } from '../helpers/browser-seed.js';
 import { http } from '../helpers/http-client.js';
 import { REPO_ROOT } from '../helpers/spawned-server.js';
 
@@ -23,23 +24,10 @@ const CONFIG = {
   dataset: 'imagenet-1k',
 };
 
-/** The path of a URL the API hands out. */
-const pathOf = (url: unknown): string => {
-  const u = new URL(String(url));
-  return u.pathname + u.search;
-};
+type Created = SeededRun;
 
-interface Created {
-  runId: number;
-  url: string;
-  displayId: string;
-}
-
-async function createRun(base: string, key: string, body: Record<string, unknown>): Promise<Created> {
-  const res = await http(base, 'POST', '/api/runs/create', { key, json: { projectName: PROJECT, ...body } });
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return { runId: Number(res.body.runId), url: String(res.body.url), displayId: String(res.body.displayId) };
-}
+const createRun = (base: string, key: string, body: Record<string, unknown>): Promise<Created> =>
+  createRunHttp(base, key, { projectName: PROJECT, ...body });
 
 async function setStatus(base: string, key: string, runId: number, status: string): Promise<void> {
   const res = await http(base, 'POST', '/api/runs/status/update', { key, json: { runId, status } });
@@ -50,15 +38,6 @@ async function details(base: string, key: string, runId: number): Promise<Record
   const res = await http(base, 'GET', `/api/runs/details/${runId}`, { key });
   expect(res.status).toBe(200);
   return res.body;
-}
-
-/** Console errors other than the browser's note on the 401 answers before signing in. */
-const realErrors = (errors: readonly string[]) => errors.filter((e) => !/status of 401/.test(e));
-
-/** The page scrolls sideways by no more than a pixel. */
-async function noSidewaysScroll(page: PageWatch['page']): Promise<void> {
-  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-  expect(overflow).toBeLessThanOrEqual(1);
 }
 
 describe('the run page', () => {

@@ -7,26 +7,15 @@
  */
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  type Dashboard,
-  hasInk,
-  openPage,
-  type PageWatch,
-  screenshot,
-  signIn,
-  startDashboard,
-} from '../helpers/browser.js';
-import { http, ingestHttp } from '../helpers/http-client.js';
-import { metricLine, pyNdjson, type PyValue } from '../helpers/ingest-api.js';
+import { type Dashboard, hasInk, openPage, screenshot, signIn, startDashboard } from '../helpers/browser.js';
+import { createRunHttp, ingestMetricsHttp, noErrors, noSidewaysScroll } from '../helpers/browser-seed.js';
+import { metricLine, type PyValue } from '../helpers/ingest-api.js';
 
 const PROJECT = 'system-demo';
 const T0 = Date.UTC(2026, 0, 12, 8, 0, 0);
 
 const figure = (page: Page, logName: string) => page.locator(`figure[aria-label="${logName}"]`);
 const panel = (page: Page, name: string) => page.getByRole('tabpanel', { name });
-
-/** Page errors, less the browser's note on the 401 answers while signed out (before sign-in). */
-const noErrors = (watch: PageWatch) => expect(watch.errors.filter((e) => !/status of 401/.test(e))).toEqual([]);
 
 describe('the System tab', () => {
   let dash: Dashboard;
@@ -38,13 +27,9 @@ describe('the System tab', () => {
     dash = await startDashboard();
     base = dash.server.baseUrl;
     key = dash.server.key;
-    const res = await http(base, 'POST', '/api/runs/create', {
-      key,
-      json: { runName: 'with-system', projectName: PROJECT, createdAt: T0 },
-    });
-    expect(res.status, JSON.stringify(res.body)).toBe(200);
-    const runId = Number(res.body.runId);
-    path = new URL(String(res.body.url)).pathname;
+    const run = await createRunHttp(base, key, { runName: 'with-system', projectName: PROJECT, createdAt: T0 });
+    const runId = run.runId;
+    path = run.path;
     const lines: PyValue[] = [];
     // As pluto sends them: every sample at step 0, ten seconds apart.
     for (let i = 0; i < 5; i++) {
@@ -57,8 +42,7 @@ describe('the System tab', () => {
       );
       lines.push(metricLine(step, { 'train/loss': 1 / step }, T0 + step * 60_000));
     }
-    const ingested = await ingestHttp(base, key, 'metrics', runId, PROJECT, pyNdjson(lines));
-    expect(ingested.status, JSON.stringify(ingested.body)).toBe(200);
+    await ingestMetricsHttp(base, key, runId, PROJECT, lines);
   });
   afterAll(() => dash?.close());
 
@@ -103,8 +87,7 @@ describe('the System tab', () => {
       await signIn(page, base, key, `${path}?tab=system`);
       await figure(page, 'sys/cpu').and(page.locator('[aria-busy="false"]')).waitFor({ timeout: 15_000 });
       expect(await hasInk(page, 'figure[aria-label="sys/cpu"]')).toBe(true);
-      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-      expect(overflow).toBeLessThanOrEqual(1);
+      await noSidewaysScroll(page);
       await screenshot(page, 'system-tab-phone-dark');
       noErrors(watch);
     } finally {
