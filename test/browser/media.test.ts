@@ -11,7 +11,8 @@ import type { Browser } from 'playwright-core';
 import { type Dashboard, launchChromium, openPage, screenshot, signIn, startDashboard } from '../helpers/browser.js';
 import { S3_CREDENTIALS, startS3TestServer, type S3TestServer } from '../helpers/s3-test-server.js';
 import { spawnServer, type SpawnedServer } from '../helpers/spawned-server.js';
-import { createRunHttp, noErrors } from '../helpers/browser-seed.js';
+import { createRunHttp, drawn, ingestMetricsHttp, noErrors } from '../helpers/browser-seed.js';
+import { metricLine } from '../helpers/ingest-api.js';
 import { http } from '../helpers/http-client.js';
 
 const PROJECT = 'media-demo';
@@ -91,6 +92,7 @@ interface Upload {
   bytes: Buffer;
   fileType: string;
   sampleIndex?: number;
+  caption?: string;
 }
 
 const createRun = (base: string, key: string, runName: string) =>
@@ -110,7 +112,7 @@ async function upload(base: string, key: string, runId: number, files: Upload[])
         step: f.step,
         time: T0 + f.step * 1000,
         sampleIndex: f.sampleIndex ?? 0,
-        caption: null,
+        caption: f.caption ?? null,
       })),
     },
   });
@@ -176,10 +178,18 @@ describe('media in the dashboard', () => {
         fileType: 'png',
         bytes: png([200, 180, 20]),
         sampleIndex: 1,
+        caption: 'yellow sample',
       },
       { fileName: 'tone.wav', logName: AUDIO, step: 1, fileType: 'wav', bytes: wav() },
     ]);
     await upload(base, key, b.runId, imagesOf('b', 1));
+    await ingestMetricsHttp(
+      base,
+      key,
+      a.runId,
+      PROJECT,
+      [1, 2, 3].map((step) => metricLine(step, { 'train/loss': 1 / step }, T0 + step * 1000)),
+    );
   }, 120_000);
 
   afterAll(async () => {
@@ -200,6 +210,9 @@ describe('media in the dashboard', () => {
       await expect.poll(() => decoded(images), { timeout: 10_000 }).toBe(true);
       expect(await images.locator('img').first().getAttribute('loading')).toBe('lazy');
       await expect.poll(() => images.getByText('#1', { exact: true }).count()).toBe(1);
+      // The caption the file was logged with, under its thumbnail, and in its name.
+      await expect.poll(() => images.getByText('yellow sample', { exact: true }).isVisible()).toBe(true);
+      expect(await images.locator('img').nth(1).getAttribute('alt')).toBe(`${IMAGES}, step 3, sample 1: yellow sample`);
       const src3 = await images.locator('img').first().getAttribute('src');
 
       // The slider by keyboard: Home → step 1.
@@ -246,6 +259,43 @@ describe('media in the dashboard', () => {
 
       expect(await noHorizontalScroll(page)).toBe(true);
       await screenshot(page, 'media');
+      noErrors(watch);
+    } finally {
+      await watch.context.close();
+    }
+  });
+
+  it('moves the slider to the step the chart was hovered at when "Follow chart step" is on', async () => {
+    const watch = await openPage(dash.browser);
+    const { page } = watch;
+    try {
+      await signIn(page, base, key, a.path);
+      await drawn(page, 'train/loss');
+      // Hover the chart at step 1 (the left end of its x range 1..3).
+      const over = page.locator('figure[aria-label="train/loss"] .u-over');
+      const box = (await over.boundingBox())!;
+      await page.mouse.move(box.x + box.width * 0.8, box.y + box.height / 2);
+      await page.mouse.move(box.x + 2, box.y + box.height / 2);
+      await expect.poll(() => page.getByText(/^Step 1\b/).count()).toBeGreaterThan(0);
+      await page.mouse.move(0, 0);
+
+      await page.getByRole('tab', { name: 'Media' }).click();
+      const images = group(page, IMAGES);
+      await images.waitFor();
+      const grid = images.getByRole('group', { name: /^Step / });
+      await expect.poll(() => grid.getAttribute('aria-label')).toBe('Step 3');
+      const follow = page.getByRole('button', { name: 'Follow chart step' });
+      expect(await follow.getAttribute('aria-pressed')).toBe('false');
+      await follow.click();
+      expect(await follow.getAttribute('aria-pressed')).toBe('true');
+      await expect.poll(() => grid.getAttribute('aria-label')).toBe('Step 1');
+      await expect.poll(() => images.locator('img').first().getAttribute('src')).toContain('a-step1.png');
+      await screenshot(page, 'media-follow');
+
+      // Moving the slider by hand stops following.
+      await images.getByRole('button', { name: `Next step of ${IMAGES}` }).click();
+      await expect.poll(() => grid.getAttribute('aria-label')).toBe('Step 2');
+      expect(await follow.getAttribute('aria-pressed')).toBe('false');
       noErrors(watch);
     } finally {
       await watch.context.close();

@@ -6,6 +6,7 @@
 import type uPlot from 'uplot';
 import { formatDuration, formatTime, formatValue } from '../format';
 import { nearestIndex, type ChartModel, type XMode } from './chart-model';
+import { setCrosshairStep } from './crosshair-step';
 
 /** At most this many runs are listed; the rest are counted. */
 const MAX_ROWS = 8;
@@ -53,6 +54,7 @@ export function renderTooltip(box: HTMLElement, u: uPlot, model: ChartModel, mod
     box.hidden = true;
     return;
   }
+  setCrosshairStep(mode === 'step' ? Math.round(x) : rows[0]!.step);
   if (rows.length > 1) rows.sort((a, b) => (b.value ?? -Infinity) - (a.value ?? -Infinity));
 
   const head = el('div', 'chart-tip-head', formatX(mode, x));

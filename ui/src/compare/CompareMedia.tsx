@@ -2,9 +2,11 @@ import { useId, useMemo, useRef, useState } from 'react';
 import { useManyMediaFiles } from '../api/media-queries';
 import type { RunFile } from '../api/run-queries';
 import { ErrorState, Loading } from '../components/States';
+import { FollowChartStepToggle } from '../media/FollowChartStepToggle';
 import { ImageLightbox } from '../media/ImageLightbox';
 import { MediaItemView } from '../media/MediaItemView';
 import { type MediaGroup, type MediaItem, mediaGroups, stepIndex } from '../media/media-model';
+import { setFollowChartStep, useFollowedStep } from '../media/follow-chart-step';
 import { StepSlider } from '../media/StepSlider';
 import type { ColoredRun } from './CompareRunList';
 import '../media/media.css';
@@ -25,7 +27,8 @@ function CompareImageRow({ logName, runs, groups }: { logName: string; runs: Col
   const [step, setStep] = useState<number | null>(null);
   const [open, setOpen] = useState<MediaItem | null>(null);
   const trigger = useRef<HTMLButtonElement | null>(null);
-  const index = stepIndex(steps, step);
+  const followed = useFollowedStep();
+  const index = stepIndex(steps, followed ?? step);
   const shown = steps[index];
   return (
     <section className="media-group card" aria-labelledby={`${id}-title`}>
@@ -39,7 +42,11 @@ function CompareImageRow({ logName, runs, groups }: { logName: string; runs: Col
           <StepSlider
             steps={steps}
             index={index}
-            onIndex={(i) => setStep(steps[Math.max(0, Math.min(i, steps.length - 1))] ?? null)}
+            onIndex={(i) => {
+              // Moving the slider by hand stops following the chart.
+              setFollowChartStep(false);
+              setStep(steps[Math.max(0, Math.min(i, steps.length - 1))] ?? null);
+            }}
             name={logName}
           />
           <div className="compare-media-runs">
@@ -106,7 +113,10 @@ export function CompareMedia({ runs }: { runs: ColoredRun[] }) {
   if (names.length === 0) return null;
   return (
     <section aria-labelledby="compare-media-title">
-      <h2 id="compare-media-title">Media</h2>
+      <div className="media-toolbar compare-media-head">
+        <h2 id="compare-media-title">Media</h2>
+        <FollowChartStepToggle />
+      </div>
       {failed ? (
         <ErrorState error={failed.error} onRetry={() => void failed.refetch()} />
       ) : pending ? (

@@ -38,6 +38,7 @@ export function ImageLightbox({ item, title, onClose }: { item: MediaItem; title
         </button>
       </div>
       <img className="media-lightbox-img" src={file.url} alt={`${title}, step ${file.step}, sample ${sample}`} />
+      {file.caption && <p className="media-lightbox-caption">{file.caption}</p>}
       <p className="muted media-lightbox-foot">
         <span className="mono">{file.fileName}</span> · {formatBytes(file.fileSize)} ·{' '}
         <a href={file.url} download={file.fileName}>

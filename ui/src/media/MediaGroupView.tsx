@@ -3,6 +3,7 @@ import { Empty } from '../components/States';
 import { ImageLightbox } from './ImageLightbox';
 import { MediaItemView } from './MediaItemView';
 import { type MediaGroup, type MediaItem, stepIndex } from './media-model';
+import { setFollowChartStep, useFollowedStep } from './follow-chart-step';
 import { StepSlider } from './StepSlider';
 
 /**
@@ -14,7 +15,8 @@ export function MediaGroupView({ group }: { group: MediaGroup }) {
   const [step, setStep] = useState<number | null>(null);
   const [open, setOpen] = useState<MediaItem | null>(null);
   const trigger = useRef<HTMLButtonElement | null>(null);
-  const index = stepIndex(group.steps, step);
+  const followed = useFollowedStep();
+  const index = stepIndex(group.steps, followed ?? step);
   const shownStep = group.steps[index];
   const items = shownStep === undefined ? [] : (group.byStep.get(shownStep) ?? []);
   const kindName = group.kind === 'IMAGE' ? 'images' : group.kind === 'AUDIO' ? 'audio' : 'video';
@@ -34,7 +36,11 @@ export function MediaGroupView({ group }: { group: MediaGroup }) {
           <StepSlider
             steps={group.steps}
             index={index}
-            onIndex={(i) => setStep(group.steps[Math.max(0, Math.min(i, group.steps.length - 1))] ?? null)}
+            onIndex={(i) => {
+              // Moving the slider by hand stops following the chart.
+              setFollowChartStep(false);
+              setStep(group.steps[Math.max(0, Math.min(i, group.steps.length - 1))] ?? null);
+            }}
             name={group.logName}
           />
           <div

@@ -3,7 +3,7 @@ import type { MediaItem, MediaKind } from './media-model';
 
 /**
  * One file of a step: an image thumbnail (a button opening the large view), or an audio or
- * video player, captioned with the sample index and file name. The server keeps no smaller
+ * video player, captioned with its logged caption (if any), the sample index and file name. The server keeps no smaller
  * renditions (no thumbnails), so images load lazily inside fixed-aspect boxes: a thumbnail
  * off screen downloads nothing, and the layout does not jump as images arrive.
  */
@@ -21,7 +21,8 @@ export function MediaItemView({
   const { file, sample } = item;
   // An expired link, a blocked origin or bytes that are not an image: say so in the box.
   const [failed, setFailed] = useState<string | null>(null);
-  const label = `${logName}, step ${file.step}, sample ${sample}`;
+  const caption = file.caption || null;
+  const label = `${logName}, step ${file.step}, sample ${sample}${caption ? `: ${caption}` : ''}`;
   return (
     <figure className={`media-item media-${kind.toLowerCase()}`}>
       {failed === file.url ? (
@@ -65,6 +66,11 @@ export function MediaItemView({
         </video>
       )}
       <figcaption>
+        {caption && (
+          <span className="media-caption" title={caption}>
+            {caption}
+          </span>
+        )}
         <span className="media-sample">#{sample}</span>{' '}
         <span className="mono media-file" title={file.fileName}>
           {file.fileName}

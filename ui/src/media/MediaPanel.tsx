@@ -2,6 +2,7 @@ import { useMemo } from 'react';
 import { useMediaFiles } from '../api/media-queries';
 import type { RunDetails } from '../api/run-queries';
 import { Empty, ErrorState, Loading } from '../components/States';
+import { FollowChartStepToggle } from './FollowChartStepToggle';
 import { MediaGroupView } from './MediaGroupView';
 import { mediaGroups } from './media-model';
 import './media.css';
@@ -22,6 +23,9 @@ export function MediaPanel({ run }: { run: RunDetails }) {
   }
   return (
     <div className="media-panel">
+      <div className="media-toolbar">
+        <FollowChartStepToggle />
+      </div>
       {groups.map((g) => (
         <MediaGroupView key={g.logName} group={g} />
       ))}

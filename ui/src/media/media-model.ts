@@ -5,10 +5,10 @@ export type MediaKind = 'IMAGE' | 'AUDIO' | 'VIDEO';
 
 export const MEDIA_KINDS: readonly MediaKind[] = ['IMAGE', 'AUDIO', 'VIDEO'];
 
-/** A file at a step, with its place among that step's files (the server orders them by sample index). */
+/** A file at a step, with its place among that step's files. */
 export interface MediaItem {
   file: RunFile;
-  /** 0-based position among the files of its log name and step. */
+  /** Its sample index as logged, else its 0-based position among the files of its log name and step. */
   sample: number;
 }
 
@@ -42,8 +42,10 @@ export function mediaGroups(logNames: readonly LogNameEntry[], files: readonly R
       g.byStep.set(file.step, list);
       g.steps.push(file.step);
     }
-    list.push({ file, sample: list.length });
+    list.push({ file, sample: file.sampleIndex ?? list.length });
   }
+  // By sample index (stable: files without one keep the server's order, by step then name).
+  for (const g of groups.values()) for (const list of g.byStep.values()) list.sort((a, b) => a.sample - b.sample);
   const order = (g: MediaGroup) => MEDIA_KINDS.indexOf(g.kind);
   return [...groups.values()]
     .map((g) => ({ ...g, steps: g.steps.sort((a, b) => a - b) }))
