@@ -9,7 +9,14 @@ import fs from 'node:fs';
 import type { Page, Request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Dashboard, hasInk, openPage, screenshot, signIn, startDashboard } from '../helpers/browser.js';
-import { createRunHttp, drawn, ingestMetricsHttp, noErrors, pageWidth } from '../helpers/browser-seed.js';
+import {
+  createRunHttp,
+  drawn,
+  ingestMetricsHttp,
+  noErrors,
+  pageWidth,
+  scrollIntoView,
+} from '../helpers/browser-seed.js';
 import { http } from '../helpers/http-client.js';
 import { metricLine, type PyValue } from '../helpers/ingest-api.js';
 
@@ -341,7 +348,7 @@ describe('run charts', () => {
       expect(asked.size).toBeLessThan(LAYERS / 2);
       const last = `layers/${String(LAYERS - 1).padStart(3, '0')}/norm`;
       expect(await figure(page, last).getAttribute('aria-busy')).toBe('true');
-      await figure(page, last).scrollIntoViewIfNeeded();
+      await scrollIntoView(figure(page, last));
       await drawn(page, last);
       expect(asked.has(last)).toBe(true);
       noErrors(watch);

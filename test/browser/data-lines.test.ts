@@ -16,7 +16,7 @@ import {
   signIn,
   startDashboard,
 } from '../helpers/browser.js';
-import { createRunHttp, ingestHttpOk, noSidewaysScroll, realErrors } from '../helpers/browser-seed.js';
+import { createRunHttp, ingestHttpOk, noSidewaysScroll, realErrors, scrollIntoView } from '../helpers/browser-seed.js';
 import { pyNdjson, type PyValue } from '../helpers/ingest-api.js';
 
 const PROJECT = 'data-lines-demo';
@@ -130,16 +130,16 @@ describe('the Data tab', () => {
     const { page, context, errors } = watch;
     try {
       await openData(watch);
-      await figure(page, 'weights/fc1').scrollIntoViewIfNeeded();
+      await scrollIntoView(figure(page, 'weights/fc1'));
       await figure(page, 'weights/fc1').and(page.locator('[aria-busy="false"]')).waitFor({ timeout: 15_000 });
       expect(await hasInk(page, 'figure[aria-label="weights/fc1"] canvas')).toBe(true);
-      await figure(page, 'grads/fc1').scrollIntoViewIfNeeded();
+      await scrollIntoView(figure(page, 'grads/fc1'));
       await figure(page, 'grads/fc1').and(page.locator('[aria-busy="false"]')).waitFor({ timeout: 15_000 });
       expect(await hasInk(page, 'figure[aria-label="grads/fc1"] canvas')).toBe(true);
 
       // Hover the last column near the top of its bell: step 24, its mean is +1.5.
       const canvas = figure(page, 'weights/fc1').locator('canvas');
-      await canvas.scrollIntoViewIfNeeded();
+      await scrollIntoView(canvas);
       const box = await canvas.boundingBox();
       if (!box) throw new Error('no canvas');
       const plotLeft = box.x + 56;
@@ -185,7 +185,7 @@ describe('the Data tab', () => {
       await table.getByRole('button', { name: 'label' }).focus();
       await page.keyboard.press('Enter');
       expect(await firstColumn()).toEqual(['bird', 'cat', 'dog', 'horse']);
-      await table.scrollIntoViewIfNeeded();
+      await scrollIntoView(table);
       await screenshot(page, 'data-table');
 
       // The step selector shows the table of step 1.
@@ -233,7 +233,7 @@ describe('the Data tab', () => {
     const { page, context, errors } = watch;
     try {
       await openData(watch);
-      await figure(page, 'weights/fc1').scrollIntoViewIfNeeded();
+      await scrollIntoView(figure(page, 'weights/fc1'));
       await figure(page, 'weights/fc1').and(page.locator('[aria-busy="false"]')).waitFor({ timeout: 15_000 });
       expect(await hasInk(page, 'figure[aria-label="weights/fc1"] canvas')).toBe(true);
       await page.getByRole('table', { name: /eval\/per-class/ }).waitFor();

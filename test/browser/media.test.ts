@@ -11,7 +11,7 @@ import type { Browser } from 'playwright-core';
 import { type Dashboard, launchChromium, openPage, screenshot, signIn, startDashboard } from '../helpers/browser.js';
 import { S3_CREDENTIALS, startS3TestServer, type S3TestServer } from '../helpers/s3-test-server.js';
 import { spawnServer, type SpawnedServer } from '../helpers/spawned-server.js';
-import { createRunHttp, drawn, ingestMetricsHttp, noErrors } from '../helpers/browser-seed.js';
+import { createRunHttp, drawn, ingestMetricsHttp, noErrors, scrollIntoView } from '../helpers/browser-seed.js';
 import { metricLine } from '../helpers/ingest-api.js';
 import { http } from '../helpers/http-client.js';
 
@@ -346,7 +346,7 @@ describe('media in the dashboard', () => {
       await expect
         .poll(() => decoded(row.getByRole('group', { name: 'media-a, step 1' })), { timeout: 10_000 })
         .toBe(true);
-      await media.scrollIntoViewIfNeeded();
+      await scrollIntoView(media);
       await screenshot(page, 'compare-media');
       noErrors(watch);
     } finally {

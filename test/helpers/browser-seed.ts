@@ -2,7 +2,7 @@
  * Seeding and checks shared by the browser tests (test/browser): runs created and lines
  * ingested over real HTTP against the spawned server, plus the page checks every file repeats.
  */
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { expect } from 'vitest';
 import type { PageWatch } from './browser.js';
 import { http, ingestHttp } from './http-client.js';
@@ -81,4 +81,19 @@ export async function noSidewaysScroll(page: Page): Promise<void> {
 /** Returns once the chart of `logName` has finished loading (aria-busy="false"), waiting up to 15 s. */
 export async function drawn(page: Page, logName: string): Promise<void> {
   await page.locator(`figure[aria-label="${logName}"][aria-busy="false"]`).waitFor({ timeout: 15_000 });
+}
+
+/**
+ * Scrolls `target` into view, trying again (up to 5 times) while a re-render replaces the
+ * element under it (a lazy section swapping its placeholder for its content); other errors throw.
+ */
+export async function scrollIntoView(target: Locator): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await target.scrollIntoViewIfNeeded({ timeout: 10_000 });
+      return;
+    } catch (err) {
+      if (attempt >= 5 || !String(err).includes('not attached')) throw err;
+    }
+  }
 }
