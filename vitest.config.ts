@@ -81,8 +81,10 @@ export default defineConfig({
           name: 'browser',
           include: ['test/browser/**/*.test.ts'],
           globalSetup: [...DIST, ...UI],
-          // Each file runs a server and a browser: one file at a time.
+          // Each file runs a server and a browser: one file at a time, after the other
+          // projects are done (Vitest runs a project with its own worker count in its own group).
           fileParallelism: false,
+          sequence: { groupOrder: 1 },
         },
       },
       {

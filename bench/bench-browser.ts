@@ -20,8 +20,9 @@ import { quantile } from './bench-stats.js';
 export interface BrowserBenchInput {
   baseUrl: string;
   key: string;
-  /** The run with the 1,000,000-point metric `metric`. */
+  /** The run with the big metric `metric` (1,000,000 points at scale 1). */
   bigRunId: number;
+  bigPoints: number;
   /** A run of the same project with 10 points of `metric`. */
   smallRunId: number;
   metric: string;
@@ -49,6 +50,7 @@ export async function benchBrowser(input: BrowserBenchInput, log: (line: string)
   const browser = await launchChromium();
   try {
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    await context.addInitScript(PAGE_CLOCK);
     const page = await context.newPage();
     const session = await signInByApi(page, input);
     const runPage = async (runId: number) => {
@@ -68,10 +70,10 @@ export async function benchBrowser(input: BrowserBenchInput, log: (line: string)
             .catch(() => {});
       };
       page.on('response', count);
-      const t0 = performance.now();
       await page.goto(url);
       await page.locator(figure).waitFor({ timeout: 60_000 });
-      const elapsed = performance.now() - t0;
+      // The moment the page itself saw the chart drawn, from its navigation start.
+      const elapsed = await page.evaluate((label) => readyAt(label), `fig:${input.metric}`);
       await page.waitForLoadState('networkidle');
       page.off('response', count);
       return { elapsed, bytes };
@@ -80,44 +82,28 @@ export async function benchBrowser(input: BrowserBenchInput, log: (line: string)
     const bigRuns = [await chart(big), await chart(big), await chart(big)];
     const smallRuns = [await chart(small), await chart(small), await chart(small)];
     log(
-      `browser, chart of a 1,000,000-point metric ready (aria-busy=false): median ${ms(median(bigRuns.map((r) => r.elapsed)))} of 3, ` +
+      `browser, chart of a ${input.bigPoints.toLocaleString('en-US')}-point metric ready (aria-busy=false, page clock): median ${ms(median(bigRuns.map((r) => r.elapsed)))} of 3, ` +
         `${(Math.max(...bigRuns.map((r) => r.bytes)) / 1e6).toFixed(2)} MB of metric data | baseline: same page over 10 points ` +
         `${ms(median(smallRuns.map((r) => r.elapsed)))}`,
     );
 
     const projects = `${input.baseUrl}/o/${session}/projects`;
     const table = `${projects}/${encodeURIComponent(input.tableProject)}`;
-    const firstRow = () => page.getByRole('row').nth(1).waitFor({ timeout: 60_000 });
     const projectsMs: number[] = [];
     const tableMs: number[] = [];
     const sortMs: number[] = [];
     for (let i = 0; i < 3; i++) {
-      let t0 = performance.now();
       await page.goto(projects);
       await page.getByRole('link', { name: input.tableProject }).first().waitFor({ timeout: 60_000 });
-      projectsMs.push(performance.now() - t0);
-      t0 = performance.now();
+      projectsMs.push(await page.evaluate((name) => readyAt(`link:${name}`), input.tableProject));
       await page.goto(`${table}?col=${encodeURIComponent(`metric:last:${input.sortMetric}`)}`);
-      await firstRow();
-      tableMs.push(performance.now() - t0);
-      const before = await page.getByRole('row').nth(1).innerText();
-      t0 = performance.now();
-      await page
-        .getByRole('button', { name: new RegExp(`^(sort by )?${input.sortMetric}`, 'i') })
-        .first()
-        .click();
-      await page.waitForFunction(
-        (old) => {
-          const row = document.querySelectorAll('[role="row"], tr')[1];
-          return row !== undefined && (row as HTMLElement).innerText !== old;
-        },
-        before,
-        { timeout: 60_000 },
-      );
-      sortMs.push(performance.now() - t0);
+      await page.getByRole('row').nth(1).waitFor({ timeout: 60_000 });
+      tableMs.push(await page.evaluate(() => readyAt('row')));
+      // Click the metric's header and wait for a new first row, timed inside the page.
+      sortMs.push(await page.evaluate((metric) => timeSort(metric), input.sortMetric));
     }
     log(
-      `browser, ${input.runs.toLocaleString('en-US')}-run table: first rows ${ms(median(tableMs))}, re-sort by ${input.sortMetric} ` +
+      `browser, ${input.runs.toLocaleString('en-US')}-run table (page clock): first rows ${ms(median(tableMs))}, re-sort by ${input.sortMetric} ` +
         `${ms(median(sortMs))} (medians of 3) | baseline: projects page ${ms(median(projectsMs))}`,
     );
     await context.close();
@@ -125,6 +111,37 @@ export async function benchBrowser(input: BrowserBenchInput, log: (line: string)
     await browser.close();
   }
 }
+
+/**
+ * Runs in every page before its own scripts: notes (page clock, ms since navigation start)
+ * when a chart first reports `aria-busy="false"` (`fig:<label>`), when a table's first row
+ * with a link appears (`row`) and when a link with a text appears (`link:<text>`);
+ * `readyAt(name)` answers one.
+ * `timeSort(label)` clicks the header button named `label…` and resolves with the ms until
+ * the first data row changes. Timing inside the page leaves out the test driver's polling.
+ */
+const PAGE_CLOCK = `
+  window.__marks = {};
+  const note = (name) => { if (!(name in window.__marks)) window.__marks[name] = performance.now(); };
+  new MutationObserver(() => {
+    for (const f of document.querySelectorAll('figure[aria-busy="false"]')) note('fig:' + f.getAttribute('aria-label'));
+    if (document.querySelector('tbody tr a, [role="row"] a')) note('row');
+    for (const a of document.querySelectorAll('main a')) note('link:' + a.textContent.trim());
+  }).observe(document, { subtree: true, childList: true, attributes: true, attributeFilter: ['aria-busy'] });
+  window.readyAt = (name) => window.__marks[name] ?? NaN;
+  window.timeSort = (label) => new Promise((resolve) => {
+    const firstRow = () => document.querySelectorAll('[role="row"], tr')[1]?.innerText;
+    const before = firstRow();
+    const button = [...document.querySelectorAll('th button')].find((b) => b.textContent.trim().startsWith(label));
+    const t0 = performance.now();
+    button.click();
+    const poll = () => (firstRow() !== before ? resolve(performance.now() - t0) : requestAnimationFrame(poll));
+    requestAnimationFrame(poll);
+  });
+`;
+
+declare function readyAt(name: string): number;
+declare function timeSort(label: string): Promise<number>;
 
 /** Signs in through `POST /api/session` in the page (the cookie lands in the context); returns the org slug. */
 async function signInByApi(page: Page, input: BrowserBenchInput): Promise<string> {

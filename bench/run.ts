@@ -267,6 +267,7 @@ async function benchBackend(backend: Backend): Promise<void> {
           baseUrl: `http://127.0.0.1:${port}`,
           key: KEY,
           bigRunId: bigRun.runId,
+          bigPoints: big,
           smallRunId: small.runId,
           metric: 'loss',
           chartProject: 'bench',

@@ -67,7 +67,7 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Ap
     }
   });
   recordRoutes(app);
-  installSecurityHeaders(app, deps.config.publicUrl);
+  installSecurityHeaders(app, deps.config.publicUrl, deps.config.blobUrl);
   installCors(app, deps.config.corsOrigins);
   installNulGuard(app);
   installQueryUtf8Guard(app);

@@ -18,6 +18,7 @@ const PLAIN: Record<string, SearchField> = {
   updated_at: { kind: 'time', column: 'updated_at' },
   heartbeatAt: { kind: 'time', column: 'last_seen_at' },
   heartbeat_at: { kind: 'time', column: 'last_seen_at' },
+  forkedFromRunId: { kind: 'forkParent' },
 };
 
 const JSON_PREFIXES: Record<string, JsonColumn> = {
@@ -33,7 +34,7 @@ const MAX_FIELD_LENGTH = 1024;
 /** The field names accepted, for error messages. */
 export const FIELD_NAMES =
   'status (state), name (displayName, display_name), tags, createdAt (created_at), updatedAt (updated_at), ' +
-  'heartbeat_at (heartbeatAt), config.<key>, systemMetadata.<key>, summary_metrics.<metric> (summaryMetrics.<metric>)';
+  'heartbeat_at (heartbeatAt), forkedFromRunId, config.<key>, systemMetadata.<key>, summary_metrics.<metric> (summaryMetrics.<metric>)';
 
 /** A dotted key path into a JSON column; a trailing `.value` (W&B's config wrapper) is ignored. */
 function jsonPath(name: string, rest: string): string[] {
@@ -64,7 +65,7 @@ export function resolveField(name: string): SearchField {
 
 /** The sort fields accepted, for error messages. */
 export const SORT_NAMES =
-  'createdAt, updatedAt, name, status, heartbeat_at (snake_case spellings too), config.<key>, ' +
+  'createdAt, updatedAt, name, status, heartbeat_at (snake_case spellings too), forkedFromRunId, config.<key>, ' +
   'systemMetadata.<key>, summary_metrics.<metric>, each with an optional - (descending) or + prefix';
 
 /**

@@ -49,6 +49,10 @@ function operand(field: SearchField, name: string, v: unknown, range: boolean): 
     case 'metric':
       if (typeof v !== 'number' || !Number.isFinite(v)) throw badRequest(`${where}: ${name} compares with numbers`);
       return v;
+    case 'forkParent':
+      if (typeof v !== 'number' || !Number.isSafeInteger(v))
+        throw badRequest(`${where}: ${name} compares with run ids`);
+      return v;
     case 'json':
       if (typeof v === 'string' || (typeof v === 'number' && Number.isFinite(v))) return v;
       if (typeof v === 'boolean' && !range) return v;
@@ -136,7 +140,8 @@ class FilterParser {
   }
 
   private regex(field: SearchField, name: string, pattern: unknown, options: unknown): string {
-    if (field.kind === 'time' || field.kind === 'metric') throw badRequest(`${name}: $regex applies to text fields`);
+    if (field.kind === 'time' || field.kind === 'metric' || field.kind === 'forkParent')
+      throw badRequest(`${name}: $regex applies to text fields`);
     if (typeof pattern !== 'string') throw badRequest(`${name}: $regex takes a string`);
     if (options !== undefined && (typeof options !== 'string' || !/^i?$/.test(options))) {
       throw badRequest(`${name}: $options accepts only "i" (ASCII case-insensitive)`);

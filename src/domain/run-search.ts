@@ -10,12 +10,13 @@ export type TimeColumn = 'created_at' | 'updated_at' | 'last_seen_at';
 /** A JSON column of a run searched by key path. */
 export type JsonColumn = 'config' | 'system_metadata';
 
-/** What a condition or a sort looks at. */
+/** What a condition or a sort looks at. `forkParent` is the id of the run a run was forked from (null when none). */
 export type SearchField =
   | { kind: 'status' }
   | { kind: 'name' }
   | { kind: 'tags' }
   | { kind: 'time'; column: TimeColumn }
+  | { kind: 'forkParent' }
   | { kind: 'json'; column: JsonColumn; path: readonly string[] }
   | { kind: 'metric'; name: string };
 

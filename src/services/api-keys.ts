@@ -1,5 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
+import type { ApiKeyRecord } from '../domain/types.js';
+import { badRequest, notFound } from '../errors.js';
 import type { MetadataStore } from '../store/metadata-store.js';
+import type { Ctx } from './context.js';
 
 /** The prefix of every key Stepwise generates. */
 export const KEY_PREFIX = 'sw_';
@@ -22,6 +25,26 @@ export interface CreateKeyOptions {
   key?: string;
 }
 
+/** Stores a new key of a user (its hash only); returns the key in clear with its id. */
+async function storeNewKey(
+  store: MetadataStore,
+  orgId: number,
+  userId: number,
+  o: { name: string; expiresAt: number | null; key?: string; at: number },
+): Promise<{ id: number; key: string }> {
+  const key = o.key ?? generateApiKey();
+  const id = await store.createApiKey({
+    orgId,
+    userId,
+    name: o.name,
+    prefix: keyDisplayPrefix(key),
+    keyHash: hashApiKey(key),
+    createdAt: o.at,
+    expiresAt: o.expiresAt,
+  });
+  return { id, key };
+}
+
 /**
  * Creates an API key (and its organization and user when missing). Returns the key in
  * clear, which is never stored, with its id.
@@ -30,15 +53,74 @@ export async function createApiKey(store: MetadataStore, o: CreateKeyOptions): P
   const at = Date.now();
   const orgId = await store.ensureOrganization(o.orgSlug, at);
   const userId = await store.ensureUser(orgId, o.userName, at);
-  const key = o.key ?? generateApiKey();
-  const id = await store.createApiKey({
-    orgId,
-    userId,
-    name: o.name,
-    prefix: keyDisplayPrefix(key),
-    keyHash: hashApiKey(key),
-    createdAt: at,
-    expiresAt: o.expiresAt,
-  });
-  return { id, key };
+  return storeNewKey(store, orgId, userId, { ...o, at });
+}
+
+// Control characters and line/paragraph separators: a key name is one printable line.
+const UNPRINTABLE = /[\p{Cc}\u2028\u2029]/u;
+/** 2026-01-31, or a time with seconds optional, fractions and a zone (Z or ±hh:mm) required. */
+const ISO_TIME = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2}))?$/;
+
+/** A key name as given, without surrounding whitespace; throws BAD_REQUEST unless 1–100 printable characters. */
+export function checkKeyName(name: string): string {
+  const trimmed = name.trim();
+  if (trimmed === '' || [...trimmed].length > 100 || UNPRINTABLE.test(trimmed)) {
+    throw badRequest('name must be 1 to 100 printable characters on one line');
+  }
+  return trimmed;
+}
+
+/** True when the text's date exists and its hour is 0–23 (Date.parse takes 2027-02-30 and 24:00). */
+function realDate(text: string): boolean {
+  const [y, m, d] = text.slice(0, 10).split('-').map(Number) as [number, number, number];
+  const day = new Date(Date.UTC(y, m - 1, d));
+  return (
+    day.getUTCMonth() === m - 1 && day.getUTCDate() === d && (text.length === 10 || Number(text.slice(11, 13)) < 24)
+  );
+}
+
+/**
+ * The time (ms) of an ISO 8601 expiry (a date alone is its midnight UTC); null for none.
+ * Throws BAD_REQUEST for any other text or a time not after `now`.
+ */
+export function parseKeyExpiry(text: string | null | undefined, now: number): number | null {
+  if (text === null || text === undefined) return null;
+  const at = ISO_TIME.test(text) && realDate(text) ? Date.parse(text) : NaN;
+  if (Number.isNaN(at)) throw badRequest('expiresAt must be an ISO 8601 time such as 2027-01-31T00:00:00Z');
+  if (at <= now) throw badRequest('expiresAt must be in the future');
+  return at;
+}
+
+/** The organization's keys, newest first (never a key or its hash beyond the record). */
+export async function listOrgKeys(ctx: Ctx): Promise<ApiKeyRecord[]> {
+  return (await ctx.deps.metadata.listApiKeys(ctx.principal.orgSlug)).reverse();
+}
+
+/**
+ * Creates a key for the requesting user in their organization; throws BAD_REQUEST for a bad
+ * name or expiry. Returns the key in clear (shown once, never stored) and its record.
+ */
+export async function createOrgKey(
+  ctx: Ctx,
+  input: { name: string; expiresAt?: string | null },
+): Promise<{ key: string; record: ApiKeyRecord }> {
+  const at = Date.now();
+  const name = checkKeyName(input.name);
+  const expiresAt = parseKeyExpiry(input.expiresAt, at);
+  const { orgId, userId } = ctx.principal;
+  const { id, key } = await storeNewKey(ctx.deps.metadata, orgId, userId, { name, expiresAt, at });
+  return { key, record: (await ctx.deps.metadata.findApiKey(orgId, id))! };
+}
+
+/**
+ * Revokes a key of the requester's organization (idempotent: a revoked key keeps its first
+ * revocation time) and returns its record; throws NOT_FOUND for an unknown or foreign id.
+ * Servers refuse the key within a second (their key cache), sessions it opened included.
+ */
+export async function revokeOrgKey(ctx: Ctx, id: number): Promise<ApiKeyRecord> {
+  const { metadata } = ctx.deps;
+  const found = await metadata.findApiKey(ctx.principal.orgId, id);
+  if (!found) throw notFound(`API key ${id} not found`);
+  await metadata.revokeApiKey(id, Date.now());
+  return (await metadata.findApiKey(ctx.principal.orgId, id))!;
 }

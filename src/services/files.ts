@@ -131,6 +131,8 @@ export async function listRunFiles(
       logGroup: r.logGroup,
       time: iso(r.time),
       step: r.step,
+      caption: r.caption,
+      sampleIndex: r.sampleIndex,
       url: await ctx.deps.blobs.downloadUrl(r.blobKey, r.fileName, DOWNLOAD_TTL_MS),
     })),
   );

@@ -103,6 +103,8 @@ export interface MetadataStore {
   findApiKeyByHash(hash: string): Promise<ApiKeyRecord | undefined>;
   /** Keys, oldest first, optionally of one organization. */
   listApiKeys(orgSlug?: string): Promise<ApiKeyRecord[]>;
+  /** The organization's key with this id (revoked or expired included); undefined for another organization's. */
+  findApiKey(orgId: number, id: number): Promise<ApiKeyRecord | undefined>;
   /** Marks a key (by id or hash) revoked; returns false when there is no such key. */
   revokeApiKey(idOrHash: number | string, at: number): Promise<boolean>;
   /** Records that a key was used at `at`. */

@@ -107,6 +107,8 @@ describe('POST /files and the signed upload link', () => {
         logGroup: 'artifacts',
         time: '2023-11-14T22:13:20.000Z',
         step: 3,
+        caption: null,
+        sampleIndex: 0,
         url: expect.any(String),
       },
     ]);
@@ -169,6 +171,17 @@ describe('GET /api/runs/files', () => {
     ];
     for (const e of entries) await upload(e);
     expect((await listFiles()).files.map((f) => f.fileName)).toEqual(['y.png', 'c.png', 'a.png', 'b.png', 'z.png']);
+  });
+
+  it('answers the caption and sampleIndex each file was sent with (null caption and index 0 when left out)', async () => {
+    await upload(entry('cat.png', { step: 1, caption: 'a cat, sitting', sampleIndex: 3 }));
+    const plain: FileEntry = entry('plain.png', { step: 2 });
+    await upload(plain);
+    const files = (await listFiles()).files;
+    expect(files.map((f) => [f.fileName, f.caption, f.sampleIndex])).toEqual([
+      ['cat.png', 'a cat, sitting', 3],
+      ['plain.png', null, 0],
+    ]);
   });
 
   it('lists only files whose bytes have arrived', async () => {

@@ -50,6 +50,9 @@ describe('GET /api/openapi.json', () => {
       'POST /api/slug',
       'POST /api/session',
       'DELETE /api/session',
+      'GET /api/keys',
+      'POST /api/keys',
+      'POST /api/keys/{keyId}/revoke',
     ];
     for (const route of expected) expect(documented, route).toContain(route);
   });

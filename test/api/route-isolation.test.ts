@@ -40,14 +40,15 @@ let expiredKey: string;
 let ownerSession: string;
 beforeAll(async () => {
   ownerSession = await signIn(t.app, t.key);
-  target = await createVictim(t.app, t.key);
-  before = await victimSnapshot(t.app, t.key, target);
+  // The owner's keys are part of the snapshot (GET /api/keys): all made before it.
   const keyOf = (expiresAt: number | null) =>
     createApiKey(t.stores.metadata, { orgSlug: 'acme', userName: 'ann', name: 'k', expiresAt });
   const revoked = await keyOf(null);
   await t.stores.metadata.revokeApiKey(revoked.id, Date.now());
   revokedKey = revoked.key;
   expiredKey = (await keyOf(Date.now() - 1000)).key;
+  target = await createVictim(t.app, t.key);
+  before = await victimSnapshot(t.app, t.key, target);
 });
 afterAll(() => t.close());
 

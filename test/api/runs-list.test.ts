@@ -318,6 +318,8 @@ describe('GET /api/runs/list answers', () => {
       createdAt: '2026-01-01T00:00:01.000Z',
       updatedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
       url: expect.stringMatching(/\/o\/acme\/projects\/search\/[A-Za-z0-9]{5,}$/),
+      forkedFromRunId: null,
+      forkStep: null,
       config: RUNS[0].config,
     });
   });
@@ -362,6 +364,46 @@ describe('GET /api/runs/list of forks', () => {
     });
     const only = await list({ ...q, filter: JSON.stringify({ 'summary_metrics.loss': 4 }) });
     expect((only.body.runs as { id: number }[]).map((r) => r.id)).toEqual([fork.runId]);
+  });
+});
+
+describe('GET /api/runs/list by fork parent', () => {
+  it('finds the forks of a run with forkedFromRunId equality and $in, sorts by it, and lists it', async () => {
+    const p = 'fork-family';
+    const a = await createRun(t.app, t.key, { runName: 'a', projectName: p });
+    const b = await createRun(t.app, t.key, { runName: 'b', projectName: p });
+    const a1 = await createRun(t.app, t.key, { runName: 'a1', projectName: p, forkRunId: a.runId, forkStep: 3 });
+    const a2 = await createRun(t.app, t.key, { runName: 'a2', projectName: p, forkRunId: a.runId, forkStep: 0 });
+    const b1 = await createRun(t.app, t.key, { runName: 'b1', projectName: p, forkRunId: b.runId, forkStep: 7 });
+    const a11 = await createRun(t.app, t.key, { runName: 'a11', projectName: p, forkRunId: a1.runId, forkStep: 1 });
+    const of = async (filter: unknown, sort = 'name') => {
+      const res = await list({ projectName: p, filter: JSON.stringify(filter), sort });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      return (res.body.runs as { name: string }[]).map((r) => r.name);
+    };
+    expect(await of({ forkedFromRunId: a.runId })).toEqual(['a1', 'a2']);
+    expect(await of({ forkedFromRunId: { $eq: a1.runId } })).toEqual(['a11']);
+    expect(await of({ forkedFromRunId: { $in: [b.runId, a1.runId] } })).toEqual(['a11', 'b1']);
+    expect(await of({ forkedFromRunId: null })).toEqual(['a', 'b']);
+    expect(await of({ forkedFromRunId: { $exists: true } })).toEqual(['a1', 'a11', 'a2', 'b1']);
+    expect(await of({ forkedFromRunId: { $ne: a.runId } })).toEqual(['a', 'a11', 'b', 'b1']);
+    expect(await of({ forkedFromRunId: { $nin: [a.runId, b.runId] } })).toEqual(['a', 'a11', 'b']);
+    expect(await of({ forkedFromRunId: b1.runId })).toEqual([]);
+    // Ascending by parent id (a < a1 < b by creation), ties by id; runs without a parent last.
+    expect(await of({}, 'forkedFromRunId')).toEqual(['a1', 'a2', 'b1', 'a11', 'a', 'b']);
+    expect(await of({}, '-forkedFromRunId')).toEqual(['a11', 'b1', 'a2', 'a1', 'b', 'a']);
+    const res = await list({ projectName: p, filter: JSON.stringify({ forkedFromRunId: a.runId }), sort: 'name' });
+    expect(
+      (res.body.runs as { id: number; forkedFromRunId: number | null; forkStep: number | null }[]).map((r) => [
+        r.id,
+        r.forkedFromRunId,
+        r.forkStep,
+      ]),
+    ).toEqual([
+      [a1.runId, a.runId, 3],
+      [a2.runId, a.runId, 0],
+    ]);
+    expect(a11.forkedFromRunId).toBe(a1.runId);
   });
 });
 
@@ -416,6 +458,8 @@ const BAD: [string, Record<string, string | number>, string][] = [
   ['a filter that is not an object', { filter: '[]' }, 'object'],
   ['an unknown field lists the fields', { filter: '{"bogus":1}' }, 'summary_metrics'],
   ['an unknown top-level operator', { filter: '{"$nor":[]}' }, '$nor'],
+  ['forkedFromRunId compared with a string', { filter: '{"forkedFromRunId":"12"}' }, 'run ids'],
+  ['forkedFromRunId with $regex', { filter: '{"forkedFromRunId":{"$regex":"1"}}' }, '$regex'],
   ['an unknown field operator', { filter: '{"name":{"$foo":1}}' }, '$foo'],
   ['an unbalanced regex', { filter: '{"name":{"$regex":"(a"}}' }, 'regex'],
   ['a lookahead', { filter: '{"name":{"$regex":"(?=a)"}}' }, 'lookaround'],

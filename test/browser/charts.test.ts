@@ -8,17 +8,17 @@
 import fs from 'node:fs';
 import type { Page, Request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Dashboard, hasInk, openPage, screenshot, signIn, startDashboard } from '../helpers/browser.js';
 import {
-  type Dashboard,
-  hasInk,
-  openPage,
-  type PageWatch,
-  screenshot,
-  signIn,
-  startDashboard,
-} from '../helpers/browser.js';
-import { http, ingestHttp } from '../helpers/http-client.js';
-import { metricLine, pyNdjson, type PyValue } from '../helpers/ingest-api.js';
+  createRunHttp,
+  drawn,
+  ingestMetricsHttp,
+  noErrors,
+  pageWidth,
+  scrollIntoView,
+} from '../helpers/browser-seed.js';
+import { http } from '../helpers/http-client.js';
+import { metricLine, type PyValue } from '../helpers/ingest-api.js';
 
 const PROJECT = 'charts-demo';
 const STEPS = 5000;
@@ -37,19 +37,12 @@ interface Point {
   valueFlag?: string;
 }
 
-async function createRun(base: string, key: string, runName: string, extra: Record<string, unknown> = {}) {
-  const res = await http(base, 'POST', '/api/runs/create', {
-    key,
-    json: { runName, projectName: PROJECT, createdAt: T0, ...extra },
-  });
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return { runId: Number(res.body.runId), path: new URL(String(res.body.url)).pathname };
-}
+const createRun = (base: string, key: string, runName: string, extra: Record<string, unknown> = {}) =>
+  createRunHttp(base, key, { runName, projectName: PROJECT, createdAt: T0, ...extra });
 
 async function ingestLines(base: string, key: string, runId: number, lines: PyValue[]): Promise<void> {
   for (let i = 0; i < lines.length; i += 2000) {
-    const res = await ingestHttp(base, key, 'metrics', runId, PROJECT, pyNdjson(lines.slice(i, i + 2000)));
-    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    await ingestMetricsHttp(base, key, runId, PROJECT, lines.slice(i, i + 2000));
   }
 }
 
@@ -59,11 +52,6 @@ async function finish(base: string, key: string, runId: number): Promise<void> {
 }
 
 const figure = (page: Page, logName: string) => page.locator(`figure[aria-label="${logName}"]`);
-
-/** Waits until the chart of `logName` is drawn (aria-busy="false"). */
-async function drawn(page: Page, logName: string): Promise<void> {
-  await page.locator(`figure[aria-label="${logName}"][aria-busy="false"]`).waitFor({ timeout: 15_000 });
-}
 
 /** The metrics request of a chart: logName, and whether it asks for a step window. */
 const metricsRequest = (logName: string, windowed: boolean) => (req: Request) => {
@@ -87,9 +75,6 @@ async function dragAcross(page: Page, logName: string, from: number, to: number)
   await page.mouse.move(box.x + box.width * to, y, { steps: 4 });
   await page.mouse.up();
 }
-
-/** Page errors, less the browser's note on the 401 answers while signed out (before sign-in). */
-const noErrors = (watch: PageWatch) => expect(watch.errors.filter((e) => !/status of 401/.test(e))).toEqual([]);
 
 describe('run charts', () => {
   let dash: Dashboard;
@@ -363,7 +348,7 @@ describe('run charts', () => {
       expect(asked.size).toBeLessThan(LAYERS / 2);
       const last = `layers/${String(LAYERS - 1).padStart(3, '0')}/norm`;
       expect(await figure(page, last).getAttribute('aria-busy')).toBe('true');
-      await figure(page, last).scrollIntoViewIfNeeded();
+      await scrollIntoView(figure(page, last));
       await drawn(page, last);
       expect(asked.has(last)).toBe(true);
       noErrors(watch);
@@ -424,7 +409,7 @@ describe('run charts', () => {
       expect(await hasInk(phone.page, 'figure[aria-label="train/loss"]')).toBe(true);
       const plotWidth = (await figure(phone.page, 'train/loss').locator('.u-over').boundingBox())!.width;
       expect(plotWidth).toBeGreaterThan(200);
-      expect(await phone.page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+      expect(await pageWidth(phone.page)).toBeLessThanOrEqual(390);
       await screenshot(phone.page, 'charts-phone');
       noErrors(phone);
     } finally {

@@ -8,36 +8,22 @@ import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Dashboard, openPage, screenshot, signIn, startDashboard } from '../helpers/browser.js';
-import { http, ingestHttp } from '../helpers/http-client.js';
-import { metricLine, pyNdjson } from '../helpers/ingest-api.js';
+import { createRunHttp, ingestMetricsHttp, noSidewaysScroll, pathOf, realErrors } from '../helpers/browser-seed.js';
+import { http } from '../helpers/http-client.js';
+import { metricLine } from '../helpers/ingest-api.js';
 import { REPO_ROOT } from '../helpers/spawned-server.js';
 
 const PROJECT = 'compare-demo';
 
-/** The path and query of a URL the API hands out. */
-const pathOf = (url: unknown): string => {
-  const u = new URL(String(url));
-  return u.pathname + u.search;
-};
-
-/** Console errors other than the browser's note on the 401 answers before signing in. */
-const realErrors = (errors: readonly string[]) => errors.filter((e) => !/status of 401/.test(e));
-
 async function createRun(base: string, key: string, runName: string, config: unknown, projectName = PROJECT) {
-  const res = await http(base, 'POST', '/api/runs/create', {
-    key,
-    json: { runName, projectName, config: JSON.stringify(config) },
-  });
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return Number(res.body.runId);
+  return (await createRunHttp(base, key, { runName, projectName, config: JSON.stringify(config) })).runId;
 }
 
 async function ingestLoss(base: string, key: string, runId: number, scale: number): Promise<void> {
   const lines = Array.from({ length: 200 }, (_, step) =>
     metricLine(step, { 'train/loss': scale * Math.exp(-step / 60), 'val/acc': 1 - scale / (step + 2) }),
   );
-  const res = await ingestHttp(base, key, 'metrics', runId, PROJECT, pyNdjson(lines));
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  await ingestMetricsHttp(base, key, runId, PROJECT, lines);
 }
 
 describe('the compare page', () => {
@@ -181,8 +167,7 @@ describe('the compare page', () => {
       await signIn(phone.page, base, key, pathOf(comparisonUrl));
       await phone.page.getByRole('table', { name: 'Config keys whose values differ between the runs' }).waitFor();
       await phone.page.getByRole('table', { name: 'Statistics of train/loss per run' }).waitFor();
-      const overflow = await phone.page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-      expect(overflow).toBeLessThanOrEqual(1);
+      await noSidewaysScroll(phone.page);
       await screenshot(phone.page, 'compare-phone-dark');
       expect(realErrors(phone.errors)).toEqual([]);
     } finally {

@@ -9,13 +9,11 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Dashboard, openPage, screenshot, signIn, startDashboard } from '../helpers/browser.js';
+import { realErrors } from '../helpers/browser-seed.js';
 import { http as call } from '../helpers/http-client.js';
 
 const PROJECT = 'cross-origin-demo';
 const EVIL = 'https://evil.example';
-
-/** Console errors other than the browser's note on the 401 answers before signing in. */
-const realErrors = (errors: readonly string[]) => errors.filter((e) => !/status of 401/.test(e));
 
 describe('cross-origin requests with the session cookie', () => {
   let dash: Dashboard;

@@ -5,30 +5,16 @@
  */
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  type Dashboard,
-  hasInk,
-  openPage,
-  type PageWatch,
-  screenshot,
-  signIn,
-  startDashboard,
-} from '../helpers/browser.js';
-import { http, ingestHttp, pause } from '../helpers/http-client.js';
-import { metricLine, pyNdjson, type PyValue } from '../helpers/ingest-api.js';
+import { type Dashboard, hasInk, openPage, screenshot, signIn, startDashboard } from '../helpers/browser.js';
+import { createRunHttp, drawn, ingestMetricsHttp, noErrors } from '../helpers/browser-seed.js';
+import { pause } from '../helpers/http-client.js';
+import { metricLine, type PyValue } from '../helpers/ingest-api.js';
 
 const PROJECT = 'live-charts';
 const T0 = Date.UTC(2026, 0, 14, 8, 0, 0);
 
 const figure = (page: Page, logName: string) => page.locator(`figure[aria-label="${logName}"]`);
 const caption = (page: Page, logName: string) => figure(page, logName).locator('figcaption').textContent();
-
-async function drawn(page: Page, logName: string): Promise<void> {
-  await page.locator(`figure[aria-label="${logName}"][aria-busy="false"]`).waitFor({ timeout: 15_000 });
-}
-
-/** Page errors, less the browser's note on the 401 answers while signed out (before sign-in). */
-const noErrors = (watch: PageWatch) => expect(watch.errors.filter((e) => !/status of 401/.test(e))).toEqual([]);
 
 describe('live charts', () => {
   let dash: Dashboard;
@@ -44,21 +30,16 @@ describe('live charts', () => {
       for (const name of names) data[name] = name === 'train/loss' ? 1 / (1 + step / 100) : 0.001 * (1 + step);
       lines.push(metricLine(step, data, T0 + step * 1000));
     }
-    const res = await ingestHttp(base, key, 'metrics', runId, PROJECT, pyNdjson(lines));
-    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    await ingestMetricsHttp(base, key, runId, PROJECT, lines);
   };
 
   beforeAll(async () => {
     dash = await startDashboard();
     base = dash.server.baseUrl;
     key = dash.server.key;
-    const res = await http(base, 'POST', '/api/runs/create', {
-      key,
-      json: { runName: 'live-run', projectName: PROJECT, createdAt: T0 },
-    });
-    expect(res.status).toBe(200);
-    runId = Number(res.body.runId);
-    path = new URL(String(res.body.url)).pathname;
+    const run = await createRunHttp(base, key, { runName: 'live-run', projectName: PROJECT, createdAt: T0 });
+    runId = run.runId;
+    path = run.path;
     await ingestSteps(0, 200, ['train/loss']);
   }, 60_000);
 

@@ -6,17 +6,12 @@
 import type { Request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Dashboard, openPage, screenshot, signIn, startDashboard } from '../helpers/browser.js';
-import { http, ingestHttp } from '../helpers/http-client.js';
+import { createRunHttp, ingestLogsHttp, noSidewaysScroll, realErrors } from '../helpers/browser-seed.js';
+import { http } from '../helpers/http-client.js';
 
 const PROJECT = 'logs-demo';
 const T0 = Date.UTC(2026, 0, 12, 8, 0, 0);
 const TYPES = ['PRINT', 'INFO', 'WARNING', 'ERROR', 'DEBUG'] as const;
-
-/** The path of a URL the API hands out. */
-const pathOf = (url: unknown): string => new URL(String(url)).pathname;
-
-/** Console errors other than the browser's note on the 401 answers before signing in. */
-const realErrors = (errors: readonly string[]) => errors.filter((e) => !/status of 401/.test(e));
 
 interface Line {
   lineNumber: number;
@@ -25,20 +20,13 @@ interface Line {
   time?: number;
 }
 
-async function createRun(base: string, key: string, runName: string) {
-  const res = await http(base, 'POST', '/api/runs/create', { key, json: { runName, projectName: PROJECT } });
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return { runId: Number(res.body.runId), path: pathOf(res.body.url) };
-}
+const createRun = (base: string, key: string, runName: string) =>
+  createRunHttp(base, key, { runName, projectName: PROJECT });
 
 async function ingestLogs(base: string, key: string, runId: number, lines: readonly Line[]): Promise<void> {
   for (let i = 0; i < lines.length; i += 5000) {
-    const body = lines
-      .slice(i, i + 5000)
-      .map((l) => JSON.stringify({ time: l.time ?? T0 + l.lineNumber, ...l }))
-      .join('\n');
-    const res = await ingestHttp(base, key, 'logs', runId, PROJECT, `${body}\n`);
-    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const chunk = lines.slice(i, i + 5000).map((l) => ({ time: l.time ?? T0 + l.lineNumber, ...l }));
+    await ingestLogsHttp(base, key, runId, PROJECT, chunk);
   }
 }
 
@@ -217,8 +205,7 @@ describe('the Logs tab', () => {
       );
       await phone.page.goto(`${base}${busy.path}?tab=logs`);
       await phone.page.getByRole('list', { name: 'Console output' }).getByRole('listitem').first().waitFor();
-      const overflow = await phone.page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-      expect(overflow).toBeLessThanOrEqual(1);
+      await noSidewaysScroll(phone.page);
       await screenshot(phone.page, 'logs-phone-dark');
       expect(realErrors(phone.errors)).toEqual([]);
     } finally {

@@ -2,18 +2,14 @@
  * The sign-in, projects and runs pages at phone width (390 px): nothing scrolls the page
  * sideways (the runs table scrolls inside its own box). Also the runs page in the dark theme.
  */
-import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Dashboard, openPage, screenshot, signIn, startDashboard } from '../helpers/browser.js';
-import { http, ingestHttp } from '../helpers/http-client.js';
-import { metricLine, pyNdjson } from '../helpers/ingest-api.js';
+import { createRunHttp, ingestMetricsHttp, pageWidth, realErrors } from '../helpers/browser-seed.js';
+import { http } from '../helpers/http-client.js';
+import { metricLine } from '../helpers/ingest-api.js';
 
 const PROJECT = 'a-rather-long-project-name-for-small-screens';
 const PHONE = { width: 390, height: 844 };
-
-const pageWidth = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth);
-/** Page errors, leaving out the browser's note on the 401 of the session check before signing in. */
-const realErrors = (errors: readonly string[]) => errors.filter((e) => !/status of 401/.test(e));
 
 describe('the dashboard at phone width', () => {
   let dash: Dashboard;
@@ -24,20 +20,15 @@ describe('the dashboard at phone width', () => {
     const { baseUrl: base, key } = dash.server;
     const start = Date.now() - 3 * 3600_000;
     for (let i = 0; i < 12; i++) {
-      const res = await http(base, 'POST', '/api/runs/create', {
-        key,
-        json: {
-          runName: `experiment-with-a-long-descriptive-name-${i}`,
-          projectName: PROJECT,
-          tags: ['phone', `batch-${i % 3}`],
-          config: JSON.stringify({ lr: 0.001 * (i + 1), optimizer: 'adamw' }),
-          createdAt: start + i * 600_000,
-        },
+      const { runId } = await createRunHttp(base, key, {
+        runName: `experiment-with-a-long-descriptive-name-${i}`,
+        projectName: PROJECT,
+        tags: ['phone', `batch-${i % 3}`],
+        config: JSON.stringify({ lr: 0.001 * (i + 1), optimizer: 'adamw' }),
+        createdAt: start + i * 600_000,
       });
-      expect(res.status).toBe(200);
-      const runId = Number(res.body.runId);
       const lines = [metricLine(0, { 'train/loss': 1 }), metricLine(1, { 'train/loss': 1 / (i + 2) })];
-      expect((await ingestHttp(base, key, 'metrics', runId, PROJECT, pyNdjson(lines))).status).toBe(200);
+      await ingestMetricsHttp(base, key, runId, PROJECT, lines);
       if (i % 4 !== 0) {
         const status = i % 4 === 1 ? 'COMPLETED' : i % 4 === 2 ? 'FAILED' : 'TERMINATED';
         expect((await http(base, 'POST', '/api/runs/status/update', { key, json: { runId, status } })).status).toBe(

@@ -9,7 +9,8 @@
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Dashboard, openPage, type PageWatch, screenshot, signIn, startDashboard } from '../helpers/browser.js';
+import { type Dashboard, openPage, screenshot, signIn, startDashboard } from '../helpers/browser.js';
+import { createRunHttp, noSidewaysScroll, pathOf, realErrors, type SeededRun } from '../helpers/browser-seed.js';
 import { http } from '../helpers/http-client.js';
 import { REPO_ROOT } from '../helpers/spawned-server.js';
 
@@ -23,23 +24,10 @@ const CONFIG = {
   dataset: 'imagenet-1k',
 };
 
-/** The path of a URL the API hands out. */
-const pathOf = (url: unknown): string => {
-  const u = new URL(String(url));
-  return u.pathname + u.search;
-};
+type Created = SeededRun;
 
-interface Created {
-  runId: number;
-  url: string;
-  displayId: string;
-}
-
-async function createRun(base: string, key: string, body: Record<string, unknown>): Promise<Created> {
-  const res = await http(base, 'POST', '/api/runs/create', { key, json: { projectName: PROJECT, ...body } });
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return { runId: Number(res.body.runId), url: String(res.body.url), displayId: String(res.body.displayId) };
-}
+const createRun = (base: string, key: string, body: Record<string, unknown>): Promise<Created> =>
+  createRunHttp(base, key, { projectName: PROJECT, ...body });
 
 async function setStatus(base: string, key: string, runId: number, status: string): Promise<void> {
   const res = await http(base, 'POST', '/api/runs/status/update', { key, json: { runId, status } });
@@ -50,15 +38,6 @@ async function details(base: string, key: string, runId: number): Promise<Record
   const res = await http(base, 'GET', `/api/runs/details/${runId}`, { key });
   expect(res.status).toBe(200);
   return res.body;
-}
-
-/** Console errors other than the browser's note on the 401 answers before signing in. */
-const realErrors = (errors: readonly string[]) => errors.filter((e) => !/status of 401/.test(e));
-
-/** The page scrolls sideways by no more than a pixel. */
-async function noSidewaysScroll(page: PageWatch['page']): Promise<void> {
-  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-  expect(overflow).toBeLessThanOrEqual(1);
 }
 
 describe('the run page', () => {
@@ -94,7 +73,7 @@ describe('the run page', () => {
       await page.locator('.run-header .status', { hasText: 'RUNNING' }).waitFor();
       // Charts is the first tab; the others are there, and the choice lands in the URL.
       const tabs = page.getByRole('tab');
-      expect(await tabs.allTextContents()).toEqual(['Charts', 'Logs', 'Overview']);
+      expect(await tabs.allTextContents()).toEqual(['Charts', 'Logs', 'Overview', 'Model graph']);
       expect(await page.getByRole('tab', { name: 'Charts' }).getAttribute('aria-selected')).toBe('true');
       // Arrow keys move between tabs.
       await page.getByRole('tab', { name: 'Charts' }).focus();
@@ -233,6 +212,26 @@ describe('the run page', () => {
       await page.waitForTimeout(1_500);
       expect(await duration.textContent()).toBe(before);
       await screenshot(page, 'run-status-completed');
+      expect(realErrors(errors)).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('sends a page whose session ended to sign-in, and back to the run afterwards', async () => {
+    const run = await createRun(base, key, { runName: 'session-ends-here' });
+    const { page, context, errors } = await openPage(dash.browser);
+    try {
+      await signIn(page, base, key, `${pathOf(run.url)}?tab=overview`);
+      await page.getByRole('heading', { level: 1, name: 'session-ends-here' }).waitFor();
+      // The session ends on the server (as Sign out in another tab would); the next poll finds out.
+      const ended = await context.request.delete(`${base}/api/session`, { headers: { origin: base } });
+      expect(ended.status()).toBe(204);
+      await page.waitForURL((url) => url.pathname === '/sign-in', { timeout: 10_000 });
+      await page.getByLabel('API key').fill(key);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.getByRole('heading', { level: 1, name: 'session-ends-here' }).waitFor();
+      expect(new URL(page.url()).searchParams.get('tab')).toBe('overview');
       expect(realErrors(errors)).toEqual([]);
     } finally {
       await context.close();

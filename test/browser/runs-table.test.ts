@@ -6,9 +6,10 @@
  */
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Dashboard, openPage, type PageWatch, screenshot, signIn, startDashboard } from '../helpers/browser.js';
-import { http, ingestHttp } from '../helpers/http-client.js';
-import { metricLine, pyNdjson } from '../helpers/ingest-api.js';
+import { type Dashboard, openPage, screenshot, signIn, startDashboard } from '../helpers/browser.js';
+import { createRunHttp, ingestMetricsHttp, noErrors } from '../helpers/browser-seed.js';
+import { http } from '../helpers/http-client.js';
+import { metricLine } from '../helpers/ingest-api.js';
 
 const PROJECT = 'vision';
 /** Seeded runs, oldest first: each one's final train/loss, learning rate, tags and status. */
@@ -33,9 +34,8 @@ async function createRun(
   runName: string,
   extra: Record<string, unknown> = {},
 ): Promise<Seeded> {
-  const res = await http(base, 'POST', '/api/runs/create', { key, json: { runName, projectName: project, ...extra } });
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return { runId: Number(res.body.runId), displayId: String(res.body.displayId) };
+  const run = await createRunHttp(base, key, { runName, projectName: project, ...extra });
+  return { runId: run.runId, displayId: run.displayId };
 }
 
 /** The run names of the table's rows, top to bottom. */
@@ -43,9 +43,6 @@ async function rowNames(page: Page): Promise<string[]> {
   const table = page.getByRole('region', { name: 'Runs table' });
   return table.locator('tbody tr:not(.spacer) td:nth-child(2) a').allTextContents();
 }
-
-/** Page errors, leaving out the browser's note on the 401 of the session check before signing in. */
-const noErrors = (watch: PageWatch) => expect(watch.errors.filter((e) => !/status of 401/.test(e))).toEqual([]);
 
 describe('projects and runs pages', () => {
   let dash: Dashboard;
@@ -69,8 +66,7 @@ describe('projects and runs pages', () => {
         metricLine(0, { 'train/loss': 2 }),
         metricLine(1, { 'train/loss': run.loss, 'val/acc': 1 - run.loss }),
       ];
-      const ingested = await ingestHttp(base, key, 'metrics', s.runId, PROJECT, pyNdjson(lines));
-      expect(ingested.status, JSON.stringify(ingested.body)).toBe(200);
+      await ingestMetricsHttp(base, key, s.runId, PROJECT, lines);
       if (run.status !== 'RUNNING') {
         const res = await http(base, 'POST', '/api/runs/status/update', {
           key,
@@ -222,7 +218,7 @@ describe('projects and runs pages', () => {
       const board = page.getByRole('region', { name: 'Leaderboard' });
       const byAcc = [...RUNS].sort((a, b) => b.loss - a.loss).reverse();
       await expect
-        .poll(() => board.locator('tbody tr td:nth-child(2)').allTextContents())
+        .poll(() => board.locator('tbody tr td:nth-child(3)').allTextContents())
         .toEqual(byAcc.map((r) => r.name));
       expect(await board.locator('tbody tr').first().locator('td').first().textContent()).toBe('1');
       const url = new URL(page.url());

@@ -4,10 +4,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Dashboard, openPage, screenshot, signIn, startDashboard } from '../helpers/browser.js';
+import { createRunHttp, realErrors } from '../helpers/browser-seed.js';
 import { http } from '../helpers/http-client.js';
-
-/** Console errors other than the browser's own note on a 401 answer (expected while signed out). */
-const realErrors = (errors: readonly string[]) => errors.filter((e) => !/status of 401/.test(e));
 
 describe('signing in to the dashboard', () => {
   let dash: Dashboard;
@@ -15,12 +13,11 @@ describe('signing in to the dashboard', () => {
 
   beforeAll(async () => {
     dash = await startDashboard();
-    const created = await http(dash.server.baseUrl, 'POST', '/api/runs/create', {
-      key: dash.server.key,
-      json: { runName: 'deep-link-run', projectName: 'sign-in-demo' },
+    const created = await createRunHttp(dash.server.baseUrl, dash.server.key, {
+      runName: 'deep-link-run',
+      projectName: 'sign-in-demo',
     });
-    expect(created.status).toBe(200);
-    runPath = new URL(String(created.body.url)).pathname;
+    runPath = created.path;
   });
 
   afterAll(async () => {

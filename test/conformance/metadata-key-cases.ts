@@ -104,6 +104,21 @@ export function keyCases(open: OpenMetadataStore): void {
       }),
     );
 
+    it(
+      'findApiKey finds a key by id within its organization only, revoked ones included',
+      withStore(open, async (s) => {
+        const { org, user, other, otherUser } = await twoOrgs(s);
+        const id = await storeKey(s, org, user, CLEAR[0], { name: 'laptop' });
+        const foreign = await storeKey(s, other, otherUser, CLEAR[1]);
+        expect(await s.findApiKey(org, id)).toEqual(await s.findApiKeyByHash(sha256(CLEAR[0])));
+        expect(await s.findApiKey(other, id)).toBeUndefined();
+        expect(await s.findApiKey(org, foreign)).toBeUndefined();
+        expect(await s.findApiKey(org, 999_999)).toBeUndefined();
+        await s.revokeApiKey(id, T0 + 10);
+        expect(await s.findApiKey(org, id)).toMatchObject({ id, name: 'laptop', revokedAt: T0 + 10 });
+      }),
+    );
+
     for (const by of ['id', 'hash'] as const) {
       it(
         `revoking by ${by} is idempotent and keeps the time of the first revocation`,

@@ -35,8 +35,12 @@ export function buildUi(): Promise<void> {
     const started = Date.now();
     if ((fs.statSync(STAMP, { throwIfNoEntry: false })?.mtimeMs ?? 0) >= newestInput()) return;
     await new Promise<void>((resolve, reject) =>
-      execFile('npx', ['vite', 'build'], { cwd: UI, timeout: 240_000 }, (err, stdout, stderr) =>
-        err ? reject(new Error(`vite build failed:\n${stdout}${stderr}`)) : resolve(),
+      // Vitest sets NODE_ENV=test, which would make Vite bundle React's development build.
+      execFile(
+        'npx',
+        ['vite', 'build'],
+        { cwd: UI, timeout: 240_000, env: { ...process.env, NODE_ENV: 'production' } },
+        (err, stdout, stderr) => (err ? reject(new Error(`vite build failed:\n${stdout}${stderr}`)) : resolve()),
       ),
     );
     fs.writeFileSync(STAMP, '');

@@ -209,6 +209,8 @@ export interface FileView {
   logGroup: string;
   time: string;
   step: number;
+  caption: string | null;
+  sampleIndex: number | null;
   url: string;
 }
 

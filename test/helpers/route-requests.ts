@@ -13,6 +13,8 @@ export interface Target {
   projectName: string;
   externalId: string;
   metricName: string;
+  /** An API key of the run's organization (not the one requests are made with). */
+  apiKeyId: number;
   /** A signed upload and download path+query of one of the run's files. */
   uploadPath: string;
   downloadPath: string;
@@ -51,6 +53,8 @@ function aimed(name: string, s: Schema, t: Target): unknown {
       return t.sqid;
     case 'logName':
       return isArray ? [t.metricName] : t.metricName;
+    case 'keyId':
+      return t.apiKeyId;
     default:
       return JSON_FIELDS.has(name) ? '{"probe":1}' : undefined;
   }

@@ -1,6 +1,6 @@
 /**
  * A run of organization `acme` with something in every kind of data (metrics, logs, data
- * lines, a file, a graph, an alert, notes, tags, config, status metadata), marked with
+ * lines, a file, a graph, an alert, notes, tags, config, status metadata) and an API key, marked with
  * strings no other organization ever sends, for tenancy and hostile-input tests.
  */
 import { expect } from 'vitest';
@@ -21,6 +21,7 @@ export const MARKERS = [
   'vq7-graph',
   'vq7-alert',
   'vq7-file',
+  'vq7-key',
 ];
 
 async function ok(
@@ -90,7 +91,9 @@ export async function createVictim(app: App, key: string): Promise<Target> {
     status: 'RUNNING',
     statusMetadata: '{"m":"vq7-status"}',
   });
+  const apiKey = await ok(app, key, 'POST', '/api/keys', { name: 'vq7-key' });
   return {
+    apiKeyId: apiKey.id as number,
     runId,
     displayId: run.displayId as string,
     sqid: encodeRunId(runId),
@@ -114,11 +117,14 @@ const READS = (id: number, p: string) => [
   `/api/runs/projects`,
   `/api/runs/metric-names?projectName=${p}`,
   `/api/runs/files?runId=${id}`,
+  `/api/keys`,
 ];
 
-/** Everything the owner can read about the victim (signed URLs, which change, left out). */
+/** Everything the owner can read about the victim (signed URLs and keys' last use, which change, left out). */
 export async function victimSnapshot(app: App, key: string, t: Target): Promise<string> {
   const parts: unknown[] = [];
   for (const url of READS(t.runId, t.projectName)) parts.push(await ok(app, key, 'GET', url));
-  return JSON.stringify(parts).replace(/"url":"[^"]*"/g, '"url":"…"');
+  return JSON.stringify(parts)
+    .replace(/"url":"[^"]*"/g, '"url":"…"')
+    .replace(/"lastUsedAt":("[^"]*"|null)/g, '"lastUsedAt":"…"');
 }

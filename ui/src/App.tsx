@@ -4,15 +4,19 @@ import { useSession } from './api/session';
 import { Layout } from './components/Layout';
 import { RequireSession } from './components/RequireSession';
 import { Loading } from './components/States';
+import { ApiKeysPage } from './pages/ApiKeysPage';
 import { NotFoundPage } from './pages/NotFoundPage';
 import { ProjectsPage } from './pages/ProjectsPage';
 import { RunsPage } from './pages/RunsPage';
 import { SignInPage } from './pages/SignInPage';
 import { projectsPath } from './paths';
 
-// The chart pages carry uPlot: loaded when first opened, not with the sign-in page.
-const RunPage = lazy(() => import('./pages/RunPage').then((m) => ({ default: m.RunPage })));
-const ComparePage = lazy(() => import('./pages/ComparePage').then((m) => ({ default: m.ComparePage })));
+// The chart pages carry uPlot: their code is its own chunk, so the sign-in page does not wait
+// for it, yet its download starts at once, beside the session check, not after it.
+const runPageCode = import('./pages/RunPage');
+const comparePageCode = import('./pages/ComparePage');
+const RunPage = lazy(() => runPageCode.then((m) => ({ default: m.RunPage })));
+const ComparePage = lazy(() => comparePageCode.then((m) => ({ default: m.ComparePage })));
 
 /** `/` goes to the signed-in organization's projects. */
 function Home() {
@@ -34,6 +38,7 @@ export function App() {
         }
       >
         <Route index element={<Home />} />
+        <Route path="/api-keys" element={<ApiKeysPage />} />
         <Route path="/o/:org/projects" element={<ProjectsPage />} />
         <Route path="/o/:org/projects/:project" element={<RunsPage />} />
         <Route

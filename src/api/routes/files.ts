@@ -11,7 +11,7 @@ import { admitRequest } from '../ingest-admission.js';
 import { admissionOf } from './ingest.js';
 import type { App } from '../app-types.js';
 import { ctxOf } from '../auth-hook.js';
-import { Opt, QueryRunId, Step } from '../schema-helpers.js';
+import { Nullable, Opt, QueryRunId, Step } from '../schema-helpers.js';
 
 const FileBody = Type.Object({
   fileName: Type.String({ minLength: 1, maxLength: 255 }),
@@ -32,6 +32,8 @@ const FileView = Type.Object({
   logGroup: Type.String(),
   time: Type.String(),
   step: Type.Integer(),
+  caption: Nullable(Type.String()),
+  sampleIndex: Nullable(Type.Integer()),
   url: Type.String(),
 });
 

@@ -1,6 +1,7 @@
 import type { Deps } from '../../services/context.js';
 import type { SessionAuthenticator } from '../../services/session-authenticator.js';
 import type { App } from '../app-types.js';
+import { registerApiKeyRoutes } from './api-keys.js';
 import { registerAuthRoutes } from './auth.js';
 import { registerDashboardRoutes } from './dashboard.js';
 import { registerFileRoutes } from './files.js';
@@ -19,6 +20,7 @@ import { registerSessionRoutes } from './session.js';
 export async function registerRoutes(app: App, deps: Deps, sessions: SessionAuthenticator): Promise<void> {
   registerAuthRoutes(app, deps);
   registerSessionRoutes(app, deps, sessions);
+  registerApiKeyRoutes(app, deps);
   registerProjectRoutes(app, deps);
   registerRunCreateRoutes(app, deps);
   registerRunListRoutes(app, deps);

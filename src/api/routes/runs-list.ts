@@ -19,6 +19,8 @@ const RunRow = Type.Object({
   createdAt: Type.String(),
   updatedAt: Type.String(),
   url: Type.String(),
+  forkedFromRunId: Nullable(Type.Integer()),
+  forkStep: Nullable(Type.Integer()),
   config: JsonValue,
   summary: Type.Optional(
     Type.Record(Type.String(), Type.Object({ last: Num, min: Num, max: Num, mean: Num, count: Type.Integer() })),
@@ -59,6 +61,8 @@ export function registerRunListRoutes(app: App, deps: Deps): void {
         createdAt: iso(run.createdAt),
         updatedAt: iso(run.updatedAt),
         url: runUrl(deps.config.publicUrl, ctx.principal.orgSlug, run.projectName, run.id),
+        forkedFromRunId: run.forkedFromRunId,
+        forkStep: run.forkStep,
         config: run.config,
         ...(summary ? { summary } : {}),
       }));

@@ -91,6 +91,11 @@ export class SqlKeys {
     return rows.map(toKey);
   }
 
+  async findApiKey(orgId: number, id: number): Promise<ApiKeyRecord | undefined> {
+    const row = await this.db.get<KeyRow>(`${KEY_SELECT} WHERE k.id = ? AND k.org_id = ?`, [id, orgId]);
+    return row && toKey(row);
+  }
+
   async revokeApiKey(idOrHash: number | string, at: number): Promise<boolean> {
     const column = typeof idOrHash === 'number' ? 'id' : 'key_hash';
     const changed = await this.db.run(`UPDATE api_keys SET revoked_at = COALESCE(revoked_at, ?) WHERE ${column} = ?`, [

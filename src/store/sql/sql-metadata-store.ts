@@ -29,6 +29,7 @@ export class SqlMetadataStore extends SqlRunUpdates implements MetadataStore {
   createApiKey: MetadataStore['createApiKey'] = (k) => this.keys.createApiKey(k);
   findApiKeyByHash = (hash: string) => this.keys.findApiKeyByHash(hash);
   listApiKeys = (orgSlug?: string) => this.keys.listApiKeys(orgSlug);
+  findApiKey = (orgId: number, id: number) => this.keys.findApiKey(orgId, id);
   revokeApiKey = (idOrHash: number | string, at: number) => this.keys.revokeApiKey(idOrHash, at);
   touchApiKey = (id: number, at: number) => this.keys.touchApiKey(id, at);
   getSecret = (name: string, make: () => string) => this.keys.getSecret(name, make);

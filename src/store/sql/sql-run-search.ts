@@ -22,8 +22,8 @@ function orderBy(d: Dialect, sort: SearchSort): Frag {
   if (f.kind === 'status' || f.kind === 'name') {
     return { sql: `${COLUMN_SORT[f.kind]} ${d.binaryCollate} ${dir}, r.id ${dir}`, params: [] };
   }
-  if (f.kind === 'time') {
-    const c = `r.${f.column}`;
+  if (f.kind === 'time' || f.kind === 'forkParent') {
+    const c = f.kind === 'time' ? `r.${f.column}` : 'r.forked_from_run_id';
     return { sql: `CASE WHEN ${c} IS NULL THEN 1 ELSE 0 END, ${c} ${dir}, r.id ${dir}`, params: [] };
   }
   if (f.kind !== 'json') throw new Error(`the store cannot sort by ${f.kind}`);

@@ -167,6 +167,8 @@ export function useMetricSeriesList(requests: readonly SeriesRequest[]) {
       refetchIntervalInBackground: false,
       staleTime: r.live ? 0 : 5 * 60_000,
       gcTime: 5 * 60_000,
+      // Columns of thousands of numbers: a poll that changes nothing returns the same object.
+      structuralSharing: false,
       // A new zoom window keeps the overview on screen until its own points arrive.
       placeholderData: keepPreviousData,
     })),

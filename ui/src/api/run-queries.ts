@@ -59,6 +59,10 @@ export interface RunFile {
   logGroup: string;
   time: string;
   step: number;
+  /** The caption it was logged with, if any. */
+  caption?: string | null;
+  /** Its place among the files of its log name and step, if the client sent one. */
+  sampleIndex?: number | null;
   url: string;
 }
 

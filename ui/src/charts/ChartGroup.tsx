@@ -1,4 +1,5 @@
 import { useId } from 'react';
+import type { PickedPoint } from './chart-point-click';
 import { MetricChart, type ResolvedRun } from './MetricChart';
 import type { ChartSettings, StepZoom } from './useChartSettings';
 
@@ -11,6 +12,7 @@ export function ChartGroup(props: {
   collapsed: boolean;
   onToggle: () => void;
   onZoom: (zoom: StepZoom | null) => void;
+  onPointClick?: (point: PickedPoint) => void;
 }) {
   const id = useId();
   const title = props.group === '' ? 'Ungrouped' : props.group;
@@ -34,7 +36,14 @@ export function ChartGroup(props: {
       <div className="chart-grid" id={`${id}-body`} hidden={props.collapsed}>
         {!props.collapsed &&
           props.names.map((name) => (
-            <MetricChart key={name} logName={name} runs={props.runs} settings={props.settings} onZoom={props.onZoom} />
+            <MetricChart
+              key={name}
+              logName={name}
+              runs={props.runs}
+              settings={props.settings}
+              onZoom={props.onZoom}
+              onPointClick={props.onPointClick}
+            />
           ))}
       </div>
     </section>

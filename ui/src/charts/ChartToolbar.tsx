@@ -18,7 +18,7 @@ export function ChartToolbar(props: {
   const { settings } = props;
   const id = useId();
   return (
-    <div className="chart-toolbar" role="toolbar" aria-label="Chart controls">
+    <div className="chart-toolbar" role="group" aria-label="Chart controls">
       <label className="chart-control chart-filter">
         <span>Filter charts</span>
         <input

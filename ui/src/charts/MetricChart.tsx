@@ -6,6 +6,7 @@ import { ErrorState } from '../components/States';
 import { downloadCsv, downloadPng } from './chart-export';
 import { buildModel, stepWindow, type ChartModel } from './chart-model';
 import { chartOptions, type ChartHandles } from './chart-options';
+import { attachPointClick, type PickedPoint } from './chart-point-click';
 import { readTheme } from './chart-theme';
 import { renderTooltip } from './chart-tooltip';
 import type { ChartSettings, StepZoom } from './useChartSettings';
@@ -47,15 +48,16 @@ const shapeOf = (m: ChartModel): string =>
 /**
  * One metric's chart: a `<figure aria-label=logName aria-busy>` that fetches when near the
  * viewport, draws the runs' sampled series with uPlot, re-queries the zoomed step window,
- * and exports PNG and CSV.
+ * and exports PNG and CSV. With `onPointClick`, a single click near a point hands that point on.
  */
 export function MetricChart(props: {
   logName: string;
   runs: readonly ResolvedRun[];
   settings: ChartSettings;
   onZoom: (zoom: StepZoom | null) => void;
+  onPointClick?: (point: PickedPoint) => void;
 }) {
-  const { logName, runs, settings, onZoom } = props;
+  const { logName, runs, settings, onZoom, onPointClick } = props;
   const { zoom, xMode, smoothing, logScale } = settings;
   const figureRef = useRef<HTMLElement>(null);
   const plotRef = useRef<HTMLDivElement>(null);
@@ -98,9 +100,9 @@ export function MetricChart(props: {
 
   // What the uPlot hooks read when they run (they outlive renders).
   const modelRef = useRef<ChartModel | null>(model);
-  const live = useRef({ zoom, xMode, onZoom, logName });
+  const live = useRef({ zoom, xMode, onZoom, logName, onPointClick });
   useEffect(() => {
-    live.current = { zoom, xMode, onZoom, logName };
+    live.current = { zoom, xMode, onZoom, logName, onPointClick };
   });
 
   const uRef = useRef<uPlot | null>(null);
@@ -148,7 +150,13 @@ export function MetricChart(props: {
     );
     const u = new uPlot(opts, first.data, target);
     uRef.current = u;
+    const detach = attachPointClick(
+      u,
+      () => modelRef.current ?? first,
+      (point) => live.current.onPointClick?.(point),
+    );
     return () => {
+      detach();
       u.destroy();
       uRef.current = null;
     };
@@ -222,7 +230,12 @@ export function MetricChart(props: {
           </button>
         </span>
       </figcaption>
-      <div className="chart-plot" ref={plotRef} style={{ height: PLOT_HEIGHT }}>
+      <div
+        className="chart-plot"
+        ref={plotRef}
+        style={{ height: PLOT_HEIGHT }}
+        title={onPointClick && showPlot ? 'Click a point to open the console at its time' : undefined}
+      >
         <div className="chart-host" ref={hostRef} />
         {showPlot && <div className="chart-tip" ref={tipRef} hidden role="presentation" />}
         {!showPlot && (

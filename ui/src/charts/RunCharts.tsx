@@ -4,6 +4,8 @@ import { Empty, ErrorState, Loading } from '../components/States';
 import { ChartGroup } from './ChartGroup';
 import { ChartToolbar } from './ChartToolbar';
 import { runColor } from './chart-theme';
+import type { XMode } from './chart-model';
+import type { PickedPoint } from './chart-point-click';
 import type { ResolvedRun } from './MetricChart';
 import { RunLegend } from './RunLegend';
 import { useChartSettings } from './useChartSettings';
@@ -37,10 +39,20 @@ const byCodePoint = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 
  * legend that hides and shows runs when there are several, and one chart per metric grouped
  * by logGroup in collapsible sections. Charts load as they come near the viewport. Page state
  * lives in the URL (see useChartSettings).
+ *
+ * `logNames` charts exactly those names; `excludePrefix` leaves out the names starting with it
+ * (the run page's System tab charts `sys/`); `defaultX` is the x axis when the URL has no `x`;
+ * `onPointClick` receives the point nearest a single click on a chart.
  */
-export function RunCharts(props: { runs: ChartRun[]; logNames?: string[] }) {
-  const { runs, logNames } = props;
-  const { settings, setZoom, setSmoothing, setXMode, setLogScale, setHidden, setFilter } = useChartSettings();
+export function RunCharts(props: {
+  runs: ChartRun[];
+  logNames?: string[];
+  excludePrefix?: string;
+  defaultX?: XMode;
+  onPointClick?: (point: PickedPoint) => void;
+}) {
+  const { runs, logNames, excludePrefix, defaultX, onPointClick } = props;
+  const { settings, setZoom, setSmoothing, setXMode, setLogScale, setHidden, setFilter } = useChartSettings(defaultX);
   const [collapsed, setCollapsed] = useState<ReadonlySet<string>>(new Set());
 
   const details = useChartRunDetails(runs.map((r) => r.runId));
@@ -54,7 +66,7 @@ export function RunCharts(props: { runs: ChartRun[]; logNames?: string[] }) {
   const runsKey = runs
     .map((r) => `${r.runId}\u0000${r.name}\u0000${r.color}\u0000${r.live}\u0000${r.forkStep}`)
     .join('\u0001');
-  const startsKey = details.map((d) => d.data?.createdAt ?? '').join(',');
+  const startsKey = details.map((d) => `${d.data?.createdAt ?? ''}/${d.data?.forkStep ?? ''}`).join(',');
   const allRuns = useMemo<ResolvedRun[]>(
     () =>
       runs.map((r, i) => {
@@ -78,12 +90,21 @@ export function RunCharts(props: { runs: ChartRun[]; logNames?: string[] }) {
     [allRuns, hiddenKey],
   );
 
-  const namesKey = logNames ? logNames.join('\u0000') : names.map((n) => (n.data ?? []).join('\u0000')).join('\u0001');
-  const allNames = useMemo(() => {
-    const set = new Set<string>(logNames ?? names.flatMap((n) => n.data ?? []));
-    return [...set].sort(byCodePoint);
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- namesKey stands for logNames and names
-  }, [namesKey]);
+  // The run details' METRIC log names come first (no extra round trip); metric-names adds
+  // what a fork inherits from its parents.
+  const namesKey = JSON.stringify(
+    logNames ?? [
+      ...details.flatMap((d) => (d.data?.logNames ?? []).filter((n) => n.logType === 'METRIC').map((n) => n.logName)),
+      ...names.flatMap((n) => n.data ?? []),
+    ],
+  );
+  const allNames = useMemo(
+    () =>
+      [...new Set(JSON.parse(namesKey) as string[])]
+        .filter((name) => !excludePrefix || !name.startsWith(excludePrefix))
+        .sort(byCodePoint),
+    [namesKey, excludePrefix],
+  );
 
   const filter = settings.filter.trim().toLowerCase();
   const groups = useMemo(() => {
@@ -138,6 +159,7 @@ export function RunCharts(props: { runs: ChartRun[]; logNames?: string[] }) {
           })
         }
         onZoom={setZoom}
+        onPointClick={onPointClick}
       />
     ));
 

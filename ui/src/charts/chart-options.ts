@@ -148,7 +148,8 @@ export function chartOptions(
     },
     axes: [
       { ...axis, values: xValues, size: 34 },
-      { ...axis, size: yAxisSize, values: (_u, splits) => splits.map((v) => formatValue(v)) },
+      // A log axis leaves its minor ticks unlabelled (null splits).
+      { ...axis, size: yAxisSize, values: (_u, splits) => splits.map((v) => (v === null ? '' : formatValue(v))) },
     ],
     cursor: {
       sync: {

@@ -6,6 +6,7 @@
 import type uPlot from 'uplot';
 import { formatDuration, formatTime, formatValue } from '../format';
 import { nearestIndex, type ChartModel, type XMode } from './chart-model';
+import { setCrosshairStep } from './crosshair-step';
 
 /** At most this many runs are listed; the rest are counted. */
 const MAX_ROWS = 8;
@@ -38,6 +39,8 @@ export function renderTooltip(box: HTMLElement, u: uPlot, model: ChartModel, mod
 
   const rows: { name: string; color: string; value: number | null; text: string; step: number; time: number }[] = [];
   for (const t of model.traces) {
+    // A run whose points end before (or start after) the cursor has no value there.
+    if (t.xs.length === 0 || x < t.xs[0]! || x > t.xs[t.xs.length - 1]!) continue;
     const i = nearestIndex(t.xs, x);
     if (i < 0) continue;
     const value = t.shown[i] ?? null;
@@ -51,6 +54,7 @@ export function renderTooltip(box: HTMLElement, u: uPlot, model: ChartModel, mod
     box.hidden = true;
     return;
   }
+  setCrosshairStep(mode === 'step' ? Math.round(x) : rows[0]!.step);
   if (rows.length > 1) rows.sort((a, b) => (b.value ?? -Infinity) - (a.value ?? -Infinity));
 
   const head = el('div', 'chart-tip-head', formatX(mode, x));

@@ -43,8 +43,11 @@ function parseSmoothing(text: string | null): number {
   return text !== null && Number.isFinite(v) ? Math.min(0.99, Math.max(0, v)) : 0;
 }
 
-/** The charts' settings from the URL, and setters that write them back. */
-export function useChartSettings() {
+/**
+ * The charts' settings from the URL, and setters that write them back. `defaultX` is the x
+ * axis when the URL names none (and choosing it removes `x` from the URL).
+ */
+export function useChartSettings(defaultX: XMode = 'step') {
   const [params, setParams] = useSearchParams();
   // Written values until the URL shows them: the router applies a navigation in a transition,
   // and a controlled checkbox or slider must show its new value at once.
@@ -71,7 +74,7 @@ export function useChartSettings() {
     () => ({
       zoom: parseZoom(zoomText),
       smoothing: parseSmoothing(smoothText),
-      xMode: X_MODES.includes(xText as XMode) ? (xText as XMode) : 'step',
+      xMode: X_MODES.includes(xText as XMode) ? (xText as XMode) : defaultX,
       logScale: logText === '1',
       hidden: new Set(
         (hideText ?? '')
@@ -81,7 +84,7 @@ export function useChartSettings() {
       ),
       filter,
     }),
-    [zoomText, smoothText, xText, logText, hideText, filter],
+    [zoomText, smoothText, xText, logText, hideText, filter, defaultX],
   );
 
   const update = useCallback(
@@ -110,12 +113,12 @@ export function useChartSettings() {
       // A zoom is a history entry: Back returns to the previous window.
       setZoom: (zoom: StepZoom | null) => update('zoom', zoom ? `${zoom.min}-${zoom.max}` : null, false),
       setSmoothing: (v: number) => update('smooth', v > 0 ? String(v) : null),
-      setXMode: (mode: XMode) => update('x', mode === 'step' ? null : mode),
+      setXMode: (mode: XMode) => update('x', mode === defaultX ? null : mode),
       setLogScale: (on: boolean) => update('logy', on ? '1' : null),
       setHidden: (ids: ReadonlySet<number>) => update('hide', [...ids].sort((a, b) => a - b).join(',') || null),
       setFilter: (text: string) => update('chartFilter', text || null),
     }),
-    [update],
+    [update, defaultX],
   );
 
   return { settings, ...setters };

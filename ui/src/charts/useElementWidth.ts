@@ -1,9 +1,9 @@
-import { useEffect, useState, type RefObject } from 'react';
+import { useLayoutEffect, useState, type RefObject } from 'react';
 
 /** The element's content width in CSS pixels (0 until measured), following resizes. */
 export function useElementWidth(ref: RefObject<Element | null>): number {
   const [width, setWidth] = useState(0);
-  useEffect(() => {
+  useLayoutEffect(() => {
     const el = ref.current;
     if (!el) return;
     setWidth(Math.floor(el.getBoundingClientRect().width));

@@ -17,8 +17,17 @@ export function clockTime(iso: string): string {
 /**
  * One console line: its line number, time, type and message; ERROR and WARNING lines are
  * coloured. Without a line (its page is still loading) a placeholder of the same height.
+ * `current` marks the line a chart click went to.
  */
-export function LogRow({ line, style }: { line: LogLine | undefined; style?: CSSProperties }) {
+export function LogRow({
+  line,
+  style,
+  current,
+}: {
+  line: LogLine | undefined;
+  style?: CSSProperties;
+  current?: boolean;
+}) {
   if (!line) {
     return (
       <div role="listitem" className="log-row log-row-pending" style={style} aria-busy="true">
@@ -28,7 +37,12 @@ export function LogRow({ line, style }: { line: LogLine | undefined; style?: CSS
     );
   }
   return (
-    <div role="listitem" className={`log-row log-${line.logType}`} style={style}>
+    <div
+      role="listitem"
+      className={`log-row log-${line.logType}${current ? ' log-row-current' : ''}`}
+      style={style}
+      aria-current={current ? 'true' : undefined}
+    >
       <span className="log-no">{line.lineNumber}</span>
       <time className="log-time" dateTime={line.time} title={formatTime(line.time)}>
         {clockTime(line.time)}

@@ -11,7 +11,8 @@ const LIVE_MS = 5_000;
 /**
  * The console lines of one type filter as a virtualised list: only the rows in view are in
  * the page, and only their pages (plus the newest page while the run is live) are fetched.
- * While following, the view stays at the last line; scrolling up stops following.
+ * While following, the view stays at the last line; scrolling up stops following. A `target`
+ * position is scrolled to (centred) and marked as the current line.
  */
 export function LogViewport(props: {
   runId: number;
@@ -20,8 +21,9 @@ export function LogViewport(props: {
   live: boolean;
   follow: boolean;
   onStopFollowing: () => void;
+  target?: number;
 }) {
-  const { runId, projectName, logType, live, follow, onStopFollowing } = props;
+  const { runId, projectName, logType, live, follow, onStopFollowing, target } = props;
   const scroller = useRef<HTMLDivElement>(null);
   // The pages in view, as of the last render (set during render when the view moves to other pages).
   const [pages, setPages] = useState<readonly [number, number]>([0, 0]);
@@ -49,6 +51,11 @@ export function LogViewport(props: {
     if (follow && total > 0) virtualizer.scrollToIndex(total - 1, { align: 'end' });
   }, [follow, total, virtualizer]);
 
+  const canReach = target !== undefined && target < total;
+  useEffect(() => {
+    if (canReach && !follow) virtualizer.scrollToIndex(target, { align: 'center' });
+  }, [canReach, target, follow, virtualizer]);
+
   if (logs.total === undefined) {
     if (logs.error) return <ErrorState error={logs.error} onRetry={logs.retry} />;
     return <Loading label="Loading console output…" />;
@@ -73,7 +80,6 @@ export function LogViewport(props: {
         tabIndex={0}
         role="list"
         aria-label="Console output"
-        aria-rowcount={total}
         onWheel={(event) => {
           if (follow && event.deltaY < 0) onStopFollowing();
         }}
@@ -89,6 +95,7 @@ export function LogViewport(props: {
             <LogRow
               key={item.key}
               line={logs.lineAt(item.index)}
+              current={item.index === target}
               style={{ transform: `translateY(${item.start}px)`, height: ROW_HEIGHT }}
             />
           ))}

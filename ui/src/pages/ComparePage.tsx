@@ -4,6 +4,7 @@ import { ApiError } from '../api/client';
 import { useRunsDetails } from '../api/compare-queries';
 import { CompareProblems } from '../compare/CompareProblems';
 import { CompareRunList, type ColoredRun } from '../compare/CompareRunList';
+import { CompareMedia } from '../compare/CompareMedia';
 import { CompareStats } from '../compare/CompareStats';
 import { ConfigDiff } from '../compare/ConfigDiff';
 import { runColor } from '../compare/palette';
@@ -114,6 +115,7 @@ export function ComparePage() {
             <h2 id="compare-config-title">Config</h2>
             <ConfigDiff runs={runs} />
           </section>
+          <CompareMedia runs={runs} />
         </>
       )}
     </div>

@@ -2,7 +2,7 @@ import { useMemo } from 'react';
 import { useParams, useSearchParams } from 'react-router';
 import { useProjects } from '../api/project-queries';
 import { useSession } from '../api/session';
-import { Empty, Loading } from '../components/States';
+import { Empty, ErrorState, Loading } from '../components/States';
 import { ForeignOrganization } from '../projects/ForeignOrganization';
 import { LoggingSnippet } from '../projects/LoggingSnippet';
 import { type ProjectSort, ProjectsTable, sortProjects } from '../projects/ProjectsTable';
@@ -10,7 +10,6 @@ import '../runs-table/toolbar.css';
 import './projects-page.css';
 import { Field } from '../runs-table/Field';
 import { SearchBox } from '../runs-table/SearchBox';
-import { QueryError } from '../projects/QueryError';
 
 const SORTS: readonly ProjectSort[] = ['activity', 'name', 'runs'];
 
@@ -56,7 +55,7 @@ export function ProjectsPage() {
       {projects.isPending ? (
         <Loading label="Loading projects…" />
       ) : projects.isError ? (
-        <QueryError error={projects.error} onRetry={() => void projects.refetch()} />
+        <ErrorState error={projects.error} onRetry={() => void projects.refetch()} />
       ) : total === 0 ? (
         <section className="card empty-project" aria-labelledby="no-projects-title">
           <h2 id="no-projects-title">No projects yet</h2>

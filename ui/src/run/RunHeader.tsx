@@ -2,11 +2,12 @@ import type { RunDetails } from '../api/run-queries';
 import { formatTime } from '../format';
 import { ForkParent } from './ForkParent';
 import { LiveDuration } from './LiveDuration';
+import { RunForks } from './RunForks';
 import { TagEditor } from './TagEditor';
 
 /**
  * The top of a run's page: name, status, display id, start, duration (ticking while
- * RUNNING), the run it was forked from, and its editable tags.
+ * RUNNING), the run it was forked from, the runs forked from it, and its editable tags.
  */
 export function RunHeader({ run }: { run: RunDetails }) {
   const running = run.status === 'RUNNING';
@@ -42,6 +43,7 @@ export function RunHeader({ run }: { run: RunDetails }) {
             </dd>
           </div>
         )}
+        <RunForks runId={run.id} projectName={run.projectName} />
         {run.externalId && (
           <div>
             <dt>External id</dt>

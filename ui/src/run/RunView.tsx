@@ -8,6 +8,11 @@ import { OverviewPanel } from './OverviewPanel';
 import { RunCharts } from '../charts/RunCharts';
 import { RunHeader } from './RunHeader';
 import { panelId, tabId, Tabs, type TabSpec } from './Tabs';
+import { MediaPanel } from '../media/MediaPanel';
+import { DataPanel } from '../data-lines/DataPanel';
+import { ModelGraphPanel } from '../model-graph/ModelGraphPanel';
+import { SystemPanel } from '../system/SystemPanel';
+import { useOpenLogsAt } from './useOpenLogsAt';
 
 const PREFIX = 'run';
 const BASE_TABS: TabSpec[] = [
@@ -15,6 +20,24 @@ const BASE_TABS: TabSpec[] = [
   { id: 'logs', label: 'Logs' },
   { id: 'overview', label: 'Overview' },
 ];
+
+const MEDIA_TYPES = new Set(['IMAGE', 'AUDIO', 'VIDEO']);
+const DATA_TYPES = new Set(['HISTOGRAM', 'TABLE', 'TEXT', 'DATA']);
+
+/**
+ * The tabs a run's log names call for, after Charts, Logs and Overview: Media, Data, System;
+ * then Model graph, always (as pluto's run page has it: whether a graph exists is known only
+ * by asking, and the tab says how to log one when there is none).
+ */
+function contentTabs(run: RunDetails): TabSpec[] {
+  const has = (types: Set<string>) => run.logNames.some((n) => types.has(n.logType));
+  const tabs: TabSpec[] = [];
+  if (has(MEDIA_TYPES)) tabs.push({ id: 'media', label: 'Media' });
+  if (has(DATA_TYPES)) tabs.push({ id: 'data', label: 'Data' });
+  if (run.logNames.some((n) => n.logName.startsWith('sys/'))) tabs.push({ id: 'system', label: 'System' });
+  tabs.push({ id: 'graph', label: 'Model graph' });
+  return tabs;
+}
 
 /**
  * A run's header and its sections as tabs (Charts, Logs, Overview, and Files when the run
@@ -25,7 +48,12 @@ export function RunView({ run }: { run: RunDetails }) {
   const running = run.status === 'RUNNING';
   const files = useRunFiles(run.id, run.projectName, running);
   const hasFiles = (files.data?.length ?? 0) > 0;
-  const tabs = hasFiles ? [...BASE_TABS, { id: 'files', label: `Files (${files.data!.length})` }] : BASE_TABS;
+  const tabs = [
+    ...BASE_TABS,
+    ...contentTabs(run),
+    ...(hasFiles ? [{ id: 'files', label: `Files (${files.data!.length})` }] : []),
+  ];
+  const shown = (id: string) => tabs.some((t) => t.id === id);
   const [params, setParams] = useSearchParams();
   const asked = params.get('tab') ?? 'charts';
   // `?tab=files` waits for the file list before falling back to Charts.
@@ -37,6 +65,8 @@ export function RunView({ run }: { run: RunDetails }) {
     () => [{ runId: run.id, name: run.name, live: running, forkStep: run.forkStep }],
     [run.id, run.name, running, run.forkStep],
   );
+
+  const openLogsAt = useOpenLogsAt();
 
   const select = (id: string) =>
     setParams(
@@ -68,7 +98,7 @@ export function RunView({ run }: { run: RunDetails }) {
       <Tabs label="Run sections" prefix={PREFIX} tabs={tabs} selected={selected} onSelect={select} />
       {selected === '' && <Loading />}
       {panel('charts', () => (
-        <RunCharts runs={chartRuns} />
+        <RunCharts runs={chartRuns} excludePrefix={shown('system') ? 'sys/' : undefined} onPointClick={openLogsAt} />
       ))}
       {panel('logs', () => (
         <LogsPanel runId={run.id} projectName={run.projectName} running={running} />
@@ -76,6 +106,10 @@ export function RunView({ run }: { run: RunDetails }) {
       {panel('overview', () => (
         <OverviewPanel run={run} />
       ))}
+      {shown('media') && panel('media', () => <MediaPanel run={run} />)}
+      {shown('data') && panel('data', () => <DataPanel run={run} />)}
+      {shown('system') && panel('system', () => <SystemPanel run={run} />)}
+      {shown('graph') && panel('graph', () => <ModelGraphPanel run={run} />)}
       {hasFiles && panel('files', () => <FilesTable files={files.data!} />)}
       {files.isError && asked === 'files' && <ErrorState error={files.error} onRetry={() => void files.refetch()} />}
     </>

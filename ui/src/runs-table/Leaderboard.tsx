@@ -1,11 +1,10 @@
 import { Link } from 'react-router';
 import { AGGREGATIONS, type Aggregation, type Direction, useLeaderboard } from '../api/run-list-queries';
-import { Empty, Loading } from '../components/States';
+import { Empty, ErrorState, Loading } from '../components/States';
 import { formatTime, formatValue } from '../format';
 import { runPath } from '../paths';
 import { sqidOf } from './run-cells';
 import { Field } from './Field';
-import { QueryError } from '../projects/QueryError';
 
 const AGG_LABELS: Record<Aggregation, string> = {
   LAST: 'Last value',
@@ -96,7 +95,8 @@ export function Leaderboard({
         </Field>
         {total !== undefined && (
           <span className="muted count" aria-live="polite">
-            {total.toLocaleString()} ranked {total === 1 ? 'run' : 'runs'}
+            {total.toLocaleString()} {total === 1 ? 'run' : 'runs'} ranked by {AGG_LABELS[aggregation].toLowerCase()} of{' '}
+            <span className="mono">{chosen}</span>
           </span>
         )}
       </form>
@@ -104,7 +104,7 @@ export function Leaderboard({
         <Empty title="No metrics to rank by">Runs of this project have not logged any metric yet.</Empty>
       )}
       {chosen && board.isPending && <Loading label="Ranking runs…" />}
-      {board.isError && <QueryError error={board.error} onRetry={() => void board.refetch()} />}
+      {board.isError && <ErrorState error={board.error} onRetry={() => void board.refetch()} />}
       {board.isSuccess && runs.length === 0 && (
         <Empty title={`No run has a value for ${chosen}`}>Runs appear here once they log this metric.</Empty>
       )}
@@ -120,10 +120,10 @@ export function Leaderboard({
                 <th scope="col" className="num">
                   Rank
                 </th>
-                <th scope="col">Run</th>
-                <th scope="col" className="num">
-                  {chosen} ({AGG_LABELS[aggregation].toLowerCase()})
+                <th scope="col" className="num" title={`${AGG_LABELS[aggregation]} of ${chosen}`}>
+                  Value
                 </th>
+                <th scope="col">Run</th>
                 <th scope="col">Status</th>
                 <th scope="col">Tags</th>
                 <th scope="col">Created</th>
@@ -133,10 +133,10 @@ export function Leaderboard({
               {runs.map((r) => (
                 <tr key={r.runId}>
                   <td className="num">{r.rank}</td>
+                  <td className="num mono">{formatValue(r.value)}</td>
                   <td className="name-cell" title={r.runName}>
                     <Link to={runPath(org, project, sqidOf(r.url))}>{r.runName}</Link>
                   </td>
-                  <td className="num mono">{formatValue(r.value)}</td>
                   <td>
                     <span className={`status status-${r.status}`}>{r.status}</span>
                   </td>

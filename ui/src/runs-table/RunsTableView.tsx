@@ -1,7 +1,7 @@
 import { type ReactNode, useCallback, useMemo, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { type RunListParams, useRunPages } from '../api/run-list-queries';
-import { Empty, Loading } from '../components/States';
+import { Empty, ErrorState, Loading } from '../components/States';
 import { comparePath } from '../paths';
 import { ActiveFilters } from './ActiveFilters';
 import { columnMetrics, encodeColumn, type ExtraColumn } from './columns';
@@ -16,7 +16,6 @@ import { StatusFilter } from './StatusFilter';
 import { tableColumns } from './table-columns';
 import { TagsFilter } from './TagsFilter';
 import type { RunsView } from './useRunsView';
-import { QueryError } from '../projects/QueryError';
 
 /** The compare page takes at most this many runs. */
 const MAX_COMPARE = 100;
@@ -151,7 +150,7 @@ export function RunsTableView({
       {data.isPending ? (
         <Loading label="Loading runs…" />
       ) : data.error && data.total === undefined ? (
-        <QueryError error={data.error} onRetry={data.refetch} />
+        <ErrorState error={data.error} onRetry={data.refetch} />
       ) : data.total === 0 ? (
         <Empty title="No runs match these filters">
           <button type="button" className="secondary" onClick={clearFilters}>
@@ -160,7 +159,7 @@ export function RunsTableView({
         </Empty>
       ) : (
         <>
-          {data.error !== null && <QueryError error={data.error} onRetry={data.refetch} />}
+          {data.error !== null && <ErrorState error={data.error} onRetry={data.refetch} />}
           <RunsGrid
             data={data}
             columns={columns}

@@ -1,0 +1,102 @@
+import { Type } from '@sinclair/typebox';
+import type { ApiKeyRecord } from '../../domain/types.js';
+import { createOrgKey, listOrgKeys, revokeOrgKey } from '../../services/api-keys.js';
+import type { Deps } from '../../services/context.js';
+import { iso } from '../../services/run-urls.js';
+import type { App } from '../app-types.js';
+import { ctxOf } from '../auth-hook.js';
+import { Nullable, Opt, StringEnum } from '../schema-helpers.js';
+
+const KEY_STATUSES = ['ACTIVE', 'REVOKED', 'EXPIRED'] as const;
+
+const keyFields = {
+  id: Type.Integer(),
+  name: Type.String(),
+  prefix: Type.String({ description: 'The first characters of the key: enough to recognise it, never to use it.' }),
+  userName: Type.String({ description: 'The user the key acts as.' }),
+  createdAt: Type.String(),
+  lastUsedAt: Nullable(Type.String({ description: 'Recorded at most once a minute.' })),
+  expiresAt: Nullable(Type.String()),
+  revokedAt: Nullable(Type.String()),
+  status: StringEnum(KEY_STATUSES),
+  current: Type.Boolean({ description: 'True for the key this request was made with (or its session’s key).' }),
+};
+/** One key as the API shows it: never the key itself nor its hash. */
+const KeySchema = Type.Object(keyFields);
+
+const CreateKeyBody = Type.Object({
+  name: Type.String({ minLength: 1, maxLength: 100, description: 'Printable, one line.' }),
+  expiresAt: Opt(
+    Type.String({ maxLength: 64, description: 'ISO 8601, in the future (a date alone is its midnight UTC).' }),
+  ),
+});
+
+const isoOrNull = (ms: number | null): string | null => (ms === null ? null : iso(ms));
+
+/** A key record as answered: ISO times, its status now, whether it is the request's own key. */
+function keyView(k: ApiKeyRecord, currentKeyId: number, now: number) {
+  const status: (typeof KEY_STATUSES)[number] =
+    k.revokedAt !== null ? 'REVOKED' : k.expiresAt !== null && k.expiresAt < now ? 'EXPIRED' : 'ACTIVE';
+  return {
+    id: k.id,
+    name: k.name,
+    prefix: k.prefix,
+    userName: k.userName,
+    createdAt: iso(k.createdAt),
+    lastUsedAt: isoOrNull(k.lastUsedAt),
+    expiresAt: isoOrNull(k.expiresAt),
+    revokedAt: isoOrNull(k.revokedAt),
+    status,
+    current: k.id === currentKeyId,
+  };
+}
+
+/**
+ * GET /api/keys (the organization's keys, newest first), POST /api/keys (a new key for the
+ * requesting user, answered once in clear) and POST /api/keys/{keyId}/revoke.
+ */
+export function registerApiKeyRoutes(app: App, deps: Deps): void {
+  app.get(
+    '/api/keys',
+    { schema: { response: { 200: Type.Object({ keys: Type.Array(KeySchema) }) } } },
+    async (request) => {
+      const ctx = ctxOf(deps, request);
+      const now = Date.now();
+      return { keys: (await listOrgKeys(ctx)).map((k) => keyView(k, ctx.principal.keyId, now)) };
+    },
+  );
+
+  app.post(
+    '/api/keys',
+    {
+      schema: {
+        description: 'Creates a key for the requesting user; `key` is answered only here and is never stored.',
+        body: CreateKeyBody,
+        response: { 200: Type.Object({ ...keyFields, key: Type.String() }) },
+      },
+    },
+    async (request) => {
+      const ctx = ctxOf(deps, request);
+      const { key, record } = await createOrgKey(ctx, request.body);
+      return { ...keyView(record, ctx.principal.keyId, Date.now()), key };
+    },
+  );
+
+  app.post(
+    '/api/keys/:keyId/revoke',
+    {
+      schema: {
+        description:
+          'Revokes a key of the organization (again: no change). Requests with it, and sessions signed in ' +
+          'with it, are refused within a second, this request’s own key included.',
+        params: Type.Object({ keyId: Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER }) }),
+        response: { 200: KeySchema },
+      },
+    },
+    async (request) => {
+      const ctx = ctxOf(deps, request);
+      const record = await revokeOrgKey(ctx, request.params.keyId);
+      return keyView(record, ctx.principal.keyId, Date.now());
+    },
+  );
+}

@@ -1,0 +1,186 @@
+/**
+ * The API keys page in Chromium: /api-keys opened signed out comes back after sign-in (the
+ * page `pluto.login()` opens); a key created there is shown once, copies, works against the
+ * API with Bearer, and stops working within about two seconds of Revoke; revoking the
+ * session's own key signs out; the list's error state; phone width and the dark theme.
+ */
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Dashboard, openPage, screenshot, signIn, startDashboard } from '../helpers/browser.js';
+import { http, pause } from '../helpers/http-client.js';
+
+/** Page errors, leaving out the browser's notes on 401s (signed out) and on the forced 500 below. */
+const realErrors = (errors: readonly string[]) => errors.filter((e) => !/status of (401|500)/.test(e));
+
+const pageWidth = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth);
+
+describe('the API keys page', () => {
+  let dash: Dashboard;
+  let base: string;
+  const validate = (key: string) => http(base, 'GET', '/api/runs/auth/validate', { key });
+  /** Calls auth/validate with the key until it answers 401 (at most 2.5 s after `since`); returns that answer. */
+  const refused = async (key: string, since: number) => {
+    let answer = await validate(key);
+    while (answer.status === 200 && Date.now() - since < 2500) {
+      await pause(100);
+      answer = await validate(key);
+    }
+    return answer;
+  };
+
+  beforeAll(async () => {
+    dash = await startDashboard();
+    base = dash.server.baseUrl;
+  });
+
+  afterAll(async () => {
+    await dash?.close();
+  });
+
+  it('comes back to /api-keys after sign-in; a created key works with Bearer until it is revoked', async () => {
+    const { page, context, errors } = await openPage(dash.browser);
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: base });
+    try {
+      await signIn(page, base, dash.server.key, '/api-keys');
+      expect(new URL(page.url()).pathname).toBe('/api-keys');
+      await page.getByRole('heading', { name: 'API keys', level: 1 }).waitFor();
+      expect(await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'API keys' }).count()).toBe(
+        1,
+      );
+      // The bootstrap key this session signed in with is listed and marked.
+      await page.getByRole('row').filter({ hasText: 'this session' }).waitFor();
+
+      await page.getByLabel('Key name').fill('browser-key');
+      await page.getByRole('button', { name: 'Create key' }).click();
+      const field = page.getByLabel('New API key');
+      await field.waitFor();
+      expect(await field.getAttribute('readonly')).not.toBeNull();
+      const key = await field.inputValue();
+      expect(key).toMatch(/^sw_[A-Za-z0-9_-]{43}$/);
+      expect(await page.getByText('it will not be shown again').count()).toBe(1);
+
+      await page.getByRole('button', { name: 'Copy', exact: true }).click();
+      await page.getByText('Copied to the clipboard.').waitFor();
+      expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(key);
+
+      // The key works against the API at once.
+      const ok = await validate(key);
+      expect(ok.status).toBe(200);
+      const row = page.getByRole('row').filter({ hasText: 'browser-key' });
+      await row.getByText('Active').waitFor();
+      expect(await row.textContent()).toContain(key.slice(0, 11));
+      expect(await row.textContent()).not.toContain(key.slice(11));
+      await screenshot(page, 'api-keys');
+
+      // Cancel (Escape) keeps the key.
+      await page.getByRole('button', { name: 'Revoke browser-key' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Revoke “browser-key”?' });
+      await dialog.waitFor();
+      await screenshot(page, 'api-keys-revoke-dialog');
+      await page.keyboard.press('Escape');
+      await dialog.waitFor({ state: 'hidden' });
+      expect((await validate(key)).status).toBe(200);
+
+      await page.getByRole('button', { name: 'Revoke browser-key' }).click();
+      await dialog.getByRole('button', { name: 'Revoke key' }).click();
+      const revokedAt = Date.now();
+      await dialog.waitFor({ state: 'hidden' });
+      await row.getByText('Revoked').waitFor();
+      expect(await page.getByRole('button', { name: 'Revoke browser-key' }).count()).toBe(0);
+      expect(await page.getByRole('status').filter({ hasText: 'Revoked “browser-key”.' }).count()).toBe(1);
+      const answer = await refused(key, revokedAt);
+      expect(answer.status).toBe(401);
+      expect(Date.now() - revokedAt).toBeLessThan(2000);
+      expect(answer.body).toEqual({ error: 'API key has been revoked', code: 'UNAUTHORIZED' });
+      // The session's own key still works: only the revoked one stopped.
+      expect((await validate(dash.server.key)).status).toBe(200);
+      // The new key was shown once: gone after a reload.
+      await page.reload();
+      await page.getByRole('row').filter({ hasText: 'browser-key' }).waitFor();
+      expect(await page.getByLabel('New API key').count()).toBe(0);
+      expect(await page.content()).not.toContain(key.slice(11));
+      expect(realErrors(errors)).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('revoking the key the session signed in with warns, then signs out', async () => {
+    const made = await http(base, 'POST', '/api/keys', { key: dash.server.key, json: { name: 'own-session-key' } });
+    expect(made.status).toBe(200);
+    const { page, context, errors } = await openPage(dash.browser);
+    try {
+      await signIn(page, base, String(made.body.key), '/api-keys');
+      const row = page.getByRole('row').filter({ hasText: 'own-session-key' });
+      await row.getByText('this session').waitFor();
+      await row.getByRole('button', { name: 'Revoke own-session-key' }).click();
+      const dialog = page.getByRole('dialog');
+      await dialog.getByText('revoking it signs you out').waitFor();
+      await dialog.getByRole('button', { name: 'Revoke key' }).click();
+      const revokedAt = Date.now();
+      await page.waitForURL((url) => url.pathname === '/sign-in');
+      expect(new URL(page.url()).searchParams.get('next')).toBe('/api-keys');
+      await page.getByLabel('API key').waitFor();
+      expect((await refused(String(made.body.key), revokedAt)).status).toBe(401);
+      expect(realErrors(errors)).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('shows an alert with Try again when the keys cannot be read, and refuses a blank name', async () => {
+    const { page, context, errors } = await openPage(dash.browser);
+    try {
+      let fail = true;
+      await page.route('**/api/keys', (route) =>
+        fail && route.request().method() === 'GET'
+          ? route.fulfill({
+              status: 500,
+              contentType: 'application/json',
+              body: JSON.stringify({ error: 'The keys could not be read', code: 'INTERNAL' }),
+            })
+          : route.continue(),
+      );
+      await signIn(page, base, dash.server.key, '/api-keys');
+      const alert = page.getByRole('alert').filter({ hasText: 'The keys could not be read' });
+      await alert.waitFor();
+      fail = false;
+      await alert.getByRole('button', { name: 'Try again' }).click();
+      await page.getByRole('row').filter({ hasText: 'this session' }).waitFor();
+
+      await page.getByLabel('Key name').fill('   ');
+      await page.getByRole('button', { name: 'Create key' }).click();
+      await page.getByRole('alert').filter({ hasText: 'printable characters' }).waitFor();
+      expect(await page.getByLabel('New API key').count()).toBe(0);
+      expect(realErrors(errors).filter((e) => !/status of 400/.test(e))).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('fits a 390 px phone in the dark theme, with an expiry date', async () => {
+    const { page, context, errors } = await openPage(dash.browser, { width: 390, height: 844, colorScheme: 'dark' });
+    try {
+      await signIn(page, base, dash.server.key, '/api-keys');
+      await page.getByLabel('Key name').fill('a phone key with a fairly long descriptive name');
+      const next = new Date(Date.now() + 30 * 86_400_000);
+      const day = `${next.getFullYear()}-${String(next.getMonth() + 1).padStart(2, '0')}-${String(next.getDate()).padStart(2, '0')}`;
+      await page.getByLabel('Expires').fill(day);
+      await page.getByRole('button', { name: 'Create key' }).click();
+      await page.getByLabel('New API key').waitFor();
+      const row = page.getByRole('row').filter({ hasText: 'a phone key with a fairly long' });
+      await row.getByText(day).waitFor();
+      expect(await pageWidth(page)).toBeLessThanOrEqual(390);
+      await screenshot(page, 'api-keys-phone');
+      const listed = await http(base, 'GET', '/api/keys', { key: dash.server.key });
+      const stored = (listed.body.keys as { name: string; expiresAt: string }[]).find((k) =>
+        k.name.startsWith('a phone key'),
+      );
+      // The key works through the chosen day, local time.
+      expect(new Date(stored!.expiresAt).getDate()).toBe(next.getDate());
+      expect(realErrors(errors)).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+});

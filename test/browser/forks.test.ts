@@ -1,0 +1,100 @@
+/**
+ * The "Forks" line of a run's header in Chromium against a spawned server: a parent lists
+ * its direct forks (name link, display id, fork step) and not its grandchildren, a fork's
+ * link opens the fork (which names its parent), a run without forks shows no line; phone
+ * width in the dark theme without sideways scroll.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Dashboard, openPage, screenshot, signIn, startDashboard } from '../helpers/browser.js';
+import {
+  createRunHttp,
+  ingestMetricsHttp,
+  noSidewaysScroll,
+  pathOf,
+  realErrors,
+  type SeededRun,
+} from '../helpers/browser-seed.js';
+import { metricLine } from '../helpers/ingest-api.js';
+
+const PROJECT = 'fork-demo';
+
+type Created = SeededRun;
+
+const createRun = (base: string, key: string, body: Record<string, unknown>): Promise<Created> =>
+  createRunHttp(base, key, { projectName: PROJECT, ...body });
+
+describe('the forks of a run', () => {
+  let dash: Dashboard;
+  let base: string;
+  let key: string;
+  let parent: Created;
+  let early: Created;
+  let late: Created;
+
+  beforeAll(async () => {
+    dash = await startDashboard();
+    base = dash.server.baseUrl;
+    key = dash.server.key;
+    parent = await createRun(base, key, { runName: 'base-run' });
+    const lines = Array.from({ length: 10 }, (_, s) => metricLine(s, { loss: 1 / (s + 1) }));
+    await ingestMetricsHttp(base, key, parent.runId, PROJECT, lines);
+    early = await createRun(base, key, { runName: 'fork-early', forkRunId: parent.runId, forkStep: 2 });
+    late = await createRun(base, key, { runName: 'fork-late', forkRunId: parent.runId, forkStep: 7 });
+    await createRun(base, key, { runName: 'grandchild', forkRunId: late.runId, forkStep: 7 });
+  });
+  afterAll(() => dash?.close());
+
+  it('lists each fork with its display id and step, and a fork link opens the fork', async () => {
+    const { page, context, errors } = await openPage(dash.browser);
+    try {
+      await signIn(page, base, key, pathOf(parent.url));
+      await page.getByRole('heading', { level: 1, name: 'base-run' }).waitFor();
+      const list = page.getByRole('list', { name: 'Forks of this run' });
+      await list.waitFor();
+      const items = await list.getByRole('listitem').allTextContents();
+      expect(items.map((t) => t.replace(/\s+/g, ' ').trim())).toEqual([
+        `fork-early ${early.displayId} at step 2`,
+        `fork-late ${late.displayId} at step 7`,
+      ]);
+      expect(await list.getByRole('link', { name: 'grandchild' }).count()).toBe(0);
+      await screenshot(page, 'run-forks');
+      await list.getByRole('link', { name: 'fork-late' }).click();
+      await page.getByRole('heading', { level: 1, name: 'fork-late' }).waitFor();
+      expect(new URL(page.url()).pathname).toBe(pathOf(late.url));
+      // The fork names its parent, and lists its own fork.
+      await page.getByRole('link', { name: 'base-run' }).waitFor();
+      await page.getByRole('list', { name: 'Forks of this run' }).getByRole('link', { name: 'grandchild' }).waitFor();
+      expect(realErrors(errors)).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('shows no Forks line for a run without forks', async () => {
+    const { page, context, errors } = await openPage(dash.browser);
+    try {
+      await signIn(page, base, key, pathOf(early.url));
+      await page.getByRole('heading', { level: 1, name: 'fork-early' }).waitFor();
+      await page.getByRole('link', { name: 'base-run' }).waitFor();
+      // The forks answer has arrived once the network is quiet.
+      await page.waitForLoadState('networkidle');
+      expect(await page.getByRole('list', { name: 'Forks of this run' }).count()).toBe(0);
+      expect(realErrors(errors)).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('fits a phone in the dark theme', async () => {
+    const { page, context, errors } = await openPage(dash.browser, { width: 390, height: 844, colorScheme: 'dark' });
+    try {
+      await signIn(page, base, key, pathOf(parent.url));
+      await page.getByRole('list', { name: 'Forks of this run' }).waitFor();
+      await noSidewaysScroll(page);
+      await screenshot(page, 'run-forks-phone-dark');
+      expect(realErrors(errors)).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+});

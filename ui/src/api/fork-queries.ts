@@ -1,0 +1,44 @@
+import { useQuery } from '@tanstack/react-query';
+import { apiGet } from './client';
+
+/** A fork of a run as `GET /api/runs/list` answers it (the fields the dashboard shows). */
+export interface ForkRow {
+  id: number;
+  name: string;
+  displayId: string;
+  status: string;
+  url: string;
+  forkedFromRunId: number | null;
+  forkStep: number | null;
+}
+
+interface ForkListAnswer {
+  runs: ForkRow[];
+  total: number;
+}
+
+/** Most forks listed at once (the API's largest page); `total` tells how many there are. */
+export const FORK_LIMIT = 200;
+
+/**
+ * The runs forked from a run (they live in its project), oldest first:
+ * `GET /api/runs/list?filter={"forkedFromRunId":<id>}`.
+ */
+export function useRunForks(runId: number, projectName: string) {
+  return useQuery({
+    queryKey: ['run-forks', projectName, runId],
+    queryFn: ({ signal }) =>
+      apiGet<ForkListAnswer>(
+        '/api/runs/list',
+        {
+          projectName,
+          filter: JSON.stringify({ forkedFromRunId: runId }),
+          sort: 'createdAt',
+          limit: FORK_LIMIT,
+        },
+        signal,
+      ),
+    staleTime: 15_000,
+    refetchInterval: 30_000,
+  });
+}

@@ -1,0 +1,54 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { apiGet, apiPost } from './client';
+
+/** One key of `GET /api/keys`: never the key itself, only its first characters. */
+export interface ApiKey {
+  id: number;
+  name: string;
+  /** The key's first characters, enough to recognise it. */
+  prefix: string;
+  /** The user the key acts as. */
+  userName: string;
+  createdAt: string;
+  /** Recorded at most once a minute. */
+  lastUsedAt: string | null;
+  expiresAt: string | null;
+  revokedAt: string | null;
+  status: 'ACTIVE' | 'REVOKED' | 'EXPIRED';
+  /** True for the key this dashboard session signed in with. */
+  current: boolean;
+}
+
+/** The answer of `POST /api/keys`: the record and, this once, the key in full. */
+export interface CreatedKey extends ApiKey {
+  key: string;
+}
+
+const KEYS = ['api-keys'] as const;
+
+/** The organization's API keys, newest first. */
+export function useApiKeys() {
+  return useQuery({
+    queryKey: KEYS,
+    queryFn: ({ signal }) => apiGet<{ keys: ApiKey[] }>('/api/keys', undefined, signal),
+    select: (answer) => answer.keys,
+  });
+}
+
+/** Creates a key for the signed-in user (`expiresAt` ISO 8601 or none); refreshes the list. */
+export function useCreateKey() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (input: { name: string; expiresAt?: string }) => apiPost<CreatedKey>('/api/keys', input),
+    onSuccess: () => client.invalidateQueries({ queryKey: KEYS }),
+  });
+}
+
+/** Revokes a key of the organization (`POST /api/keys/{id}/revoke`); refreshes the list. */
+export function useRevokeKey() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (id: number) => apiPost<ApiKey>(`/api/keys/${id}/revoke`, {}),
+    onSuccess: () => client.invalidateQueries({ queryKey: KEYS }),
+  });
+}
