@@ -8,10 +8,11 @@ import { badRequest } from '../errors.js';
 const counts = (value: number | null): value is number => value !== null && !Number.isNaN(value);
 
 /**
- * Returns at most `limit` of the given points (the same objects, in step order): a copy when
+ * Returns at most `limit` of the given points (the same objects, in their order): a copy when
  * they fit; else the first, the last, and per bucket of the step range its min and max point
- * (null values ignored, ties to the lowest step, an all-null bucket keeps its first point).
- * Expects ascending unique steps. O(n) time, O(limit) memory. Throws badRequest when limit
+ * (null values ignored, ties to the earliest point, an all-null bucket keeps its first point).
+ * Expects ascending steps (several points at one step, as in a sys/ series, stay in their
+ * order and share a bucket). O(n) time, O(limit) memory. Throws badRequest when limit
  * is not a positive integer.
  */
 export function samplePoints<T extends { step: number; value: number | null }>(
@@ -40,11 +41,13 @@ export function samplePoints<T extends { step: number; value: number | null }>(
   let high: T | undefined;
   let lowValue = 0;
   let highValue = 0;
+  let lowAt = 0;
+  let highAt = 0;
   const flush = (): void => {
     if (low === undefined || high === undefined) {
       if (head !== undefined) out.push(head);
     } else if (low === high) out.push(low);
-    else if (low.step < high.step) out.push(low, high);
+    else if (lowAt < highAt) out.push(low, high);
     else out.push(high, low);
   };
   for (let i = 1; i < n - 1; i++) {
@@ -63,10 +66,12 @@ export function samplePoints<T extends { step: number; value: number | null }>(
     if (low === undefined || value < lowValue) {
       low = point;
       lowValue = value;
+      lowAt = i;
     }
     if (high === undefined || value > highValue) {
       high = point;
       highValue = value;
+      highAt = i;
     }
   }
   flush();

@@ -13,6 +13,8 @@ import {
 } from './series-suite-helpers.js';
 
 const NAMES = ['loss', 'val/acc'] as const;
+/** A sys/ series (keyed by step and time, contract §4) beside an ordinary one. */
+const SYSTEM_NAMES = ['sys/cpu', 'loss'] as const;
 
 const value = fc
   .oneof(
@@ -22,97 +24,112 @@ const value = fc
   )
   .map((v) => (v === 0 ? 0 : v));
 
-const point = fc.record({
-  run: fc.constantFrom(1, 2),
-  logName: fc.constantFrom(...NAMES),
-  step: fc.integer({ min: 0, max: 30 }),
-  time: fc.integer({ min: 0, max: 6 }),
-  value,
-});
+/** Points of the names with steps 0..maxStep and times 0..maxTime. */
+const pointOf = (names: readonly string[], maxStep: number, maxTime: number) =>
+  fc.record({
+    run: fc.constantFrom(1, 2),
+    logName: fc.constantFrom(...names),
+    step: fc.integer({ min: 0, max: maxStep }),
+    time: fc.integer({ min: 0, max: maxTime }),
+    value,
+  });
 
 type Point = { run: number } & MetricPointInput;
 
 /** A batch of new points, or a re-send of an earlier batch (by index modulo their number). */
-const action = fc.oneof(
-  {
-    weight: 4,
-    arbitrary: fc.record({
-      kind: fc.constant('batch' as const),
-      points: fc.array(point, { minLength: 1, maxLength: 25 }),
-    }),
-  },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant('resend' as const), index: fc.nat() }) },
-);
+const actionOf = (point: fc.Arbitrary<Point>) =>
+  fc.oneof(
+    {
+      weight: 4,
+      arbitrary: fc.record({
+        kind: fc.constant('batch' as const),
+        points: fc.array(point, { minLength: 1, maxLength: 25 }),
+      }),
+    },
+    { weight: 1, arbitrary: fc.record({ kind: fc.constant('resend' as const), index: fc.nat() }) },
+  );
 
-/** Registers the property test. */
+/** Registers the property tests. */
 export function propertyCases(open: OpenSeriesStore): void {
   describe('random batches', () => {
     it('every summary and point read matches a brute-force computation over the effective series', async () => {
-      await fc.assert(
-        fc.asyncProperty(
-          fc.array(action, { minLength: 1, maxLength: 12 }),
-          fc.integer({ min: 0, max: 30 }),
-          async (actions, forkStep) => {
-            const store = await open();
-            try {
-              const model = new PointModel();
-              const sent: Point[][] = [];
-              for (const a of actions) {
-                const batch = a.kind === 'batch' ? a.points : sent[a.index % Math.max(1, sent.length)];
-                if (!batch) continue;
-                sent.push(batch);
-                for (const run of [1, 2]) {
-                  const mine = batch
-                    .filter((p) => p.run === run)
-                    .map(({ logName, step, time, value: v }) => ({ logName, step, time, value: v }));
-                  if (mine.length === 0) continue;
-                  await store.series.appendMetrics({ id: run, projectId: 1 }, mine);
-                  model.apply(run, mine);
-                }
-              }
-              const lineages: LineageLink[][] = [
-                own(1),
-                own(2),
-                [
-                  { runId: 2, maxStep: Infinity },
-                  { runId: 1, maxStep: forkStep },
-                ],
-              ];
-              for (const lineage of lineages) {
-                const summaries = await store.series.summarize(lineage);
-                const expectedNames = NAMES.filter((n) => model.effective(lineage, n).length > 0);
-                expect(summaries.map((s) => s.logName)).toEqual([...expectedNames].sort());
-                for (const name of expectedNames) {
-                  const effective = model.effective(lineage, name);
-                  expectSummary(
-                    summaries.find((s) => s.logName === name),
-                    bruteSummary(effective),
-                    `${name} ${JSON.stringify(lineage)}`,
-                  );
-                  expect(await store.series.readPoints(lineage, name, 0, 1e15)).toEqual(asStored(effective));
-                }
-                const highest = Math.max(
-                  -1,
-                  ...expectedNames.map((n) => model.effective(lineage, n).at(-1)?.step ?? -1),
-                );
-                expect(await store.series.maxStep(lineage)).toBe(highest < 0 ? null : highest);
-              }
-              for (const name of NAMES) {
-                const stored = await store.series.projectSummaries(1, name);
-                for (const run of [1, 2]) {
-                  const effective = model.effective(own(run), name);
-                  const row = stored.find((s) => s.runId === run);
-                  if (effective.length === 0) expect(row).toBeUndefined();
-                  else expectSummary(row, bruteSummary(effective), `stored ${name} of run ${run}`);
-                }
-              }
-            } finally {
-              await store.close();
-            }
-          },
-        ),
-        { numRuns: 150 },
-      );
+      await checkRandomBatches(open, NAMES, actionOf(pointOf(NAMES, 30, 6)), 30, 150);
+    }, 120_000);
+
+    it('with a sys/ series sampled many times per step, every summary and point read matches the model', async () => {
+      await checkRandomBatches(open, SYSTEM_NAMES, actionOf(pointOf(SYSTEM_NAMES, 3, 60)), 3, 60);
     }, 120_000);
   });
+}
+
+/** Asserts the store against the model after `runs` random action lists, for forks at 0..maxFork. */
+async function checkRandomBatches(
+  open: OpenSeriesStore,
+  names: readonly string[],
+  action: fc.Arbitrary<{ kind: 'batch'; points: Point[] } | { kind: 'resend'; index: number }>,
+  maxFork: number,
+  runs: number,
+): Promise<void> {
+  await fc.assert(
+    fc.asyncProperty(
+      fc.array(action, { minLength: 1, maxLength: 12 }),
+      fc.integer({ min: 0, max: maxFork }),
+      async (actions, forkStep) => {
+        const store = await open();
+        try {
+          const model = new PointModel();
+          const sent: Point[][] = [];
+          for (const a of actions) {
+            const batch = a.kind === 'batch' ? a.points : sent[a.index % Math.max(1, sent.length)];
+            if (!batch) continue;
+            sent.push(batch);
+            for (const run of [1, 2]) {
+              const mine = batch
+                .filter((p) => p.run === run)
+                .map(({ logName, step, time, value: v }) => ({ logName, step, time, value: v }));
+              if (mine.length === 0) continue;
+              await store.series.appendMetrics({ id: run, projectId: 1 }, mine);
+              model.apply(run, mine);
+            }
+          }
+          const lineages: LineageLink[][] = [
+            own(1),
+            own(2),
+            [
+              { runId: 2, maxStep: Infinity },
+              { runId: 1, maxStep: forkStep },
+            ],
+          ];
+          for (const lineage of lineages) {
+            const summaries = await store.series.summarize(lineage);
+            const expectedNames = names.filter((n) => model.effective(lineage, n).length > 0);
+            expect(summaries.map((s) => s.logName)).toEqual([...expectedNames].sort());
+            for (const name of expectedNames) {
+              const effective = model.effective(lineage, name);
+              expectSummary(
+                summaries.find((s) => s.logName === name),
+                bruteSummary(effective),
+                `${name} ${JSON.stringify(lineage)}`,
+              );
+              expect(await store.series.readPoints(lineage, name, 0, 1e15)).toEqual(asStored(effective));
+            }
+            const highest = Math.max(-1, ...expectedNames.map((n) => model.effective(lineage, n).at(-1)?.step ?? -1));
+            expect(await store.series.maxStep(lineage)).toBe(highest < 0 ? null : highest);
+          }
+          for (const name of names) {
+            const stored = await store.series.projectSummaries(1, name);
+            for (const run of [1, 2]) {
+              const effective = model.effective(own(run), name);
+              const row = stored.find((s) => s.runId === run);
+              if (effective.length === 0) expect(row).toBeUndefined();
+              else expectSummary(row, bruteSummary(effective), `stored ${name} of run ${run}`);
+            }
+          }
+        } finally {
+          await store.close();
+        }
+      },
+    ),
+    { numRuns: runs },
+  );
 }

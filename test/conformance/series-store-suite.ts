@@ -9,6 +9,7 @@ import { metricCases } from './series-metric-cases.js';
 import { propertyCases } from './series-property-cases.js';
 import { rankCases } from './series-rank-cases.js';
 import { samplingCases } from './series-sampling-cases.js';
+import { systemCases } from './series-system-cases.js';
 import type { OpenSeriesStore } from './series-suite-helpers.js';
 
 export type { OpenSeriesStore } from './series-suite-helpers.js';
@@ -21,6 +22,7 @@ export function seriesStoreSuite(name: string, open: OpenSeriesStore): void {
     propertyCases(open);
     linesCases(open);
     samplingCases(open);
+    systemCases(open);
     rankCases(open);
   });
 }

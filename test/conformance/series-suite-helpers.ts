@@ -46,35 +46,44 @@ export interface ModelPoint {
   value: number;
 }
 
+/**
+ * The key of a point under the contract: its step, or its step and time for a logName of the
+ * sys/ group (contract §4, amended 2026-11-22).
+ */
+const modelKey = (logName: string, step: number, time: number): string =>
+  logName.startsWith('sys/') ? `${step}:${time}` : `${step}`;
+
 /** The stored points the contract implies, kept by brute force. */
 export class PointModel {
-  private readonly series = new Map<string, Map<number, ModelPoint>>();
+  private readonly series = new Map<string, Map<string, ModelPoint>>();
 
   /** Applies a batch with the contract's rules: later time wins, equal time the later line. */
   apply(runId: number, points: readonly MetricPointInput[]): void {
     for (const p of points) {
       const key = `${runId}\u0000${p.logName}`;
-      let steps = this.series.get(key);
-      if (!steps) {
-        steps = new Map();
-        this.series.set(key, steps);
+      let keys = this.series.get(key);
+      if (!keys) {
+        keys = new Map();
+        this.series.set(key, keys);
       }
-      const old = steps.get(p.step);
-      if (old === undefined || p.time >= old.time) steps.set(p.step, { step: p.step, time: p.time, value: p.value });
+      const at = modelKey(p.logName, p.step, p.time);
+      const old = keys.get(at);
+      if (old === undefined || p.time >= old.time) keys.set(at, { step: p.step, time: p.time, value: p.value });
     }
   }
 
-  /** Returns the effective points of a metric through a lineage, ascending by step. */
+  /** Returns the effective points of a metric through a lineage, ascending by step (then time). */
   effective(lineage: readonly LineageLink[], logName: string): ModelPoint[] {
-    const out = new Map<number, ModelPoint>();
+    const out = new Map<string, ModelPoint>();
     let bound = Infinity;
     for (const link of lineage) {
       bound = Math.min(bound, link.maxStep);
       for (const p of this.series.get(`${link.runId}\u0000${logName}`)?.values() ?? []) {
-        if (p.step <= bound && !out.has(p.step)) out.set(p.step, p);
+        const at = modelKey(logName, p.step, p.time);
+        if (p.step <= bound && !out.has(at)) out.set(at, p);
       }
     }
-    return [...out.values()].sort((a, b) => a.step - b.step);
+    return [...out.values()].sort((a, b) => a.step - b.step || a.time - b.time);
   }
 }
 

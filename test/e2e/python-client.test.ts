@@ -425,8 +425,13 @@ describe('pluto-ml against a real stepwise server', () => {
       server,
       `/api/runs/metrics?runId=${client.runId}&logGroup=sys`,
     );
+    // Contract §4 (amended 2026-11-22): sys/ series keep every sample, keyed by (step, time).
     expect(sys.metrics.map((p) => [p.logName, p.step, p.value])).toEqual([
+      ['sys/cpu.percentage', 0, 10.5],
+      ['sys/cpu.percentage', 0, 20.25],
       ['sys/cpu.percentage', 0, 30],
+      ['sys/memory.percentage', 0, 40],
+      ['sys/memory.percentage', 0, 41],
       ['sys/memory.percentage', 0, 42],
     ]);
   });
@@ -449,7 +454,7 @@ describe('pluto-ml against a real stepwise server', () => {
       last: { step: 100, value: 1 },
     });
     expect(stats.metrics.find((m) => m.logName === 'sys/cpu.percentage')).toMatchObject({
-      count: 1,
+      count: 3,
       last: { step: 0, value: 30 },
     });
   });

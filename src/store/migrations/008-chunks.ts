@@ -1,6 +1,9 @@
 /**
  * Metric points stored in chunks (issue 12): one row per run of consecutive points of a
- * series, keyed by its first step, with its step range, exact moments over its finite values
+ * series, keyed by its first point's (step, tie) — tie is that point's time in a series
+ * keyed by (step, time) (the sys/ group, contract §4; domain/time-keyed.ts), else 0, so
+ * several chunks can start at one step of a sys/ series while other series keep one point
+ * per step and chunks keyed by step alone — with its step range, exact moments over its finite values
  * (count, mean + mean_lo, m2, min/max with their step and time), time bounds, its last finite
  * value, and the points packed in `data` (sql/chunk-codec.ts). series.version changes with
  * every write of a series, so a writer's cached tail chunk is known to be current.
@@ -11,6 +14,7 @@ export const chunksMigration = `
 CREATE TABLE metric_chunks (
   series_id BIGINT NOT NULL,
   first_step BIGINT NOT NULL,
+  first_tie BIGINT NOT NULL,
   last_step BIGINT NOT NULL,
   points BIGINT NOT NULL,
   count BIGINT NOT NULL,
@@ -28,7 +32,7 @@ CREATE TABLE metric_chunks (
   last_finite_step BIGINT,
   last_finite_value DOUBLE PRECISION,
   data {{blob}} NOT NULL,
-  PRIMARY KEY (series_id, first_step)
+  PRIMARY KEY (series_id, first_step, first_tie)
 ) {{clustered}};
 ALTER TABLE series ADD COLUMN version BIGINT NOT NULL DEFAULT 0;
 DELETE FROM metric_rollups;

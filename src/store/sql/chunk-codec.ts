@@ -4,8 +4,12 @@
  * statistics stored beside it.
  */
 import { momentsOf, type Moments } from '../../domain/summary.js';
+import { compareKeys, tieOf } from '../../domain/time-keyed.js';
 
-/** A chunk's points in ascending step order, in three parallel arrays. */
+/**
+ * A chunk's points in ascending (step, tie) order (tie: the time in a series keyed by time,
+ * else 0, see domain/time-keyed.ts), in three parallel arrays.
+ */
 export interface ChunkPoints {
   steps: number[];
   times: number[];
@@ -101,6 +105,22 @@ export function lowerBound(steps: readonly number[], step: number): number {
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
     if (steps[mid]! < step) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/**
+ * Returns the index of the first point whose (step, tie) key is >= (step, tie) in a chunk
+ * (its length when none); tie as tieOf(byTime, time).
+ */
+export function lowerBoundKey(c: ChunkPoints, byTime: boolean, step: number, tie: number): number {
+  if (!byTime) return lowerBound(c.steps, step);
+  let lo = 0;
+  let hi = c.steps.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (compareKeys(c.steps[mid]!, tieOf(true, c.times[mid]!), step, tie) < 0) lo = mid + 1;
     else hi = mid;
   }
   return lo;

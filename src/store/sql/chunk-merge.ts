@@ -1,8 +1,10 @@
 /**
- * Merging incoming points into a chunk's points (pure): one point per step, the later time
- * winning (equal times: the incoming point), and what the merge means for the summary.
+ * Merging incoming points into a chunk's points (pure): one point per key — the step, or
+ * (step, time) in a series keyed by time (domain/time-keyed.ts) — the later time winning
+ * (equal times: the incoming point), and what the merge means for the summary.
  */
-import { lowerBound, type ChunkPoints } from './chunk-codec.js';
+import { compareKeys, tieOf } from '../../domain/time-keyed.js';
+import { lowerBoundKey, type ChunkPoints } from './chunk-codec.js';
 
 /** An incoming point; value NaN or ±Infinity for non-finite values. */
 export interface RawPoint {
@@ -26,15 +28,22 @@ export interface MergeOutcome {
 const sameValue = (a: number, b: number): boolean => a === b || (Number.isNaN(a) && Number.isNaN(b));
 
 /**
- * Merges points (ascending steps, each once) into c in place. `firstTime` is the series'
+ * Merges points (ascending keys, each once) into c in place. `firstTime` is the series'
  * earliest stored time: replacing a point of that time asks for a recompute.
  */
-export function mergeInto(c: ChunkPoints, points: readonly RawPoint[], firstTime: number | null): MergeOutcome {
+export function mergeInto(
+  c: ChunkPoints,
+  points: readonly RawPoint[],
+  firstTime: number | null,
+  byTime: boolean,
+): MergeOutcome {
   const out: MergeOutcome = { added: [], written: 0, lastTime: -Infinity, recompute: false };
   for (const p of points) {
     const n = c.steps.length;
-    const i = n > 0 && c.steps[n - 1]! < p.step ? n : lowerBound(c.steps, p.step);
-    if (i < n && c.steps[i] === p.step) {
+    const tie = tieOf(byTime, p.time);
+    const after = n > 0 && compareKeys(c.steps[n - 1]!, tieOf(byTime, c.times[n - 1]!), p.step, tie) < 0;
+    const i = after ? n : lowerBoundKey(c, byTime, p.step, tie);
+    if (i < n && c.steps[i] === p.step && tieOf(byTime, c.times[i]!) === tie) {
       const oldTime = c.times[i]!;
       if (oldTime > p.time) continue;
       if (sameValue(c.values[i]!, p.value)) {

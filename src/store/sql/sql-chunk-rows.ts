@@ -1,6 +1,9 @@
 /**
  * metric_chunks rows: their columns, reading them as ChunkStats / points, writing chunks.
+ * A chunk is keyed by its first point's (step, tie): tie is 0 except in series keyed by
+ * (step, time), where it is the first point's time (migration 008, domain/time-keyed.ts).
  */
+import { tieOf } from '../../domain/time-keyed.js';
 import type { ChunkPoints, ChunkStats } from './chunk-codec.js';
 import { chunkStats, decodeChunk, encodeChunk } from './chunk-codec.js';
 import type { SqlExecutor, SqlValue } from './sql-db.js';
@@ -8,6 +11,7 @@ import type { SqlExecutor, SqlValue } from './sql-db.js';
 /** A metric_chunks row as SELECT gives it (BIGINTs may be strings on some engines). */
 export interface ChunkRow {
   first_step: number | string;
+  first_tie: number | string;
   last_step: number | string;
   points: number | string;
   count: number | string;
@@ -33,15 +37,15 @@ export interface ChunkDataRow extends ChunkRow {
 
 /** The statistics columns (no points), for SELECT lists. */
 export const CHUNK_STAT_COLUMNS =
-  'first_step, last_step, points, count, mean, mean_lo, m2, min_value, min_step, min_time, max_value, max_step, ' +
+  'first_step, first_tie, last_step, points, count, mean, mean_lo, m2, min_value, min_step, min_time, max_value, max_step, ' +
   'max_time, first_time, last_time, last_finite_step, last_finite_value';
 
 /** Every column but series_id. */
 export const CHUNK_COLUMNS = `${CHUNK_STAT_COLUMNS}, data`;
 
 const UPSERT_CHUNK =
-  `INSERT INTO metric_chunks (series_id, ${CHUNK_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ` +
-  'ON CONFLICT (series_id, first_step) DO UPDATE SET last_step = excluded.last_step, points = excluded.points, ' +
+  `INSERT INTO metric_chunks (series_id, ${CHUNK_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ` +
+  'ON CONFLICT (series_id, first_step, first_tie) DO UPDATE SET last_step = excluded.last_step, points = excluded.points, ' +
   'count = excluded.count, mean = excluded.mean, mean_lo = excluded.mean_lo, m2 = excluded.m2, ' +
   'min_value = excluded.min_value, min_step = excluded.min_step, min_time = excluded.min_time, ' +
   'max_value = excluded.max_value, max_step = excluded.max_step, max_time = excluded.max_time, ' +
@@ -79,14 +83,36 @@ export function rowStats(r: ChunkRow): ChunkStats {
 /** Returns the points of a row with data. */
 export const rowPoints = (r: ChunkDataRow): ChunkPoints => decodeChunk(r.data);
 
+/** A chunk's key: its first point's step and tie. */
+export interface ChunkKey {
+  step: number;
+  tie: number;
+}
+
+/** Returns the key of a row. */
+export const rowKey = (r: ChunkRow): ChunkKey => ({ step: Number(r.first_step), tie: Number(r.first_tie) });
+
+/** Returns the key of the chunk that starts at point i of c. */
+export const keyAt = (c: ChunkPoints, i: number, byTime: boolean): ChunkKey => ({
+  step: c.steps[i]!,
+  tie: tieOf(byTime, c.times[i]!),
+});
+
 /** Returns the UPSERT parameters of points [from, to) of a chunk of a series. */
-export function chunkParams(seriesId: number, c: ChunkPoints, from = 0, to = c.steps.length): SqlValue[] {
+export function chunkParams(
+  seriesId: number,
+  c: ChunkPoints,
+  byTime: boolean,
+  from = 0,
+  to = c.steps.length,
+): SqlValue[] {
   const s = chunkStats(c, from, to);
   const m = s.moments;
   const some = m.count > 0;
   return [
     seriesId,
     s.firstStep,
+    tieOf(byTime, c.times[from]!),
     s.lastStep,
     s.points,
     m.count,
@@ -107,50 +133,82 @@ export function chunkParams(seriesId: number, c: ChunkPoints, from = 0, to = c.s
   ];
 }
 
-/** Writes chunks (rows of chunkParams), replacing those with the same series and first step. */
+/** Writes chunks (rows of chunkParams), replacing those with the same series and key. */
 export async function upsertChunks(tx: SqlExecutor, rows: readonly SqlValue[][]): Promise<void> {
   if (rows.length > 0) await tx.runMany(UPSERT_CHUNK, rows);
 }
 
-/** Deletes chunks by [seriesId, firstStep]. */
+/** Deletes chunks by [seriesId, firstStep, firstTie]. */
 export async function deleteChunks(tx: SqlExecutor, keys: readonly SqlValue[][]): Promise<void> {
-  if (keys.length > 0) await tx.runMany('DELETE FROM metric_chunks WHERE series_id = ? AND first_step = ?', keys);
+  if (keys.length > 0) {
+    await tx.runMany('DELETE FROM metric_chunks WHERE series_id = ? AND first_step = ? AND first_tie = ?', keys);
+  }
 }
 
-/** Returns the last chunk (highest steps) of a series with its points, or undefined. */
+/** Returns the last chunk (highest keys) of a series with its points, or undefined. */
 export function readTail(tx: SqlExecutor, seriesId: number): Promise<ChunkDataRow | undefined> {
   return tx.get<ChunkDataRow>(
-    `SELECT ${CHUNK_COLUMNS} FROM metric_chunks WHERE series_id = ? ORDER BY first_step DESC LIMIT 1`,
+    `SELECT ${CHUNK_COLUMNS} FROM metric_chunks WHERE series_id = ? ORDER BY first_step DESC, first_tie DESC LIMIT 1`,
     [seriesId],
   );
 }
 
-/**
- * Returns the chunk that holds (or would hold) a step: the last one starting at or before
- * it, else the series' first chunk; undefined when the series has none.
- */
-export async function readHolding(tx: SqlExecutor, seriesId: number, step: number): Promise<ChunkDataRow | undefined> {
-  const before = await tx.get<ChunkDataRow>(
-    `SELECT ${CHUNK_COLUMNS} FROM metric_chunks WHERE series_id = ? AND first_step <= ? ORDER BY first_step DESC LIMIT 1`,
-    [seriesId, step],
-  );
-  return (
-    before ??
-    tx.get<ChunkDataRow>(`SELECT ${CHUNK_COLUMNS} FROM metric_chunks WHERE series_id = ? ORDER BY first_step LIMIT 1`, [
-      seriesId,
-    ])
+/** Returns the chunk of a series with this key, with its points, or undefined. */
+export function readChunk(tx: SqlExecutor, seriesId: number, key: ChunkKey): Promise<ChunkDataRow | undefined> {
+  return tx.get<ChunkDataRow>(
+    `SELECT ${CHUNK_COLUMNS} FROM metric_chunks WHERE series_id = ? AND first_step = ? AND first_tie = ?`,
+    [seriesId, key.step, key.tie],
   );
 }
 
 /**
- * The WHERE clause (and its parameters) of the chunks of a series overlapping [stepMin,
- * stepMax], in one index range: from the last chunk starting at or before stepMin.
+ * Returns the chunk that holds (or would hold) a point of key (step, tie): the last one
+ * starting at or before it, else the series' first chunk; undefined when the series has none.
  */
-export function overlapping(seriesId: number, stepMin: number, stepMax: number): { where: string; params: SqlValue[] } {
+export async function readHolding(
+  tx: SqlExecutor,
+  seriesId: number,
+  step: number,
+  tie: number,
+): Promise<ChunkDataRow | undefined> {
+  const before = await tx.get<ChunkDataRow>(
+    `SELECT ${CHUNK_COLUMNS} FROM metric_chunks WHERE series_id = ? AND first_step <= ? ` +
+      'AND (first_step < ? OR first_tie <= ?) ORDER BY first_step DESC, first_tie DESC LIMIT 1',
+    [seriesId, step, step, tie],
+  );
+  return (
+    before ??
+    tx.get<ChunkDataRow>(
+      `SELECT ${CHUNK_COLUMNS} FROM metric_chunks WHERE series_id = ? ORDER BY first_step, first_tie LIMIT 1`,
+      [seriesId],
+    )
+  );
+}
+
+/**
+ * The WHERE clause (and its parameters) of the chunks of a series that may hold points with
+ * step in [stepMin, stepMax], in one index range: from the last chunk starting at or before
+ * (stepMin, 0) — exactly the chunks overlapping the range when ties are 0; in a series keyed
+ * by time also the earlier chunks starting at that chunk's step (readers filter by step).
+ * After `after` (a chunk key), only later chunks (paging).
+ */
+export function overlapping(
+  seriesId: number,
+  stepMin: number,
+  stepMax: number,
+  after?: ChunkKey,
+): { where: string; params: SqlValue[] } {
+  if (after) {
+    return {
+      where: 'series_id = ? AND first_step >= ? AND (first_step > ? OR first_tie > ?) AND first_step <= ?',
+      params: [seriesId, after.step, after.step, after.tie, stepMax],
+    };
+  }
   return {
     where:
-      'series_id = ? AND first_step >= COALESCE((SELECT MAX(first_step) FROM metric_chunks WHERE series_id = ? ' +
-      'AND first_step <= ?), ?) AND first_step <= ?',
-    params: [seriesId, seriesId, stepMin, stepMin, stepMax],
+      'series_id = ? AND first_step >= COALESCE((SELECT first_step FROM metric_chunks WHERE series_id = ? ' +
+      'AND first_step <= ? AND (first_step < ? OR first_tie = 0) ORDER BY first_step DESC, first_tie DESC LIMIT 1), ?) ' +
+      'AND first_step <= ?',
+    params: [seriesId, seriesId, stepMin, stepMin, stepMin, stepMax],
   };
 }

@@ -5,8 +5,8 @@
  * cut by the range's ends, and those needed for the first and last point, are decoded.
  */
 import type { ChunkPoints } from './chunk-codec.js';
-import { CHUNK_COLUMNS, CHUNK_STAT_COLUMNS, overlapping, rowPoints, rowStats } from './sql-chunk-rows.js';
-import type { ChunkDataRow, ChunkRow } from './sql-chunk-rows.js';
+import { CHUNK_STAT_COLUMNS, overlapping, readChunk, rowKey, rowPoints, rowStats } from './sql-chunk-rows.js';
+import type { ChunkKey, ChunkRow } from './sql-chunk-rows.js';
 import type { SqlExecutor } from './sql-db.js';
 import { chunkPoints } from './sql-effective-points.js';
 import type { LineageMetric } from './sql-lineage-series.js';
@@ -41,7 +41,7 @@ export function segmentsOf(metric: LineageMetric, stepMin: number, stepMax: numb
 /** What sampling needs of a chunk's points in range: where they are and their extremes. */
 interface Piece {
   seriesId: number;
-  key: number;
+  key: ChunkKey;
   points: number;
   firstStep: number;
   lastStep: number;
@@ -57,7 +57,7 @@ function pieceOfRow(seriesId: number, r: ChunkRow): Piece {
   const s = rowStats(r);
   return {
     seriesId,
-    key: s.firstStep,
+    key: rowKey(r),
     points: s.points,
     firstStep: s.firstStep,
     lastStep: s.lastStep,
@@ -70,7 +70,7 @@ function pieceOfRow(seriesId: number, r: ChunkRow): Piece {
   };
 }
 
-function pieceOfPoints(seriesId: number, key: number, points: readonly StoredPoint[]): Piece {
+function pieceOfPoints(seriesId: number, key: ChunkKey, points: readonly StoredPoint[]): Piece {
   const p: Piece = {
     seriesId,
     key,
@@ -104,18 +104,15 @@ function absorb(a: Piece, b: Piece): void {
   }
 }
 
-/** Decoded chunks of one read, by series and first step. */
+/** Decoded chunks of one read, by series and key. */
 class Decoded {
   private readonly held = new Map<string, ChunkPoints>();
   constructor(private readonly tx: SqlExecutor) {}
-  async get(seriesId: number, key: number): Promise<ChunkPoints> {
-    const id = `${seriesId}:${key}`;
+  async get(seriesId: number, key: ChunkKey): Promise<ChunkPoints> {
+    const id = `${seriesId}:${key.step}:${key.tie}`;
     let c = this.held.get(id);
     if (!c) {
-      const row = await this.tx.get<ChunkDataRow>(
-        `SELECT ${CHUNK_COLUMNS} FROM metric_chunks WHERE series_id = ? AND first_step = ?`,
-        [seriesId, key],
-      );
+      const row = await readChunk(this.tx, seriesId, key);
       c = row ? rowPoints(row) : { steps: [], times: [], values: [] };
       this.held.set(id, c);
     }
@@ -144,7 +141,7 @@ export async function sampleSegments(
   for (const seg of segments) {
     const range = overlapping(seg.seriesId, seg.from, seg.to);
     const rows = await tx.all<ChunkRow>(
-      `SELECT ${CHUNK_STAT_COLUMNS} FROM metric_chunks WHERE ${range.where} ORDER BY first_step`,
+      `SELECT ${CHUNK_STAT_COLUMNS} FROM metric_chunks WHERE ${range.where} ORDER BY first_step, first_tie`,
       range.params,
     );
     rowsBySegment.push(rows);
@@ -155,8 +152,8 @@ export async function sampleSegments(
   const pieces: Piece[] = [];
   for (const [i, seg] of segments.entries()) {
     for (const r of rowsBySegment[i]!) {
-      const key = Number(r.first_step);
-      if (key >= seg.from && Number(r.last_step) <= seg.to) pieces.push(pieceOfRow(seg.seriesId, r));
+      const key = rowKey(r);
+      if (key.step >= seg.from && Number(r.last_step) <= seg.to) pieces.push(pieceOfRow(seg.seriesId, r));
       else {
         const inRange = chunkPoints(await decoded.get(seg.seriesId, key), seg.from, seg.to);
         if (inRange.length > 0) pieces.push(pieceOfPoints(seg.seriesId, key, inRange));
@@ -173,22 +170,28 @@ export async function sampleSegments(
     if (held) absorb(held, p);
     else byGroup.set(index, { ...p });
   }
-  const out = new Map<number, StoredPoint>();
-  const pointAt = async (p: Piece, step: number): Promise<void> => {
-    if (out.has(step)) return;
-    const [found] = chunkPoints(await decoded.get(p.seriesId, p.key), step, step);
-    if (found) out.set(step, found);
+  // Keyed by step and time: a sys/ series holds several points at one step.
+  const out = new Map<string, StoredPoint>();
+  const keep = (p: StoredPoint): void => {
+    const id = `${p.step}:${p.time}`;
+    if (!out.has(id)) out.set(id, p);
   };
-  await pointAt(pieces[0]!, pieces[0]!.firstStep);
+  /** Keeps the first (or last) point of a piece at one of its steps. */
+  const pointAt = async (p: Piece, step: number, which: 'first' | 'last'): Promise<void> => {
+    const found = chunkPoints(await decoded.get(p.seriesId, p.key), step, step);
+    const point = which === 'first' ? found[0] : found[found.length - 1];
+    if (point) keep(point);
+  };
+  await pointAt(pieces[0]!, pieces[0]!.firstStep, 'first');
   const end = pieces[pieces.length - 1]!;
-  await pointAt(end, end.lastStep);
+  await pointAt(end, end.lastStep, 'last');
   for (const g of byGroup.values()) {
     if (g.minStep === null || g.maxStep === null) {
-      await pointAt(g, g.firstStep);
+      await pointAt(g, g.firstStep, 'first');
       continue;
     }
-    if (!out.has(g.minStep)) out.set(g.minStep, { step: g.minStep, time: g.minTime, value: g.minValue, flag: 0 });
-    if (!out.has(g.maxStep)) out.set(g.maxStep, { step: g.maxStep, time: g.maxTime, value: g.maxValue, flag: 0 });
+    keep({ step: g.minStep, time: g.minTime, value: g.minValue, flag: 0 });
+    keep({ step: g.maxStep, time: g.maxTime, value: g.maxValue, flag: 0 });
   }
-  return [...out.values()].sort((a, b) => a.step - b.step);
+  return [...out.values()].sort((a, b) => a.step - b.step || a.time - b.time);
 }

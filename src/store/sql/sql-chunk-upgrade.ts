@@ -4,6 +4,7 @@
  * transaction, so an interrupted upgrade resumes with the series not yet moved. Series
  * summaries are kept (they already describe the same points).
  */
+import { keyedByTime } from '../../domain/time-keyed.js';
 import { CHUNK_POINTS } from './chunk-size.js';
 import type { ChunkPoints } from './chunk-codec.js';
 import { chunkParams, upsertChunks } from './sql-chunk-rows.js';
@@ -31,6 +32,8 @@ export interface UpgradeOptions {
 
 /** Moves one series' points into chunks and deletes them; returns the points moved. */
 async function moveSeries(tx: SqlExecutor, seriesId: number): Promise<number> {
+  const named = await tx.get<{ log_name: string }>('SELECT log_name FROM series WHERE id = ?', [seriesId]);
+  const byTime = keyedByTime(named?.log_name ?? '');
   let moved = 0;
   let from = -Number.MAX_SAFE_INTEGER;
   let open: ChunkPoints = { steps: [], times: [], values: [] };
@@ -45,7 +48,7 @@ async function moveSeries(tx: SqlExecutor, seriesId: number): Promise<number> {
       open.times.push(Number(r.time));
       open.values.push(r.value === null ? (FLAG_VALUES[Number(r.flag)] ?? NaN) : Number(r.value));
       if (open.steps.length === CHUNK_POINTS) {
-        rows.push(chunkParams(seriesId, open));
+        rows.push(chunkParams(seriesId, open, byTime));
         open = { steps: [], times: [], values: [] };
       }
     }
@@ -54,7 +57,7 @@ async function moveSeries(tx: SqlExecutor, seriesId: number): Promise<number> {
     if (page.length < PAGE) break;
     from = Number(page[page.length - 1]!.step) + 1;
   }
-  if (open.steps.length > 0) rows.push(chunkParams(seriesId, open));
+  if (open.steps.length > 0) rows.push(chunkParams(seriesId, open, byTime));
   await upsertChunks(tx, rows);
   await tx.run('DELETE FROM metric_points WHERE series_id = ?', [seriesId]);
   return moved;

@@ -1,9 +1,11 @@
 /**
  * Reading a fork's effective series: each lineage link's own points up to its maxStep, an
- * earlier link's point replacing a later one's at the same step, merged by step in pages.
+ * earlier link's point replacing a later one's at the same key (step; step and time in a
+ * series keyed by time), merged in key order in pages.
  */
+import { compareKeys, tieOf } from '../../domain/time-keyed.js';
 import { lowerBound, type ChunkPoints } from './chunk-codec.js';
-import { CHUNK_COLUMNS, overlapping, rowPoints, type ChunkDataRow } from './sql-chunk-rows.js';
+import { CHUNK_COLUMNS, overlapping, rowKey, rowPoints, type ChunkDataRow } from './sql-chunk-rows.js';
 import type { SqlExecutor } from './sql-db.js';
 import { CHUNK_POINTS } from './chunk-size.js';
 import { encodeValue, type StoredPoint } from './sql-series-row.js';
@@ -11,10 +13,14 @@ import { encodeValue, type StoredPoint } from './sql-series-row.js';
 /** Points are read (and merged points handed on) in pages of at most this many. */
 export const PAGE_SIZE = 20_000;
 
-/** One series of a lineage: its id and the highest own step visible through the lineage. */
+/**
+ * One series of a lineage: its id, the highest own step visible through the lineage, and
+ * whether its points are keyed by (step, time) (domain/time-keyed.ts).
+ */
 export interface PointSource {
   seriesId: number;
   maxStep: number;
+  byTime: boolean;
 }
 
 /** Chunks read by one query of seriesPages (about PAGE_SIZE points). */
@@ -29,25 +35,25 @@ export function chunkPoints(c: ChunkPoints, stepMin: number, stepMax: number): S
   return out;
 }
 
-/** Yields one series' own points with stepMin <= step <= stepMax, ascending, in pages. */
+/** Yields one series' own points with stepMin <= step <= stepMax, in key order, in pages. */
 export async function* seriesPages(
   db: SqlExecutor,
   seriesId: number,
   stepMin: number,
   stepMax: number,
 ): AsyncGenerator<StoredPoint[]> {
-  let from = stepMin;
-  while (from <= stepMax) {
-    const range = overlapping(seriesId, from, stepMax);
+  if (stepMin > stepMax) return;
+  let range = overlapping(seriesId, stepMin, stepMax);
+  for (;;) {
     const rows = await db.all<ChunkDataRow>(
-      `SELECT ${CHUNK_COLUMNS} FROM metric_chunks WHERE ${range.where} ORDER BY first_step LIMIT ?`,
+      `SELECT ${CHUNK_COLUMNS} FROM metric_chunks WHERE ${range.where} ORDER BY first_step, first_tie LIMIT ?`,
       [...range.params, PAGE_CHUNKS],
     );
-    const page = rows.flatMap((r) => chunkPoints(rowPoints(r), from, stepMax));
+    const page = rows.flatMap((r) => chunkPoints(rowPoints(r), stepMin, stepMax));
     if (page.length > 0) yield page;
     const last = rows[rows.length - 1];
     if (last === undefined || rows.length < PAGE_CHUNKS) return;
-    from = Number(last.last_step) + 1;
+    range = overlapping(seriesId, stepMin, stepMax, rowKey(last));
   }
 }
 
@@ -75,14 +81,16 @@ class Cursor {
   peek(): StoredPoint | undefined {
     return this.page[this.i];
   }
-  skip(step: number): void {
-    if (this.page[this.i]?.step === step) this.i++;
+  /** Moves past the next point when it has this key. */
+  skip(step: number, tie: number, byTime: boolean): void {
+    const head = this.page[this.i];
+    if (head !== undefined && head.step === step && tieOf(byTime, head.time) === tie) this.i++;
   }
 }
 
 /**
  * Yields the effective points in [stepMin, stepMax] of the sources (lineage order, earliest
- * wins a shared step), ascending by step, in pages of at most PAGE_SIZE. Memory: O(pages).
+ * wins a shared key), in key order, in pages of at most PAGE_SIZE. Memory: O(pages).
  */
 export async function* effectivePages(
   db: SqlExecutor,
@@ -96,6 +104,7 @@ export async function* effectivePages(
     yield* seriesPages(db, only.seriesId, stepMin, Math.min(stepMax, only.maxStep));
     return;
   }
+  const byTime = only?.byTime ?? false;
   const cursors = live.map((s) => new Cursor(seriesPages(db, s.seriesId, stepMin, Math.min(stepMax, s.maxStep))));
   let out: StoredPoint[] = [];
   for (;;) {
@@ -103,11 +112,18 @@ export async function* effectivePages(
     let best: StoredPoint | undefined;
     for (const c of cursors) {
       const head = c.peek();
-      if (head !== undefined && (best === undefined || head.step < best.step)) best = head;
+      if (head === undefined) continue;
+      if (
+        best === undefined ||
+        compareKeys(head.step, tieOf(byTime, head.time), best.step, tieOf(byTime, best.time)) < 0
+      ) {
+        best = head;
+      }
     }
     if (best === undefined) break;
     out.push(best);
-    for (const c of cursors) c.skip(best.step);
+    const tie = tieOf(byTime, best.time);
+    for (const c of cursors) c.skip(best.step, tie, byTime);
     if (out.length >= PAGE_SIZE) {
       yield out;
       out = [];
@@ -116,7 +132,7 @@ export async function* effectivePages(
   if (out.length > 0) yield out;
 }
 
-/** Returns every effective point in [stepMin, stepMax] of the sources, ascending by step. */
+/** Returns every effective point in [stepMin, stepMax] of the sources, in key order. */
 export async function collectPoints(
   db: SqlExecutor,
   sources: readonly PointSource[],

@@ -1,6 +1,7 @@
 /**
  * Resolving a fork lineage into, per metric name, the series whose own points it can see.
  */
+import { keyedByTime } from '../../domain/time-keyed.js';
 import type { LineageLink } from '../../domain/types.js';
 import type { SqlDb } from './sql-db.js';
 import type { PointSource } from './sql-effective-points.js';
@@ -98,7 +99,7 @@ function groupRows(index: LinkIndex, rows: readonly SeriesRow[]): LineageMetric[
       metric = { logName: row.log_name, logGroup: row.log_group, sources: [] };
       byName.set(row.log_name, metric);
     }
-    metric.sources.push({ seriesId: Number(row.id), maxStep, row });
+    metric.sources.push({ seriesId: Number(row.id), maxStep, byTime: keyedByTime(row.log_name), row });
   }
   return [...byName.values()].sort((a, b) => compareCodePoints(a.logName, b.logName));
 }

@@ -151,7 +151,7 @@ export async function maxStep(db: SqlDb, lineage: readonly LineageLink[]): Promi
       let step = Number(row.max_step);
       if (step > link.maxStep) {
         const found = await db.get<ChunkDataRow>(
-          `SELECT ${CHUNK_COLUMNS} FROM metric_chunks WHERE series_id = ? AND first_step <= ? ORDER BY first_step DESC LIMIT 1`,
+          `SELECT ${CHUNK_COLUMNS} FROM metric_chunks WHERE series_id = ? AND first_step <= ? ORDER BY first_step DESC, first_tie DESC LIMIT 1`,
           [Number(row.id), link.maxStep],
         );
         if (found === undefined) continue;

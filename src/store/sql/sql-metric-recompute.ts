@@ -5,7 +5,7 @@ import { CHUNK_STAT_COLUMNS, rowStats, type ChunkRow } from './sql-chunk-rows.js
 import { emptyState, type SeriesState } from './sql-series-row.js';
 import type { ChunkStats } from './chunk-codec.js';
 
-/** Returns the summary of chunks in ascending step order, their moments merged by Chan's formula. */
+/** Returns the summary of chunks in ascending key order, their moments merged by Chan's formula. */
 export function stateOfChunks(chunks: Iterable<ChunkStats>, into: SeriesState = emptyState()): SeriesState {
   const s = into;
   for (const c of chunks) {
@@ -26,7 +26,7 @@ export function stateOfChunks(chunks: Iterable<ChunkStats>, into: SeriesState = 
 /** Returns the summary of a series recomputed from every chunk's stored statistics. */
 export async function recomputeState(tx: SqlExecutor, seriesId: number): Promise<SeriesState> {
   const rows = await tx.all<ChunkRow>(
-    `SELECT ${CHUNK_STAT_COLUMNS} FROM metric_chunks WHERE series_id = ? ORDER BY first_step`,
+    `SELECT ${CHUNK_STAT_COLUMNS} FROM metric_chunks WHERE series_id = ? ORDER BY first_step, first_tie`,
     [seriesId],
   );
   return stateOfChunks(rows.map(rowStats));

@@ -1,16 +1,33 @@
 /**
  * Metric ingest into chunks: one transaction per batch, one point per (series, step) with the
- * later time winning, exact series summaries updated in the same transaction. An append
+ * later time winning — per (series, step, time) in a sys/ series (contract §4, see
+ * domain/time-keyed.ts) — exact series summaries updated in the same transaction. An append
  * touches only the series' open tail chunk (cached by the writer, see tail-cache.ts); an
- * earlier step rewrites only the chunk holding it.
+ * earlier key rewrites only the chunk holding it.
+ *
+ * Several points at one step (sys/): points in a chunk are ordered by (step, tie) and a
+ * chunk is keyed by its first point's (step, tie), tie being the time in a series keyed by
+ * time and 0 otherwise, so a sys/ series sent all at step 0 still fills chunks of
+ * CHUNK_POINTS in time order, appends only to its tail, and is read in step-then-time order.
  */
 import { logGroupOf } from '../../domain/log-group.js';
 import { mergeMoments, momentsOf } from '../../domain/summary.js';
+import { compareKeys, keyedByTime, tieOf } from '../../domain/time-keyed.js';
 import type { MetricPointInput, RunRef } from '../series-store.js';
 import type { ChunkPoints } from './chunk-codec.js';
 import { CHUNK_POINTS } from './chunk-size.js';
 import { mergeInto, slicePoints, type RawPoint } from './chunk-merge.js';
-import { chunkParams, deleteChunks, readHolding, readTail, rowPoints, upsertChunks } from './sql-chunk-rows.js';
+import {
+  chunkParams,
+  deleteChunks,
+  keyAt,
+  readHolding,
+  readTail,
+  rowKey,
+  rowPoints,
+  upsertChunks,
+  type ChunkKey,
+} from './sql-chunk-rows.js';
 import type { SqlDb, SqlExecutor, SqlValue } from './sql-db.js';
 import { chunks, IN_CHUNK } from './sql-lineage-series.js';
 import { recomputeState } from './sql-metric-recompute.js';
@@ -24,16 +41,28 @@ import {
 } from './sql-series-row.js';
 import { newVersion, type TailCache } from './tail-cache.js';
 
-/** Returns the batch per logName as ascending points, one per step (later time; equal: later line). */
+/**
+ * Returns the batch per logName as points in ascending key order, one per key (step, or
+ * step and time for a series keyed by time): the later time wins, equal times the later line.
+ */
 function groupBatch(points: readonly MetricPointInput[]): Map<string, RawPoint[]> {
-  const byName = new Map<string, Map<number, RawPoint>>();
+  const byName = new Map<string, Map<number | string, RawPoint>>();
   for (const p of points) {
-    let steps = byName.get(p.logName);
-    if (!steps) byName.set(p.logName, (steps = new Map()));
-    const held = steps.get(p.step);
-    if (held === undefined || p.time >= held.time) steps.set(p.step, { step: p.step, time: p.time, value: p.value });
+    let keys = byName.get(p.logName);
+    if (!keys) byName.set(p.logName, (keys = new Map()));
+    const key = keyedByTime(p.logName) ? `${p.step}:${p.time}` : p.step;
+    const held = keys.get(key);
+    if (held === undefined || p.time >= held.time) keys.set(key, { step: p.step, time: p.time, value: p.value });
   }
-  return new Map([...byName].map(([name, steps]) => [name, [...steps.values()].sort((a, b) => a.step - b.step)]));
+  return new Map(
+    [...byName].map(([name, keys]) => {
+      const byTime = keyedByTime(name);
+      const sorted = [...keys.values()].sort((a, b) =>
+        compareKeys(a.step, tieOf(byTime, a.time), b.step, tieOf(byTime, b.time)),
+      );
+      return [name, sorted];
+    }),
+  );
 }
 
 /** Returns the run's series rows of these names, created when missing, locked for the transaction. */
@@ -73,29 +102,39 @@ interface Writes {
   recompute: { row: SeriesRow }[];
 }
 
-/** A chunk being rewritten: its points and the first step it is stored under (null: new). */
+/** A chunk being rewritten: its points and the key it is stored under (null: new). */
 interface Touched {
   points: ChunkPoints;
-  key: number | null;
+  key: ChunkKey | null;
   incoming: RawPoint[];
 }
 
+/** Compares a point's key with a chunk key. */
+const comparePoint = (p: RawPoint, byTime: boolean, k: ChunkKey): number =>
+  compareKeys(p.step, tieOf(byTime, p.time), k.step, k.tie);
+
 const empty = (): ChunkPoints => ({ steps: [], times: [], values: [] });
 
-/** Finds (reading when needed) the chunk that holds each earlier step and queues the point on it. */
+/** Finds (reading when needed) the chunk that holds each earlier key and queues the point on it. */
 async function placeEarlier(
   tx: SqlExecutor,
   seriesId: number,
+  byTime: boolean,
   earlier: readonly RawPoint[],
   touched: Touched[],
 ): Promise<void> {
   for (const p of earlier) {
-    let target = touched.find((t) => t.key !== null && t.key <= p.step && p.step <= t.points.steps.at(-1)!);
+    let target = touched.find(
+      (t) =>
+        t.key !== null &&
+        comparePoint(p, byTime, t.key) >= 0 &&
+        comparePoint(p, byTime, keyAt(t.points, t.points.steps.length - 1, byTime)) <= 0,
+    );
     if (!target) {
-      const row = await readHolding(tx, seriesId, p.step);
+      const row = await readHolding(tx, seriesId, p.step, tieOf(byTime, p.time));
       if (!row) throw new Error(`series ${seriesId} has a max step but no chunk`);
-      const key = Number(row.first_step);
-      target = touched.find((t) => t.key === key);
+      const key = rowKey(row);
+      target = touched.find((t) => t.key !== null && t.key.step === key.step && t.key.tie === key.tie);
       if (!target) touched.push((target = { points: rowPoints(row), key, incoming: [] }));
     }
     target.incoming.push(p);
@@ -122,6 +161,7 @@ async function writeSeries(
   w: Writes,
 ): Promise<ChunkPoints | undefined> {
   const seriesId = Number(row.id);
+  const byTime = keyedByTime(row.log_name);
   const s = rowState(row);
   let tail = cache.take(seriesId, Number(row.version));
   if (!tail && s.maxStep !== null) {
@@ -129,15 +169,17 @@ async function writeSeries(
     tail = stored && rowPoints(stored);
   }
   const touched: Touched[] = [];
-  const tailKey = tail?.steps[0] ?? null;
   let open: Touched | undefined;
-  if (tail && tailKey !== null) {
-    open = { points: tail, key: tailKey, incoming: [] };
+  let maxKey: ChunkKey | null = null;
+  if (tail && tail.steps.length > 0) {
+    open = { points: tail, key: keyAt(tail, 0, byTime), incoming: [] };
     touched.push(open);
+    maxKey = keyAt(tail, tail.steps.length - 1, byTime);
   }
-  const earlier = s.maxStep === null ? [] : incoming.filter((p) => p.step <= s.maxStep!);
-  const appended = s.maxStep === null ? incoming : incoming.filter((p) => p.step > s.maxStep!);
-  await placeEarlier(tx, seriesId, earlier, touched);
+  const last = maxKey;
+  const earlier = last === null ? [] : incoming.filter((p) => comparePoint(p, byTime, last) <= 0);
+  const appended = last === null ? incoming : incoming.filter((p) => comparePoint(p, byTime, last) > 0);
+  await placeEarlier(tx, seriesId, byTime, earlier, touched);
   if (appended.length > 0) {
     if (!open || open.points.steps.length >= CHUNK_POINTS) {
       open = { points: empty(), key: null, incoming: [] };
@@ -151,12 +193,14 @@ async function writeSeries(
   let lastTime = -Infinity;
   for (const t of touched) {
     if (t.incoming.length === 0) continue;
-    const m = mergeInto(t.points, t.incoming, s.firstTime);
+    const m = mergeInto(t.points, t.incoming, s.firstTime, byTime);
     for (const p of m.added) added.push(p);
     written += m.written;
     recompute ||= m.recompute;
     lastTime = Math.max(lastTime, m.lastTime);
   }
+  // A sys/ point added before the last one may sit at the last finite value's step: recompute.
+  if (byTime && added.length > appended.length) recompute = true;
   if (written === 0) {
     if (tail) cache.put(seriesId, Number(row.version), tail);
     return undefined;
@@ -164,9 +208,12 @@ async function writeSeries(
   let newTail = tail;
   for (const t of touched) {
     if (t.incoming.length === 0 || t.points.steps.length === 0) continue;
-    if (t.key !== null && t.points.steps[0] !== t.key) w.deletes.push([seriesId, t.key]);
+    const first = keyAt(t.points, 0, byTime);
+    if (t.key !== null && (first.step !== t.key.step || first.tie !== t.key.tie)) {
+      w.deletes.push([seriesId, t.key.step, t.key.tie]);
+    }
     const parts = pieces(t, t === open);
-    for (const [from, to] of parts) w.upserts.push(chunkParams(seriesId, t.points, from, to));
+    for (const [from, to] of parts) w.upserts.push(chunkParams(seriesId, t.points, byTime, from, to));
     if (t === open) {
       const [from, to] = parts[parts.length - 1]!;
       newTail = parts.length === 1 ? t.points : slicePoints(t.points, from, to);
@@ -186,7 +233,8 @@ function nextState(s: SeriesState, added: readonly RawPoint[], lastTime: number)
     if (next.firstStep === null || p.step < next.firstStep) next.firstStep = p.step;
     if (next.maxStep === null || p.step > next.maxStep) next.maxStep = p.step;
     if (next.firstTime === null || p.time < next.firstTime) next.firstTime = p.time;
-    if (Number.isFinite(p.value) && (next.lastStep === null || p.step > next.lastStep)) {
+    // >=: added points come in key order, and only a sys/ series adds two at one step.
+    if (Number.isFinite(p.value) && (next.lastStep === null || p.step >= next.lastStep)) {
       next.lastStep = p.step;
       next.lastValue = p.value;
     }
