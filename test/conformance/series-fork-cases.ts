@@ -156,6 +156,49 @@ export function forkCases(open: OpenSeriesStore): void {
     );
 
     it(
+      'summaries of forks of a many-chunk parent, cut inside a chunk, match the brute-force effective series',
+      withStore(open, async (s) => {
+        const model = new PointModel();
+        const write = async (run: number, points: ReturnType<typeof range>): Promise<void> => {
+          await s.appendMetrics({ id: run, projectId: 1 }, points);
+          model.apply(run, points);
+        };
+        await write(
+          1,
+          range('loss', 0, 4_999, (step) => Math.cos(step / 300) * 10 + (step % 7 === 0 ? NaN : 0)),
+        );
+        await write(
+          2,
+          range('loss', 2_601, 3_200, (step) => step / 100),
+        );
+        await write(
+          3,
+          range('loss', 1_000, 1_200, (step) => -step),
+        );
+        const lineages: LineageLink[][] = [
+          [
+            { runId: 2, maxStep: Infinity },
+            { runId: 1, maxStep: 2_600 },
+          ],
+          [
+            { runId: 3, maxStep: Infinity },
+            { runId: 1, maxStep: 1_250 },
+          ],
+          [
+            { runId: 4, maxStep: Infinity },
+            { runId: 2, maxStep: 2_700 },
+            { runId: 1, maxStep: 2_600 },
+          ],
+        ];
+        for (const lineage of lineages) {
+          const [summary] = await s.summarize(lineage);
+          expectSummary(summary, bruteSummary(model.effective(lineage, 'loss')), JSON.stringify(lineage));
+        }
+      }),
+      120_000,
+    );
+
+    it(
       'a query of a 200,000-point series with limit 500 keeps first, last and spikes, deterministically',
       withStore(open, async (s) => {
         const n = 200_000;

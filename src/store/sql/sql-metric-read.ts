@@ -12,6 +12,7 @@ import { lineageMetricPages, lineageMetrics, visibleBounds, type LineageMetric }
 import { clampStep, rowState, STEP_BOUND, stateSummary, toMetricPoint } from './sql-series-row.js';
 import { SummaryAccumulator } from './summary-accumulator.js';
 import { sampleSegments, segmentsOf } from './sql-chunk-sample.js';
+import { segmentsState } from './sql-segment-state.js';
 import { CHUNK_COLUMNS, rowPoints, type ChunkDataRow } from './sql-chunk-rows.js';
 import { lowerBound } from './chunk-codec.js';
 
@@ -119,10 +120,16 @@ export async function summarize(
   return out;
 }
 
-/** The effective summary of one metric: its stored row when exact, else computed from its points. */
+/**
+ * The effective summary of one metric: its stored row when exact; else, when its series'
+ * visible parts do not overlap (a fork that logged only past its fork step), merged from
+ * chunk statistics; else computed from its points.
+ */
 async function summaryOf(db: SqlDb, runId: number, metric: LineageMetric, slice: TimeSlice): Promise<SeriesSummary> {
   const only = metric.sources[0];
   if (only && storedIsExact(metric)) return stateSummary(runId, metric.logName, metric.logGroup, rowState(only.row));
+  const segments = segmentsOf(metric, -STEP_BOUND, STEP_BOUND);
+  if (segments) return stateSummary(runId, metric.logName, metric.logGroup, await segmentsState(db, segments));
   const acc = new SummaryAccumulator();
   for await (const page of effectivePages(db, metric.sources, -STEP_BOUND, STEP_BOUND)) {
     acc.pushAll(page);
