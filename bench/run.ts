@@ -1,7 +1,8 @@
 /**
  * `npm run bench`: starts the real server on a temp data dir, loads it over HTTP on
  * loopback and prints one line per figure with the baseline measured in the same run.
- * BENCH_SCALE (default 1) shrinks the data sizes for a quick look. The same workload then
+ * BENCH_SCALE (default 1) shrinks the data sizes for a quick look; BENCH_ONLY=ingest stops
+ * each engine's pass after the ingest figures. The same workload then
  * runs on PostgreSQL (see bench/postgres.ts) at BENCH_PG_SCALE (default: BENCH_SCALE / 4).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -50,6 +51,8 @@ async function startServer(
   const child = spawn(
     process.execPath,
     [
+      // e.g. BENCH_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" to profile the server and its writer thread.
+      ...(process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean),
       path.join(ROOT, 'bin/stepwise.js'),
       'serve',
       '--port',
@@ -88,6 +91,39 @@ function metricBody(step0: number, lines: number, metrics: number, name = 'm'): 
     out.push(`{"time": ${1_700_000_000_000 + step0 + i}, "step": ${step0 + i}, "data": {${data.join(', ')}}}`);
   }
   return out.join('\n');
+}
+
+/**
+ * NDJSON body of 1,000 points: 99 lines of new steps from `step0` × 10 metrics, and 10 lines
+ * each re-logging one metric at a random earlier step below `step0` with a later time (1%).
+ */
+function relogBody(step0: number): string {
+  const out = metricBody(step0, 99, 10).split('\n');
+  for (let m = 0; m < 10; m++) {
+    const at = Math.floor(Math.random() * step0);
+    const line = `{"time": ${1_800_000_000_000 + step0 + m}, "step": ${at}, "data": {"m${m}": ${Math.random()}}}`;
+    out.splice(Math.floor(Math.random() * out.length), 0, line);
+  }
+  return out.join('\n');
+}
+
+/** Bytes the series store takes: the SQLite file and its WAL, or the PostgreSQL relations. */
+async function seriesBytes(dataDir: string, url: string | undefined): Promise<number> {
+  if (!url) {
+    const files = fs.readdirSync(dataDir).filter((f) => f.startsWith('stepwise-series.db'));
+    return files.reduce((sum, f) => sum + fs.statSync(path.join(dataDir, f)).size, 0);
+  }
+  const { default: pg } = await import('pg');
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const res = await client.query<{ n: string }>(
+      "SELECT (pg_total_relation_size('metric_chunks') + pg_total_relation_size('series'))::text AS n",
+    );
+    return Number(res.rows[0]?.n ?? 0);
+  } finally {
+    await client.end();
+  }
 }
 
 const freePort = () => 20000 + Math.floor(Math.random() * 20000);
@@ -173,6 +209,21 @@ async function benchBackend(backend: Backend): Promise<void> {
       `ingest: ${fmt(points / ingestS)} points/s through POST /ingest/metrics (${fmt(points)} points, 4 keep-alive connections, 1,000 points/request) | baseline bare node:http parse-only ${fmt(points / bareS)} points/s, ratio ${(bareS / ingestS).toFixed(2)} | raw store appendMetrics without HTTP ${fmt(points / rawS)} points/s`,
     );
     log(`memory: peak RSS during ingest ${peak.toFixed(1)} MB`);
+    const bytes = await seriesBytes(dataDir, backend.urls?.server);
+    log(
+      `disk: ${fmt((bytes / points) * 1e6)} bytes per million points (series store after the ingest above, ${fmt(bytes)} bytes)`,
+    );
+
+    // The same shape with 1% of points re-logging scattered earlier steps (later time: each replaces a point).
+    const relogs = n(200);
+    const relogBodies = Array.from({ length: relogs }, (_, i) => relogBody((requests + i) * 100));
+    t0 = performance.now();
+    await runPool(relogs, 4, (i) => api.ingest('metrics', run.runId, 'bench', relogBodies[i]!));
+    const relogS = (performance.now() - t0) / 1000;
+    log(
+      `ingest with 1% re-logs of scattered earlier steps: ${fmt((relogs * 1000) / relogS)} points/s (${fmt(relogs * 1000)} points, 4 connections, 1,000 points/request, 10 of them re-logs) | baseline bare node:http parse-only ${fmt(points / bareS)} points/s`,
+    );
+    if (process.env.BENCH_ONLY === 'ingest') return;
 
     // 1M-point metric: 100 requests × 10,000 lines of one metric.
     const big = n(1_000_000);
