@@ -112,10 +112,11 @@ export interface FileRecord extends FileInput {
 export interface SeriesStore {
   /**
    * Stores points atomically: one point per (run, logName, step), the later time winning
-   * (equal times: this write wins); summaries are updated in the same transaction.
+   * (equal times: this write wins) — per (run, logName, step, time) for a sys/ logName
+   * (contract §4), so every system sample is kept; summaries are updated in the same transaction.
    */
   appendMetrics(run: RunRef, points: readonly MetricPointInput[]): Promise<void>;
-  /** Effective points of one metric in [stepMin, stepMax], ordered by step. */
+  /** Effective points of one metric in [stepMin, stepMax], ordered by step (then time in a sys/ series). */
   readPoints(
     lineage: readonly LineageLink[],
     logName: string,

@@ -15,6 +15,7 @@ import { mergeMoments, momentsOf } from '../../domain/summary.js';
 import { compareKeys, keyedByTime, tieOf } from '../../domain/time-keyed.js';
 import type { MetricPointInput, RunRef } from '../series-store.js';
 import type { ChunkPoints } from './chunk-codec.js';
+import { isPacked, packPoints, type PackedPoints } from './packed-points.js';
 import { CHUNK_POINTS } from './chunk-size.js';
 import { mergeInto, slicePoints, type RawPoint } from './chunk-merge.js';
 import {
@@ -44,25 +45,42 @@ import { newVersion, type TailCache } from './tail-cache.js';
 /**
  * Returns the batch per logName as points in ascending key order, one per key (step, or
  * step and time for a series keyed by time): the later time wins, equal times the later line.
+ * A series sent in ascending keys (the usual case) is taken as it came, without a map or sort.
  */
-function groupBatch(points: readonly MetricPointInput[]): Map<string, RawPoint[]> {
-  const byName = new Map<string, Map<number | string, RawPoint>>();
-  for (const p of points) {
-    let keys = byName.get(p.logName);
-    if (!keys) byName.set(p.logName, (keys = new Map()));
-    const key = keyedByTime(p.logName) ? `${p.step}:${p.time}` : p.step;
-    const held = keys.get(key);
-    if (held === undefined || p.time >= held.time) keys.set(key, { step: p.step, time: p.time, value: p.value });
+function groupBatch(batch: PackedPoints): Map<string, RawPoint[]> {
+  const { names, cols } = batch;
+  const lists: RawPoint[][] = names.map(() => []);
+  for (let k = 0; k < cols.length; k += 4) {
+    lists[cols[k]!]!.push({ step: cols[k + 1]!, time: cols[k + 2]!, value: cols[k + 3]! });
   }
-  return new Map(
-    [...byName].map(([name, keys]) => {
-      const byTime = keyedByTime(name);
-      const sorted = [...keys.values()].sort((a, b) =>
-        compareKeys(a.step, tieOf(byTime, a.time), b.step, tieOf(byTime, b.time)),
-      );
-      return [name, sorted];
-    }),
-  );
+  const out = new Map<string, RawPoint[]>();
+  for (const [i, name] of names.entries()) {
+    const byTime = keyedByTime(name);
+    const list = lists[i]!;
+    out.set(name, ascending(list, byTime) ? list : dedupe(list, byTime));
+  }
+  return out;
+}
+
+/** True when the points' keys strictly ascend. */
+function ascending(list: readonly RawPoint[], byTime: boolean): boolean {
+  for (let j = 1; j < list.length; j++) {
+    const a = list[j - 1]!;
+    const b = list[j]!;
+    if (compareKeys(a.step, tieOf(byTime, a.time), b.step, tieOf(byTime, b.time)) >= 0) return false;
+  }
+  return true;
+}
+
+/** Returns one point per key (later time wins, equal times the later one), in ascending key order. */
+function dedupe(list: readonly RawPoint[], byTime: boolean): RawPoint[] {
+  const keys = new Map<number | string, RawPoint>();
+  for (const p of list) {
+    const key = byTime ? `${p.step}:${p.time}` : p.step;
+    const held = keys.get(key);
+    if (held === undefined || p.time >= held.time) keys.set(key, p);
+  }
+  return [...keys.values()].sort((a, b) => compareKeys(a.step, tieOf(byTime, a.time), b.step, tieOf(byTime, b.time)));
 }
 
 /** Returns the run's series rows of these names, created when missing, locked for the transaction. */
@@ -252,10 +270,11 @@ export async function appendMetrics(
   db: SqlDb,
   cache: TailCache,
   run: RunRef,
-  points: readonly MetricPointInput[],
+  points: readonly MetricPointInput[] | PackedPoints,
 ): Promise<void> {
-  if (points.length === 0) return;
-  const batch = groupBatch(points);
+  const packed = isPacked(points) ? points : packPoints(points);
+  if (packed.cols.length === 0) return;
+  const batch = groupBatch(packed);
   await db.transaction(async (tx) => {
     const version = newVersion();
     const names = [...batch.keys()].sort();

@@ -25,6 +25,7 @@ import type { RankedRun } from '../../domain/aggregation.js';
 import { maxStep, metricSeries, queryMetrics, readPoints, summarize } from './sql-metric-read.js';
 import { appendMetrics } from './sql-metric-write.js';
 import { TailCache } from './tail-cache.js';
+import type { PackedPoints } from './packed-points.js';
 
 /**
  * SeriesStore over any SqlDb: one implementation for every SQL engine. Each method's rules
@@ -36,8 +37,16 @@ export class SqlSeriesStore implements SeriesStore {
 
   constructor(private readonly sql: SqlDb) {}
 
-  /** Stores a batch atomically, deduplicated per (series, step); summaries updated in the same transaction. */
+  /**
+   * Stores a batch atomically, deduplicated per (series, step) — per (series, step, time) in a
+   * sys/ series — with summaries updated in the same transaction.
+   */
   appendMetrics(run: RunRef, points: readonly MetricPointInput[]): Promise<void> {
+    return appendMetrics(this.sql, this.tails, run, points);
+  }
+
+  /** appendMetrics of points packed by packPoints (the embedded store's writer thread receives them so). */
+  appendPackedMetrics(run: RunRef, points: PackedPoints): Promise<void> {
     return appendMetrics(this.sql, this.tails, run, points);
   }
 

@@ -17,7 +17,7 @@ const store = new SqlSeriesStore(db);
 async function handle(req: WorkerRequest): Promise<unknown> {
   switch (req.method) {
     case 'appendMetrics':
-      return store.appendMetrics(req.args[0], req.args[1]);
+      return store.appendPackedMetrics(req.args[0], req.args[1]);
     case 'appendConsole':
       return store.appendConsole(req.args[0], req.args[1]);
     case 'appendData':

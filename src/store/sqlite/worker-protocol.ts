@@ -1,9 +1,10 @@
 import type { ErrorCode } from '../../errors.js';
-import type { ConsoleLine, DataLine, FileInput, MetricPointInput, RunRef } from '../series-store.js';
+import type { ConsoleLine, DataLine, FileInput, RunRef } from '../series-store.js';
+import type { PackedPoints } from '../sql/packed-points.js';
 
 /** A call from the main thread to the series writer thread. */
 export type WorkerRequest = { id: number } & (
-  | { method: 'appendMetrics'; args: [RunRef, readonly MetricPointInput[]] }
+  | { method: 'appendMetrics'; args: [RunRef, PackedPoints] }
   | { method: 'appendConsole'; args: [number, readonly ConsoleLine[]] }
   | { method: 'appendData'; args: [number, readonly DataLine[]] }
   | { method: 'markFileUploaded'; args: [string, number, number] }
