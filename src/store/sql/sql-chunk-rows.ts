@@ -106,7 +106,18 @@ export function chunkParams(
   from = 0,
   to = c.steps.length,
 ): SqlValue[] {
-  const s = chunkStats(c, from, to);
+  return statsParams(seriesId, c, byTime, chunkStats(c, from, to), from, to);
+}
+
+/** Returns the UPSERT parameters of points [from, to) of a chunk whose statistics are `s`. */
+export function statsParams(
+  seriesId: number,
+  c: ChunkPoints,
+  byTime: boolean,
+  s: ChunkStats,
+  from: number,
+  to: number,
+): SqlValue[] {
   const m = s.moments;
   const some = m.count > 0;
   return [

@@ -1,7 +1,5 @@
-/** Recomputing a series' stored summary from its chunks' statistics (no points decoded). */
+/** A series' summary from its chunks' statistics (no points decoded). */
 import { mergeMoments } from '../../domain/summary.js';
-import type { SqlExecutor } from './sql-db.js';
-import { CHUNK_STAT_COLUMNS, rowStats, type ChunkRow } from './sql-chunk-rows.js';
 import { emptyState, type SeriesState } from './sql-series-row.js';
 import type { ChunkStats } from './chunk-codec.js';
 
@@ -21,13 +19,4 @@ export function stateOfChunks(chunks: Iterable<ChunkStats>, into: SeriesState = 
     s.moments = mergeMoments(s.moments, c.moments);
   }
   return s;
-}
-
-/** Returns the summary of a series recomputed from every chunk's stored statistics. */
-export async function recomputeState(tx: SqlExecutor, seriesId: number): Promise<SeriesState> {
-  const rows = await tx.all<ChunkRow>(
-    `SELECT ${CHUNK_STAT_COLUMNS} FROM metric_chunks WHERE series_id = ? ORDER BY first_step, first_tie`,
-    [seriesId],
-  );
-  return stateOfChunks(rows.map(rowStats));
 }

@@ -14,24 +14,28 @@ import { logGroupOf } from '../../domain/log-group.js';
 import { mergeMoments, momentsOf } from '../../domain/summary.js';
 import { compareKeys, keyedByTime, tieOf } from '../../domain/time-keyed.js';
 import type { MetricPointInput, RunRef } from '../series-store.js';
-import type { ChunkPoints } from './chunk-codec.js';
+import { chunkStats, type ChunkPoints } from './chunk-codec.js';
 import { isPacked, packPoints, type PackedPoints } from './packed-points.js';
 import { CHUNK_POINTS } from './chunk-size.js';
 import { mergeInto, slicePoints, type RawPoint } from './chunk-merge.js';
 import {
-  chunkParams,
+  CHUNK_STAT_COLUMNS,
   deleteChunks,
   keyAt,
   readHolding,
   readTail,
   rowKey,
   rowPoints,
+  rowStats,
+  statsParams,
   upsertChunks,
   type ChunkKey,
+  type ChunkRow,
 } from './sql-chunk-rows.js';
 import type { SqlDb, SqlExecutor, SqlValue } from './sql-db.js';
 import { chunks, IN_CHUNK } from './sql-lineage-series.js';
-import { recomputeState } from './sql-metric-recompute.js';
+import { stateOfChunks } from './sql-metric-recompute.js';
+import { inKeyOrder, statsId, type SeriesStats, type StatsCache } from './stats-cache.js';
 import {
   rowState,
   SERIES_COLUMNS,
@@ -117,7 +121,21 @@ interface Writes {
   deletes: SqlValue[][];
   upserts: SqlValue[][];
   states: SqlValue[][];
-  recompute: { row: SeriesRow }[];
+  /** Chunk statistics of recomputed series as of this write, to keep in the StatsCache. */
+  stats: Map<number, SeriesStats>;
+}
+
+/** Returns every chunk's statistics of a series as stored (before this write's statements). */
+async function readSeriesStats(tx: SqlExecutor, seriesId: number): Promise<SeriesStats> {
+  const rows = await tx.all<ChunkRow>(`SELECT ${CHUNK_STAT_COLUMNS} FROM metric_chunks WHERE series_id = ?`, [
+    seriesId,
+  ]);
+  const out: SeriesStats = new Map();
+  for (const r of rows) {
+    const key = rowKey(r);
+    out.set(statsId(key), { key, stats: rowStats(r) });
+  }
+  return out;
 }
 
 /** A chunk being rewritten: its points and the key it is stored under (null: new). */
@@ -175,6 +193,7 @@ async function writeSeries(
   row: SeriesRow,
   incoming: readonly RawPoint[],
   cache: TailCache,
+  statsCache: StatsCache,
   version: number,
   w: Writes,
 ): Promise<ChunkPoints | undefined> {
@@ -223,22 +242,32 @@ async function writeSeries(
     if (tail) cache.put(seriesId, Number(row.version), tail);
     return undefined;
   }
+  // A recompute merges every chunk's statistics: kept by the writer (StatsCache) once read.
+  let chunkStatsOf = statsCache.take(seriesId, Number(row.version));
+  if (recompute && !chunkStatsOf) chunkStatsOf = await readSeriesStats(tx, seriesId);
   let newTail = tail;
   for (const t of touched) {
     if (t.incoming.length === 0 || t.points.steps.length === 0) continue;
     const first = keyAt(t.points, 0, byTime);
     if (t.key !== null && (first.step !== t.key.step || first.tie !== t.key.tie)) {
       w.deletes.push([seriesId, t.key.step, t.key.tie]);
+      chunkStatsOf?.delete(statsId(t.key));
     }
     const parts = pieces(t, t === open);
-    for (const [from, to] of parts) w.upserts.push(chunkParams(seriesId, t.points, byTime, from, to));
+    for (const [from, to] of parts) {
+      const stats = chunkStats(t.points, from, to);
+      w.upserts.push(statsParams(seriesId, t.points, byTime, stats, from, to));
+      const key = keyAt(t.points, from, byTime);
+      chunkStatsOf?.set(statsId(key), { key, stats });
+    }
     if (t === open) {
       const [from, to] = parts[parts.length - 1]!;
       newTail = parts.length === 1 ? t.points : slicePoints(t.points, from, to);
     }
   }
-  if (recompute) w.recompute.push({ row });
-  else w.states.push(stateUpsertParams(row, run.projectId, nextState(s, added, lastTime), version));
+  const state = recompute && chunkStatsOf ? stateOfChunks(inKeyOrder(chunkStatsOf)) : nextState(s, added, lastTime);
+  w.states.push(stateUpsertParams(row, run.projectId, state, version));
+  if (chunkStatsOf) w.stats.set(seriesId, chunkStatsOf);
   return newTail;
 }
 
@@ -269,6 +298,7 @@ function nextState(s: SeriesState, added: readonly RawPoint[], lastTime: number)
 export async function appendMetrics(
   db: SqlDb,
   cache: TailCache,
+  statsCache: StatsCache,
   run: RunRef,
   points: readonly MetricPointInput[] | PackedPoints,
 ): Promise<void> {
@@ -279,20 +309,18 @@ export async function appendMetrics(
     const version = newVersion();
     const names = [...batch.keys()].sort();
     const rows = await ensureSeries(tx, db.dialect.forUpdate, run, names);
-    const w: Writes = { deletes: [], upserts: [], states: [], recompute: [] };
+    const w: Writes = { deletes: [], upserts: [], states: [], stats: new Map() };
     const tails = new Map<number, ChunkPoints>();
     for (const name of names) {
       const row = rows.get(name);
       if (!row) throw new Error(`series ${name} of run ${run.id} could not be created`);
-      const tail = await writeSeries(tx, run, row, batch.get(name)!, cache, version, w);
+      const tail = await writeSeries(tx, run, row, batch.get(name)!, cache, statsCache, version, w);
       if (tail) tails.set(Number(row.id), tail);
     }
     await deleteChunks(tx, w.deletes);
     await upsertChunks(tx, w.upserts);
-    for (const { row } of w.recompute) {
-      w.states.push(stateUpsertParams(row, run.projectId, await recomputeState(tx, Number(row.id)), version));
-    }
     if (w.states.length > 0) await tx.runMany(UPSERT_SERIES_STATE, w.states);
     for (const [seriesId, tail] of tails) cache.put(seriesId, version, tail);
+    for (const [seriesId, stats] of w.stats) statsCache.put(seriesId, version, stats);
   });
 }

@@ -25,6 +25,7 @@ import type { RankedRun } from '../../domain/aggregation.js';
 import { maxStep, metricSeries, queryMetrics, readPoints, summarize } from './sql-metric-read.js';
 import { appendMetrics } from './sql-metric-write.js';
 import { TailCache } from './tail-cache.js';
+import { StatsCache } from './stats-cache.js';
 import type { PackedPoints } from './packed-points.js';
 
 /**
@@ -34,6 +35,8 @@ import type { PackedPoints } from './packed-points.js';
 export class SqlSeriesStore implements SeriesStore {
   /** Open tail chunks of the series this store wrote (only a writer's cache is ever used). */
   private readonly tails = new TailCache();
+  /** Chunk statistics of series this store recomputed (StatsCache). */
+  private readonly chunkStats = new StatsCache();
 
   constructor(private readonly sql: SqlDb) {}
 
@@ -42,12 +45,12 @@ export class SqlSeriesStore implements SeriesStore {
    * sys/ series — with summaries updated in the same transaction.
    */
   appendMetrics(run: RunRef, points: readonly MetricPointInput[]): Promise<void> {
-    return appendMetrics(this.sql, this.tails, run, points);
+    return appendMetrics(this.sql, this.tails, this.chunkStats, run, points);
   }
 
   /** appendMetrics of points packed by packPoints (the embedded store's writer thread receives them so). */
   appendPackedMetrics(run: RunRef, points: PackedPoints): Promise<void> {
-    return appendMetrics(this.sql, this.tails, run, points);
+    return appendMetrics(this.sql, this.tails, this.chunkStats, run, points);
   }
 
   /** Effective points of one metric in [stepMin, stepMax], ascending by step. */
