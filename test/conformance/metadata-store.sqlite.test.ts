@@ -1,13 +1,13 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { afterAll } from 'vitest';
+import { tempDir } from '../helpers/test-app.js';
 import { migrate } from '../../src/store/migrations/index.js';
 import { SqlMetadataStore } from '../../src/store/sql/sql-metadata-store.js';
 import { openSqlite } from '../../src/store/sqlite/sqlite-db.js';
 import { metadataStoreSuite } from './metadata-store-suite.js';
 
-const root = fs.mkdtempSync(path.join(os.tmpdir(), 'stepwise-metadata-'));
+const root = tempDir('stepwise-metadata-');
 let next = 0;
 
 afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
