@@ -76,10 +76,11 @@ export default defineConfig({
         test: {
           name: 'browser',
           include: ['test/browser/**/*.test.ts'],
-          globalSetup: [...DIST, ...UI],
-          // Each file runs a server and a browser: one file at a time, after the other
+          // One server and one Chromium for all files; each file has its own organization.
+          globalSetup: [...DIST, ...UI, 'test/setup/browser-global.ts'],
+          // Two files at a time (Chromium's pages keep both cores busy), after the other
           // projects are done (Vitest runs a project with its own worker count in its own group).
-          fileParallelism: false,
+          maxWorkers: 2,
           sequence: { groupOrder: 1 },
         },
       },
