@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { logGroupOf } from '../domain/log-group.js';
-import type { LogType, Run } from '../domain/types.js';
+import type { LogNameType, Run } from '../domain/types.js';
 import { AppError, badRequest } from '../errors.js';
 import type { FileInput, FileRecord } from '../store/series-store.js';
 import type { Ctx } from './context.js';
@@ -42,7 +42,7 @@ export function checkFileNames(f: { fileName: string; logName: string }): void {
   }
 }
 
-const KIND_BY_EXTENSION: Record<string, LogType> = {
+const KIND_BY_EXTENSION: Record<string, LogNameType> = {
   png: 'IMAGE',
   jpg: 'IMAGE',
   jpeg: 'IMAGE',
@@ -61,7 +61,7 @@ const KIND_BY_EXTENSION: Record<string, LogType> = {
 };
 
 /** The log type a file registers its logName with, from its type or extension. */
-export function fileLogType(fileType: string, fileName: string): LogType {
+export function fileLogType(fileType: string, fileName: string): LogNameType {
   const ext = (fileType || fileName.split('.').pop() || '')
     .toLowerCase()
     .replace(/^\./, '')

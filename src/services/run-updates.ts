@@ -1,6 +1,6 @@
 import { assertJsonValue } from '../domain/json-field.js';
 import { logGroupOf } from '../domain/log-group.js';
-import type { LogType } from '../domain/types.js';
+import type { LogNameType } from '../domain/types.js';
 import { badRequest } from '../errors.js';
 import type { ModelGraph } from '../store/metadata-store.js';
 import type { Ctx } from './context.js';
@@ -25,7 +25,7 @@ export function updateTags(ctx: Ctx, runId: number, tags: string[]): Promise<voi
 }
 
 /** Registers log names of one type; names already present keep their type. Throws NOT_FOUND. */
-export function addLogNames(ctx: Ctx, runId: number, names: readonly string[], logType: LogType): Promise<void> {
+export function addLogNames(ctx: Ctx, runId: number, names: readonly string[], logType: LogNameType): Promise<void> {
   const entries = [...new Set(names)].map((logName) => ({ logName, logType, logGroup: logGroupOf(logName) }));
   return ctx.deps.metadata.addLogNames(ctx.principal.orgId, runId, entries, Date.now());
 }

@@ -1,11 +1,11 @@
 import { Type } from '@sinclair/typebox';
+import { CONSOLE_LOG_TYPES } from '../../domain/types.js';
 import type { Deps } from '../../services/context.js';
 import { createAlert, heartbeat, listAlerts, listData, listLogs } from '../../services/run-activity.js';
 import type { App } from '../app-types.js';
 import { ctxOf } from '../auth-hook.js';
 import { JsonValue, Nullable, QueryInt, QueryRunId, RunId, StringEnum } from '../schema-helpers.js';
 
-const CONSOLE_TYPES = ['INFO', 'ERROR', 'WARNING', 'DEBUG', 'PRINT'] as const;
 const OptProject = Type.Optional(Type.String({ maxLength: 256 }));
 
 const LogLine = Type.Object({
@@ -43,7 +43,7 @@ export function registerRunActivityRoutes(app: App, deps: Deps): void {
         querystring: Type.Object({
           runId: QueryRunId,
           projectName: OptProject,
-          logType: Type.Optional(StringEnum(CONSOLE_TYPES)),
+          logType: Type.Optional(StringEnum(CONSOLE_LOG_TYPES)),
           limit: QueryInt(1, 10_000, 1000),
           offset: QueryInt(0, Number.MAX_SAFE_INTEGER, 0),
         }),

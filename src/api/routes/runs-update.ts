@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { LOG_TYPES } from '../../domain/types.js';
+import { LOG_NAME_TYPES } from '../../domain/types.js';
 import { notFound } from '../../errors.js';
 import type { Deps } from '../../services/context.js';
 import { addLogNames, setModelGraph, updateConfig, updateNotes, updateTags } from '../../services/run-updates.js';
@@ -64,7 +64,7 @@ export function registerRunUpdateRoutes(app: App, deps: Deps): void {
         body: Type.Object({
           runId: RunId,
           logName: Type.Array(LogName, { maxItems: 10_000 }),
-          logType: StringEnum(LOG_TYPES),
+          logType: StringEnum(LOG_NAME_TYPES),
         }),
         response: ok,
       },
