@@ -4,7 +4,7 @@ import type { Run, RunStatus, StatusEvent, StatusSource } from '../../domain/typ
 import { notFound } from '../../errors.js';
 import type { StatusWrite } from '../metadata-store.js';
 import type { SqlDb } from './sql-db.js';
-import { selectRun } from './sql-run-create.js';
+import { findRunInTx } from './sql-run-create.js';
 import { parseStored, toStored } from './run-row.js';
 
 /**
@@ -13,7 +13,7 @@ import { parseStored, toStored } from './run-row.js';
  */
 export function updateStatus(db: SqlDb, orgId: number, runId: number, w: StatusWrite): Promise<Run> {
   return db.transaction(async (tx) => {
-    const run = await selectRun(tx, orgId, runId, db.dialect.forUpdate);
+    const run = await findRunInTx(tx, orgId, runId, db.dialect.forUpdate);
     if (!run) throw notFound(`run ${runId} not found`);
     const decision = decideStatusWrite(run.status, w.status, w.source);
     if (decision === 'ignore') return run;
@@ -36,7 +36,7 @@ export function updateStatus(db: SqlDb, orgId: number, runId: number, w: StatusW
       );
     }
     await tx.run(`UPDATE runs SET ${sets.join(', ')} WHERE id = ?`, [...params, runId]);
-    return (await selectRun(tx, orgId, runId))!;
+    return (await findRunInTx(tx, orgId, runId))!;
   });
 }
 
@@ -52,7 +52,7 @@ interface EventRow {
 
 /** A run's status events, oldest first; NOT_FOUND when the run is not the org's. */
 export async function listStatusEvents(db: SqlDb, orgId: number, runId: number): Promise<StatusEvent[]> {
-  if (!(await selectRun(db, orgId, runId))) throw notFound(`run ${runId} not found`);
+  if (!(await findRunInTx(db, orgId, runId))) throw notFound(`run ${runId} not found`);
   const rows = await db.all<EventRow>(
     'SELECT id, run_id, from_status, to_status, source, metadata, created_at FROM status_events WHERE run_id = ? ORDER BY id',
     [runId],

@@ -3,7 +3,7 @@ import type { LineageLink, LogNameEntry } from '../../domain/types.js';
 import { notFound } from '../../errors.js';
 import type { Alert, AlertInput, ModelGraph } from '../metadata-store.js';
 import type { SqlDb, SqlExecutor } from './sql-db.js';
-import { selectRun } from './sql-run-create.js';
+import { findRunInTx } from './sql-run-create.js';
 import { parseStored, toStored } from './run-row.js';
 
 async function requireRun(tx: SqlExecutor, orgId: number, runId: number, lock = ''): Promise<void> {
@@ -24,7 +24,7 @@ export class SqlRunUpdates {
 
   updateConfig(orgId: number, runId: number, patch: Record<string, unknown>, at: number): Promise<void> {
     return this.db.transaction(async (tx) => {
-      const run = await selectRun(tx, orgId, runId, this.db.dialect.forUpdate);
+      const run = await findRunInTx(tx, orgId, runId, this.db.dialect.forUpdate);
       if (!run) throw notFound(`run ${runId} not found`);
       const merged = toStored(deepMerge(run.config, patch));
       await tx.run('UPDATE runs SET config = ?, updated_at = ? WHERE id = ?', [merged, at, runId]);

@@ -1,5 +1,5 @@
 import type { SqlDb } from './sql-db.js';
-import { selectRun } from './sql-run-create.js';
+import { findRunInTx } from './sql-run-create.js';
 import { toStored } from './run-row.js';
 
 /** A RUNNING run that has shown no sign of life since `lastSeenAt`. */
@@ -52,7 +52,7 @@ export function failStaleRun(db: SqlDb, runId: number, before: number, metadata:
  */
 export function resumeStaleRun(db: SqlDb, orgId: number, runId: number, at: number): Promise<boolean> {
   return db.transaction(async (tx) => {
-    const run = await selectRun(tx, orgId, runId, db.dialect.forUpdate);
+    const run = await findRunInTx(tx, orgId, runId, db.dialect.forUpdate);
     if (run?.status !== 'FAILED') return false;
     const last = await tx.get<{ source: string }>(
       'SELECT source FROM status_events WHERE run_id = ? ORDER BY id DESC LIMIT 1',
