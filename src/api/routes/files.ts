@@ -11,7 +11,7 @@ import { admitRequest } from '../ingest-admission.js';
 import { admissionOf } from './ingest.js';
 import type { App } from '../app-types.js';
 import { ctxOf } from '../auth-hook.js';
-import { Nullable, Opt, QueryRunId, Step } from '../schema-helpers.js';
+import { Nullable, Opt, RunId, Step } from '../schema-helpers.js';
 
 const FileBody = Type.Object({
   fileName: Type.String({ minLength: 1, maxLength: 255 }),
@@ -104,7 +104,7 @@ export async function registerFileRoutes(app: App, deps: Deps): Promise<void> {
     {
       schema: {
         querystring: Type.Object({
-          runId: QueryRunId,
+          runId: RunId,
           projectName: Type.Optional(Type.String({ maxLength: 256 })),
           logName: Type.Optional(Type.String({ maxLength: 1024 })),
           logGroup: Type.Optional(Type.String({ maxLength: 1024 })),

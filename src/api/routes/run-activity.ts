@@ -4,7 +4,7 @@ import type { Deps } from '../../services/context.js';
 import { createAlert, heartbeat, listAlerts, listData, listLogs } from '../../services/run-activity.js';
 import type { App } from '../app-types.js';
 import { ctxOf } from '../auth-hook.js';
-import { JsonValue, Nullable, QueryInt, QueryRunId, RunId, StringEnum } from '../schema-helpers.js';
+import { JsonValue, Nullable, QueryInt, RunId, StringEnum } from '../schema-helpers.js';
 
 const OptProject = Type.Optional(Type.String({ maxLength: 256 }));
 
@@ -41,7 +41,7 @@ export function registerRunActivityRoutes(app: App, deps: Deps): void {
     {
       schema: {
         querystring: Type.Object({
-          runId: QueryRunId,
+          runId: RunId,
           projectName: OptProject,
           logType: Type.Optional(StringEnum(CONSOLE_LOG_TYPES)),
           limit: QueryInt(1, 10_000, 1000),
@@ -58,7 +58,7 @@ export function registerRunActivityRoutes(app: App, deps: Deps): void {
     {
       schema: {
         querystring: Type.Object({
-          runId: QueryRunId,
+          runId: RunId,
           projectName: OptProject,
           logName: Type.Optional(Type.String({ maxLength: 1024 })),
           limit: QueryInt(1, 10_000, 1000),
@@ -94,7 +94,7 @@ export function registerRunActivityRoutes(app: App, deps: Deps): void {
     '/api/runs/alerts',
     {
       schema: {
-        querystring: Type.Object({ runId: QueryRunId }),
+        querystring: Type.Object({ runId: RunId }),
         response: {
           200: Type.Object({
             runId: Type.Integer(),

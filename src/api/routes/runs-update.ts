@@ -5,7 +5,7 @@ import type { Deps } from '../../services/context.js';
 import { addLogNames, setModelGraph, updateConfig, updateNotes, updateTags } from '../../services/run-updates.js';
 import type { App } from '../app-types.js';
 import { ctxOf } from '../auth-hook.js';
-import { Nullable, QueryRunId, RunId, StringEnum, Success, Tags } from '../schema-helpers.js';
+import { Nullable, RunId, StringEnum, Success, Tags } from '../schema-helpers.js';
 
 const LogName = Type.String({ minLength: 1, maxLength: 1024 });
 const GraphSchema = Type.Object({
@@ -89,7 +89,7 @@ export function registerRunUpdateRoutes(app: App, deps: Deps): void {
     '/api/runs/modelGraph',
     {
       schema: {
-        querystring: Type.Object({ runId: QueryRunId }),
+        querystring: Type.Object({ runId: RunId }),
         response: { 200: Type.Object({ runId: Type.Integer(), graph: GraphSchema }) },
       },
     },
