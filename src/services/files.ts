@@ -5,7 +5,7 @@ import { AppError, badRequest } from '../errors.js';
 import type { FileInput, FileRecord } from '../store/series-store.js';
 import type { Ctx } from './context.js';
 import { getProjectRun } from './run-lookup.js';
-import { iso } from './run-urls.js';
+import { iso } from '../domain/iso.js';
 import { confirmDirectUploads } from './upload-check.js';
 
 /** Download links are valid this long (interface.md: 5 days). */

@@ -2,7 +2,7 @@ import { assertJsonValue } from '../domain/json-field.js';
 import type { Ctx } from './context.js';
 import { recordLiveness } from './liveness.js';
 import { getProjectRun } from './run-lookup.js';
-import { iso } from './run-urls.js';
+import { iso } from '../domain/iso.js';
 
 /** Console lines of a run in production order, paged, with the matching total. Throws NOT_FOUND. */
 export async function listLogs(

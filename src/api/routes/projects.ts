@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { Deps } from '../../services/context.js';
-import { iso } from '../../services/run-urls.js';
+import { iso } from '../../domain/iso.js';
 import type { App } from '../app-types.js';
 import { ctxOf } from '../auth-hook.js';
 

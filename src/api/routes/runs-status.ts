@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { RUN_STATUSES } from '../../domain/types.js';
 import type { Deps } from '../../services/context.js';
 import { statusHistory, updateRunStatus } from '../../services/run-status.js';
-import { iso } from '../../services/run-urls.js';
+import { iso } from '../../domain/iso.js';
 import type { App } from '../app-types.js';
 import { ctxOf } from '../auth-hook.js';
 import { JsonValue, Nullable, Opt, RunId, StringEnum, Success } from '../schema-helpers.js';
