@@ -1,10 +1,10 @@
-import { assertJsonValue } from '../domain/json-field.js';
+import { assertJsonValue, parseObjectField } from '../domain/json-field.js';
 import { logGroupOf } from '../domain/log-group.js';
+import { uniqueTags } from '../domain/tags.js';
 import type { LogNameType } from '../domain/types.js';
 import { badRequest } from '../errors.js';
 import type { ModelGraph } from '../store/metadata-store.js';
 import type { Ctx } from './context.js';
-import { parseObjectField, uniqueTags } from './run-create.js';
 
 /** Replaces the run's notes; null or "" clears. Throws NOT_FOUND. */
 export function updateNotes(ctx: Ctx, runId: number, notes: string | null): Promise<void> {
