@@ -78,10 +78,8 @@ export default defineConfig({
           include: ['test/browser/**/*.test.ts'],
           // One server and one Chromium for all files; each file has its own organization.
           globalSetup: [...DIST, ...UI, 'test/setup/browser-global.ts'],
-          // Two files at a time (Chromium's pages keep both cores busy), after the other
-          // projects are done (Vitest runs a project with its own worker count in its own group).
-          maxWorkers: 2,
-          sequence: { groupOrder: 1 },
+          // Its files share the workers with the other projects' files (no group of their own):
+          // while a page waits on Chromium, an API test uses the core.
         },
       },
       {
