@@ -7,10 +7,6 @@ import type { PointSource } from './sql-effective-points.js';
 import { clampStep, SERIES_COLUMNS, type SeriesRow } from './sql-series-row.js';
 import { chunks, compareCodePoints, IN_CHUNK } from './sql-util.js';
 
-// sql-metric-names.ts, sql-metric-write.ts and sql-rollup-sample.ts still import these from
-// here; they are being rewritten elsewhere and will import ./sql-util.js directly.
-export { chunks, compareCodePoints, IN_CHUNK } from './sql-util.js';
-
 /** A metric as seen through a lineage: its visible series, earliest link first. */
 export interface LineageMetric {
   logName: string;

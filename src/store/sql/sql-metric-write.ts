@@ -9,7 +9,7 @@ import type { SqlDb, SqlExecutor, SqlValue } from './sql-db.js';
 import { type RollupChange, updateRollups } from './sql-rollup-write.js';
 import { seriesPages, toStored, type PointRow } from './sql-effective-points.js';
 import { recomputeState } from './sql-metric-recompute.js';
-import { chunks, IN_CHUNK } from './sql-lineage-series.js';
+import { chunks, IN_CHUNK } from './sql-util.js';
 import {
   encodeValue,
   rowState,

@@ -8,7 +8,8 @@ import { nodeOfPoints, samplingLevel, tileRange, widthOf } from '../../domain/ro
 import type { SqlExecutor } from './sql-db.js';
 import type { RollupRow } from './sql-rollup-rows.js';
 import { toStored, type PointRow } from './sql-effective-points.js';
-import { chunks, IN_CHUNK, type LineageMetric } from './sql-lineage-series.js';
+import type { LineageMetric } from './sql-lineage-series.js';
+import { chunks, IN_CHUNK } from './sql-util.js';
 import type { StoredPoint } from './sql-series-row.js';
 
 /** One series' share of an effective series: its own points in [from, to]. */
