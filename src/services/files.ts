@@ -3,7 +3,8 @@ import { logGroupOf } from '../domain/log-group.js';
 import type { LogNameType, Run } from '../domain/types.js';
 import { AppError, badRequest } from '../errors.js';
 import type { FileInput, FileRecord } from '../store/series-store.js';
-import type { Ctx } from './context.js';
+import type { Readable } from 'node:stream';
+import type { Ctx, Deps } from './context.js';
 import { getProjectRun } from './run-lookup.js';
 import { iso } from '../domain/iso.js';
 import { confirmDirectUploads } from './upload-check.js';
@@ -136,4 +137,9 @@ export async function listRunFiles(
       url: await ctx.deps.blobs.downloadUrl(r.blobKey, r.fileName, DOWNLOAD_TTL_MS),
     })),
   );
+}
+
+/** The bytes of a stored file by its blob key (the caller has verified the signed link). */
+export function openDownload(deps: Deps, key: string): Promise<{ stream: Readable; size: number }> {
+  return deps.blobs.get(key);
 }

@@ -2,7 +2,7 @@ import { assertJsonValue, parseObjectField } from '../domain/json-field.js';
 import { logGroupOf } from '../domain/log-group.js';
 import { uniqueTags } from '../domain/tags.js';
 import type { LogNameType } from '../domain/types.js';
-import { badRequest } from '../errors.js';
+import { badRequest, notFound } from '../errors.js';
 import type { ModelGraph } from '../store/metadata-store.js';
 import type { Ctx } from './context.js';
 
@@ -28,6 +28,13 @@ export function updateTags(ctx: Ctx, runId: number, tags: string[]): Promise<voi
 export function addLogNames(ctx: Ctx, runId: number, names: readonly string[], logType: LogNameType): Promise<void> {
   const entries = [...new Set(names)].map((logName) => ({ logName, logType, logGroup: logGroupOf(logName) }));
   return ctx.deps.metadata.addLogNames(ctx.principal.orgId, runId, entries, Date.now());
+}
+
+/** The run's model graph. Throws NOT_FOUND when the run is not the caller's or has no graph. */
+export async function getModelGraph(ctx: Ctx, runId: number): Promise<ModelGraph> {
+  const graph = await ctx.deps.metadata.findModelGraph(ctx.principal.orgId, runId);
+  if (!graph) throw notFound(`run ${runId} has no model graph`);
+  return graph;
 }
 
 /** Replaces the run's model graph. Throws NOT_FOUND. */

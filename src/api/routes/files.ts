@@ -4,7 +4,7 @@ import type { Readable } from 'node:stream';
 import { DOWNLOAD_PATH, UPLOAD_PATH } from '../../blob/local-blob-store.js';
 import { forbidden } from '../../errors.js';
 import type { Deps } from '../../services/context.js';
-import { listRunFiles, requestUploads } from '../../services/files.js';
+import { listRunFiles, openDownload, requestUploads } from '../../services/files.js';
 import { ingestRun } from '../../services/ingest.js';
 import { receiveUpload } from '../../services/upload-receive.js';
 import { admitRequest } from '../ingest-admission.js';
@@ -90,7 +90,7 @@ export async function registerFileRoutes(app: App, deps: Deps): Promise<void> {
 
   app.get(`${DOWNLOAD_PATH}*`, { config: { public: true } }, async (request, reply) => {
     const key = verifiedKey(deps, request, 'GET', DOWNLOAD_PATH);
-    const { stream, size } = await deps.blobs.get(key);
+    const { stream, size } = await openDownload(deps, key);
     const fileName = key.split('/').pop() ?? 'file';
     return reply
       .header('content-type', 'application/octet-stream')

@@ -1,8 +1,14 @@
 import { Type } from '@sinclair/typebox';
 import { LOG_NAME_TYPES } from '../../domain/types.js';
-import { notFound } from '../../errors.js';
 import type { Deps } from '../../services/context.js';
-import { addLogNames, setModelGraph, updateConfig, updateNotes, updateTags } from '../../services/run-updates.js';
+import {
+  addLogNames,
+  getModelGraph,
+  setModelGraph,
+  updateConfig,
+  updateNotes,
+  updateTags,
+} from '../../services/run-updates.js';
 import type { App } from '../app-types.js';
 import { ctxOf } from '../auth-hook.js';
 import { Nullable, RunId, StringEnum, Success, Tags } from '../schema-helpers.js';
@@ -95,8 +101,7 @@ export function registerRunUpdateRoutes(app: App, deps: Deps): void {
     },
     async (request) => {
       const ctx = ctxOf(deps, request);
-      const graph = await deps.metadata.findModelGraph(ctx.principal.orgId, request.query.runId);
-      if (!graph) throw notFound(`run ${request.query.runId} has no model graph`);
+      const graph = await getModelGraph(ctx, request.query.runId);
       return { runId: request.query.runId, graph: graph as { format: string; nodes: Record<string, unknown> } };
     },
   );
