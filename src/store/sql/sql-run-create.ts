@@ -4,7 +4,7 @@ import type { Run } from '../../domain/types.js';
 import type { CreateRunInput } from '../metadata-store.js';
 import type { SqlExecutor } from './sql-db.js';
 import { ensureProject } from './sql-projects.js';
-import { RUN_COLUMNS, RUN_FROM, type RunRow, toRun, toStored } from './run-row.js';
+import { RUN_COLUMNS, RUN_FROM, type RunRow, toRun, toJsonColumn } from './run-row.js';
 
 /**
  * Reads one run inside a transaction, optionally locking its row (the dialect's forUpdate;
@@ -38,7 +38,7 @@ async function resumeExisting(tx: SqlExecutor, orgId: number, run: Run, input: C
   const at = Date.now();
   if (isPlainObject(input.configPatch)) {
     await tx.run('UPDATE runs SET config = ?, updated_at = ? WHERE id = ?', [
-      toStored(deepMerge(run.config, input.configPatch)),
+      toJsonColumn(deepMerge(run.config, input.configPatch)),
       at,
       run.id,
     ]);
@@ -84,9 +84,9 @@ export async function createRunInTx(
       input.name,
       input.externalId,
       JSON.stringify(input.tags),
-      toStored(input.config),
-      toStored(input.systemMetadata),
-      toStored(input.loggerSettings),
+      toJsonColumn(input.config),
+      toJsonColumn(input.systemMetadata),
+      toJsonColumn(input.loggerSettings),
       input.fork?.parentId ?? null,
       input.fork?.forkStep ?? null,
       input.createdAt,
