@@ -3,6 +3,7 @@ import { CONSOLE_LOG_TYPES } from '../../domain/types.js';
 import type { Deps } from '../../services/context.js';
 import { createAlert, heartbeat, listAlerts, listData, listLogs } from '../../services/run-activity.js';
 import type { App } from '../app-types.js';
+import { alertView, consoleLineView, dataLineView } from '../views/activity-view.js';
 import { ctxOf } from '../auth-hook.js';
 import { JsonValue, Nullable, QueryInt, RunId, StringEnum } from '../schema-helpers.js';
 
@@ -50,7 +51,10 @@ export function registerRunActivityRoutes(app: App, deps: Deps): void {
         response: { 200: Type.Object({ logs: Type.Array(LogLine), total: Type.Integer() }) },
       },
     },
-    async (request) => listLogs(ctxOf(deps, request), request.query),
+    async (request) => {
+      const { lines, total } = await listLogs(ctxOf(deps, request), request.query);
+      return { logs: lines.map(consoleLineView), total };
+    },
   );
 
   app.get(
@@ -67,7 +71,10 @@ export function registerRunActivityRoutes(app: App, deps: Deps): void {
         response: { 200: Type.Object({ data: Type.Array(DataLine), total: Type.Integer() }) },
       },
     },
-    async (request) => listData(ctxOf(deps, request), request.query),
+    async (request) => {
+      const { lines, total } = await listData(ctxOf(deps, request), request.query);
+      return { data: lines.map(dataLineView), total };
+    },
   );
 
   app.post(
@@ -114,7 +121,7 @@ export function registerRunActivityRoutes(app: App, deps: Deps): void {
     },
     async (request) => ({
       runId: request.query.runId,
-      alerts: await listAlerts(ctxOf(deps, request), request.query.runId),
+      alerts: (await listAlerts(ctxOf(deps, request), request.query.runId)).map(alertView),
     }),
   );
 }
