@@ -6,7 +6,6 @@ import type { FileInput, FileRecord } from '../store/series-store.js';
 import type { Readable } from 'node:stream';
 import type { Ctx, Deps } from './context.js';
 import { getProjectRun } from './run-lookup.js';
-import { iso } from '../domain/iso.js';
 import { confirmDirectUploads } from './upload-check.js';
 
 /** Download links are valid this long (interface.md: 5 days). */
@@ -115,27 +114,16 @@ export async function requestUploads(
   return out;
 }
 
-/** Files of a run whose bytes have arrived, with 5-day download links. Throws NOT_FOUND. */
+/** Files of a run whose bytes have arrived, each with a 5-day download link. Throws NOT_FOUND. */
 export async function listRunFiles(
   ctx: Ctx,
   q: { runId: number; projectName?: string; logName?: string; logGroup?: string },
-) {
+): Promise<(FileRecord & { url: string })[]> {
   const run = await getProjectRun(ctx, q.runId, q.projectName);
   await confirmDirectUploads(ctx.deps, run.id);
   const records: FileRecord[] = await ctx.deps.series.listFiles(run.id, q.logName || null, q.logGroup || null);
   return Promise.all(
-    records.map(async (r) => ({
-      fileName: r.fileName,
-      fileType: r.fileType,
-      fileSize: r.fileSize,
-      logName: r.logName,
-      logGroup: r.logGroup,
-      time: iso(r.time),
-      step: r.step,
-      caption: r.caption,
-      sampleIndex: r.sampleIndex,
-      url: await ctx.deps.blobs.downloadUrl(r.blobKey, r.fileName, DOWNLOAD_TTL_MS),
-    })),
+    records.map(async (r) => ({ ...r, url: await ctx.deps.blobs.downloadUrl(r.blobKey, r.fileName, DOWNLOAD_TTL_MS) })),
   );
 }
 

@@ -10,6 +10,7 @@ import { receiveUpload } from '../../services/upload-receive.js';
 import { admitRequest } from '../ingest-admission.js';
 import { admissionOf } from './ingest.js';
 import type { App } from '../app-types.js';
+import { fileView } from '../views/file-view.js';
 import { ctxOf } from '../auth-hook.js';
 import { Nullable, Opt, RunId, Step } from '../schema-helpers.js';
 
@@ -112,6 +113,6 @@ export async function registerFileRoutes(app: App, deps: Deps): Promise<void> {
         response: { 200: Type.Object({ files: Type.Array(FileView) }) },
       },
     },
-    async (request) => ({ files: await listRunFiles(ctxOf(deps, request), request.query) }),
+    async (request) => ({ files: (await listRunFiles(ctxOf(deps, request), request.query)).map(fileView) }),
   );
 }
