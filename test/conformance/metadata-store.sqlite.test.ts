@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll } from 'vitest';
-import { tempDir } from '../helpers/test-app.js';
+import { tempDir } from '../helpers/temp-dir.js';
 import { migrate } from '../../src/store/migrations/index.js';
 import { SqlMetadataStore } from '../../src/store/sql/sql-metadata-store.js';
 import { openSqlite } from '../../src/store/sqlite/sqlite-db.js';

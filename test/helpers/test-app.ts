@@ -1,5 +1,4 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { buildApp } from '../../src/app.js';
@@ -10,6 +9,7 @@ import { loadConfig } from '../../src/config.js';
 import { createApiKey } from '../../src/services/api-keys.js';
 import type { Deps } from '../../src/services/context.js';
 import { openStores, type Stores } from '../../src/store/open-stores.js';
+import { tempDir } from './temp-dir.js';
 import { freshPostgresUrl } from './test-database.js';
 
 export interface TestApp {
@@ -27,15 +27,6 @@ export interface TestApp {
   otherOrg: string;
   close(): Promise<void>;
 }
-
-/**
- * Where test data dirs go: /dev/shm (memory) when the machine has it, so SQLite's fsyncs cost
- * nothing in tests that do not measure durability; the system temp dir otherwise.
- */
-const TEST_ROOT = fs.existsSync('/dev/shm') ? '/dev/shm' : os.tmpdir();
-
-/** A fresh temporary data dir. */
-export const tempDir = (prefix = 'stepwise-test-'): string => fs.mkdtempSync(path.join(TEST_ROOT, prefix));
 
 /**
  * The app over a fresh store, with keys of two organizations: the embedded store in a temp

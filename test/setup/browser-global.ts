@@ -3,25 +3,14 @@
  * test file (see startDashboard in test/helpers/browser.ts, which gives each file its own
  * organization). Runs after dist-global.ts and ui-global.ts, so the server serves fresh builds.
  */
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { launchChromiumServer } from '../helpers/browser.js';
 import { spawnServer } from '../helpers/spawned-server.js';
-
-declare module 'vitest' {
-  export interface ProvidedContext {
-    /** The shared server's URL and data dir, and the shared Chromium's websocket endpoint. */
-    dashboard: { baseUrl: string; dataDir: string; wsEndpoint: string };
-  }
-}
+import { tempDir } from '../helpers/temp-dir.js';
 
 /** Starts the server and Chromium, provides where they are and returns the teardown that stops both. */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
-  // The data dir in memory where the machine has /dev/shm: the tests wait on no fsync.
-  const root = fs.existsSync('/dev/shm') ? '/dev/shm' : os.tmpdir();
-  const dataDir = fs.mkdtempSync(path.join(root, 'stepwise-browser-'));
+  const dataDir = tempDir('stepwise-browser-');
   const [server, chromium] = await Promise.all([spawnServer([], { dataDir }), launchChromiumServer()]);
   project.provide('dashboard', { baseUrl: server.baseUrl, dataDir: server.dataDir, wsEndpoint: chromium.wsEndpoint() });
   return async () => {
