@@ -19,6 +19,15 @@ import {
 import { inject } from 'vitest';
 import { createOrgKey, REPO_ROOT } from './spawned-server.js';
 
+// Declared beside its reader (the setup in test/setup/browser-global.ts provides it), so every
+// program that compiles this file, the benchmark included, knows the key.
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** The shared server's URL and data dir, and the shared Chromium's websocket endpoint. */
+    dashboard: { baseUrl: string; dataDir: string; wsEndpoint: string };
+  }
+}
+
 export const SCREENSHOTS = path.join(REPO_ROOT, 'test-screenshots');
 
 const CHROMIUM_FLAGS = [
