@@ -80,11 +80,10 @@ export default defineConfig({
         test: {
           name: 'browser',
           include: ['test/browser/**/*.test.ts'],
-          globalSetup: [...DIST, ...UI],
-          // Each file runs a server and a browser: one file at a time, after the other
-          // projects are done (Vitest runs a project with its own worker count in its own group).
-          fileParallelism: false,
-          sequence: { groupOrder: 1 },
+          // One server and one Chromium for all files; each file has its own organization.
+          globalSetup: [...DIST, ...UI, 'test/setup/browser-global.ts'],
+          // Its files share the workers with the other projects' files (no group of their own):
+          // while a page waits on Chromium, an API test uses the core.
         },
       },
       {

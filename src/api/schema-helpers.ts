@@ -6,7 +6,7 @@ export const Opt = <T extends TSchema>(schema: T) => Type.Optional(Type.Union([s
 /** A value or null. */
 export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 
-/** A run id in a body or path. */
+/** A run id in a body, path or query string. */
 export const RunId = Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER });
 
 /** A step: a non-negative integer. */
@@ -27,9 +27,6 @@ export const Tags = Type.Array(Type.String({ minLength: 1, maxLength: 256 }), { 
 /** A query string integer parameter within bounds (the query is coerced from text). */
 export const QueryInt = (min: number, max: number, defaultValue?: number) =>
   Type.Integer({ minimum: min, maximum: max, ...(defaultValue === undefined ? {} : { default: defaultValue }) });
-
-/** The `runId` query parameter. */
-export const QueryRunId = Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER });
 
 /** A string that must be one of the given values (error lists them). */
 export const StringEnum = <T extends string>(values: readonly T[]) =>

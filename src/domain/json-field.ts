@@ -1,4 +1,5 @@
 import { badRequest } from '../errors.js';
+import { isPlainObject } from './deep-merge.js';
 import { hasLoneSurrogate, LONE_SURROGATE_RULE } from './unicode-text.js';
 
 /** Deepest nesting of a stored JSON value (config, metadata, graphs, alerts). */
@@ -63,4 +64,14 @@ export function parseJsonField(field: string, text: string | null | undefined): 
   }
   assertJsonValue(field, value);
   return value;
+}
+
+/** A JSON-encoded field that must hold an object (or be unset). Throws BAD_REQUEST. */
+export function parseObjectField(
+  field: string,
+  text: string | null | undefined,
+): Record<string, unknown> | null | undefined {
+  const value = parseJsonField(field, text);
+  if (value === undefined || value === null || isPlainObject(value)) return value;
+  throw badRequest(`${field} must encode a JSON object`);
 }

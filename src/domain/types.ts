@@ -3,7 +3,8 @@
 export const RUN_STATUSES = ['RUNNING', 'COMPLETED', 'FAILED', 'CANCELLED', 'TERMINATED'] as const;
 export type RunStatus = (typeof RUN_STATUSES)[number];
 
-export const LOG_TYPES = [
+/** The kinds of a log name: what its series holds. */
+export const LOG_NAME_TYPES = [
   'METRIC',
   'IMAGE',
   'VIDEO',
@@ -16,7 +17,11 @@ export const LOG_TYPES = [
   'DATA',
   'GRAPH',
 ] as const;
-export type LogType = (typeof LOG_TYPES)[number];
+export type LogNameType = (typeof LOG_NAME_TYPES)[number];
+
+/** The console-log types (levels), in their stored (upper-case) form. */
+export const CONSOLE_LOG_TYPES = ['INFO', 'ERROR', 'WARNING', 'DEBUG', 'PRINT'] as const;
+export type ConsoleLogType = (typeof CONSOLE_LOG_TYPES)[number];
 
 export type StatusSource = 'api' | 'resume' | 'system';
 

@@ -4,6 +4,7 @@
  * with one bad line stores nothing.
  */
 import { badRequest } from '../errors.js';
+import { CONSOLE_LOG_TYPES, type ConsoleLogType } from '../domain/types.js';
 import { isPlainObject } from '../domain/deep-merge.js';
 import { jsonValueProblem } from '../domain/json-field.js';
 import { hasLoneSurrogate, LONE_SURROGATE_RULE, replaceLoneSurrogates } from '../domain/unicode-text.js';
@@ -17,17 +18,13 @@ export interface MetricLine {
   values: Array<{ logName: string; value: number }>;
 }
 
-/** The console-log types, in their stored (upper-case) form. */
-export const LOG_TYPES = ['INFO', 'ERROR', 'WARNING', 'DEBUG', 'PRINT'] as const;
-export type LogType = (typeof LOG_TYPES)[number];
-
 /** One console-log line; `logLineNumber` is the client's `lineNumber` field. */
 export interface LogLine {
   lineNumber: number;
   time: number;
   message: string;
   logLineNumber: number;
-  logType: LogType;
+  logType: ConsoleLogType;
   step: number;
 }
 
@@ -116,7 +113,7 @@ export function parseMetricLines(body: string): MetricLine[] {
 }
 
 /** Python logging levels the client may send, stored as the nearest console type. */
-const LOG_TYPE_ALIASES: Record<string, LogType> = { CRITICAL: 'ERROR', FATAL: 'ERROR', WARN: 'WARNING' };
+const LOG_TYPE_ALIASES: Record<string, ConsoleLogType> = { CRITICAL: 'ERROR', FATAL: 'ERROR', WARN: 'WARNING' };
 
 /** Returns every console-log line of the body; logType is upper-cased; step defaults to 0. */
 export function parseLogLines(body: string): LogLine[] {
@@ -126,8 +123,8 @@ export function parseLogLines(body: string): LogLine[] {
     const message = freeText(text(o, 'message', n, false));
     const logLineNumber = integer(o, 'lineNumber', n);
     const rawType = text(o, 'logType', n, true).toUpperCase();
-    const logType = LOG_TYPES.find((type) => type === (LOG_TYPE_ALIASES[rawType] ?? rawType));
-    if (logType === undefined) fail(n, `"logType" must be one of ${LOG_TYPES.join(', ')}`);
+    const logType = CONSOLE_LOG_TYPES.find((type) => type === (LOG_TYPE_ALIASES[rawType] ?? rawType));
+    if (logType === undefined) fail(n, `"logType" must be one of ${CONSOLE_LOG_TYPES.join(', ')}`);
     const step = integer(o, 'step', n, 0);
     out.push({ lineNumber: n, time: t, message, logLineNumber, logType, step });
   }

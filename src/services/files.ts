@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
+import type { Readable } from 'node:stream';
 import { logGroupOf } from '../domain/log-group.js';
-import type { LogType, Run } from '../domain/types.js';
+import type { LogNameType, Run } from '../domain/types.js';
 import { AppError, badRequest } from '../errors.js';
 import type { FileInput, FileRecord } from '../store/series-store.js';
-import type { Ctx } from './context.js';
+import type { Ctx, Deps } from './context.js';
 import { getProjectRun } from './run-lookup.js';
-import { iso } from './run-urls.js';
 import { confirmDirectUploads } from './upload-check.js';
 
 /** Download links are valid this long (interface.md: 5 days). */
@@ -42,7 +42,7 @@ export function checkFileNames(f: { fileName: string; logName: string }): void {
   }
 }
 
-const KIND_BY_EXTENSION: Record<string, LogType> = {
+const KIND_BY_EXTENSION: Record<string, LogNameType> = {
   png: 'IMAGE',
   jpg: 'IMAGE',
   jpeg: 'IMAGE',
@@ -61,7 +61,7 @@ const KIND_BY_EXTENSION: Record<string, LogType> = {
 };
 
 /** The log type a file registers its logName with, from its type or extension. */
-export function fileLogType(fileType: string, fileName: string): LogType {
+export function fileLogType(fileType: string, fileName: string): LogNameType {
   const ext = (fileType || fileName.split('.').pop() || '')
     .toLowerCase()
     .replace(/^\./, '')
@@ -114,26 +114,20 @@ export async function requestUploads(
   return out;
 }
 
-/** Files of a run whose bytes have arrived, with 5-day download links. Throws NOT_FOUND. */
+/** Files of a run whose bytes have arrived, each with a 5-day download link. Throws NOT_FOUND. */
 export async function listRunFiles(
   ctx: Ctx,
   q: { runId: number; projectName?: string; logName?: string; logGroup?: string },
-) {
+): Promise<(FileRecord & { url: string })[]> {
   const run = await getProjectRun(ctx, q.runId, q.projectName);
   await confirmDirectUploads(ctx.deps, run.id);
   const records: FileRecord[] = await ctx.deps.series.listFiles(run.id, q.logName || null, q.logGroup || null);
   return Promise.all(
-    records.map(async (r) => ({
-      fileName: r.fileName,
-      fileType: r.fileType,
-      fileSize: r.fileSize,
-      logName: r.logName,
-      logGroup: r.logGroup,
-      time: iso(r.time),
-      step: r.step,
-      caption: r.caption,
-      sampleIndex: r.sampleIndex,
-      url: await ctx.deps.blobs.downloadUrl(r.blobKey, r.fileName, DOWNLOAD_TTL_MS),
-    })),
+    records.map(async (r) => ({ ...r, url: await ctx.deps.blobs.downloadUrl(r.blobKey, r.fileName, DOWNLOAD_TTL_MS) })),
   );
+}
+
+/** The bytes of a stored file by its blob key (the caller has verified the signed link). */
+export function openDownload(deps: Deps, key: string): Promise<{ stream: Readable; size: number }> {
+  return deps.blobs.get(key);
 }

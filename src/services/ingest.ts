@@ -1,6 +1,6 @@
 import { parseRunIdText } from '../domain/integer-text.js';
 import { logGroupOf } from '../domain/log-group.js';
-import { LOG_TYPES, type LogType, type Run } from '../domain/types.js';
+import { LOG_NAME_TYPES, type LogNameType, type Run } from '../domain/types.js';
 import { badRequest } from '../errors.js';
 import { parseDataLines, parseLogLines, parseMetricLines } from '../ingest/lines.js';
 import type { MetricPointInput } from '../store/series-store.js';
@@ -40,7 +40,7 @@ export async function ingestRun(ctx: Ctx, h: IngestHeaders): Promise<Run> {
 /** Per store: which log names each run has registered, so ingest writes them once. */
 const caches = new WeakMap<object, LogNameCache>();
 
-async function register(ctx: Ctx, run: Run, names: Iterable<[string, LogType]>): Promise<void> {
+async function register(ctx: Ctx, run: Run, names: Iterable<[string, LogNameType]>): Promise<void> {
   let registered = caches.get(ctx.deps.metadata);
   if (!registered) caches.set(ctx.deps.metadata, (registered = new LogNameCache(50_000)));
   const fresh = [...names].filter(([name]) => !registered.has(run.id, name));
@@ -54,7 +54,7 @@ async function register(ctx: Ctx, run: Run, names: Iterable<[string, LogType]>):
 export async function ingestMetrics(ctx: Ctx, run: Run, body: string): Promise<number> {
   const lines = parseMetricLines(body);
   const points: MetricPointInput[] = [];
-  const names = new Map<string, LogType>();
+  const names = new Map<string, LogNameType>();
   for (const line of lines) {
     for (const { logName, value } of line.values) {
       points.push({ logName, step: line.step, time: line.time, value });
@@ -79,15 +79,15 @@ export async function ingestLogs(ctx: Ctx, run: Run, body: string): Promise<numb
   return lines.length;
 }
 
-const asLogType = (dataType: string): LogType => {
+const asLogType = (dataType: string): LogNameType => {
   const upper = dataType.toUpperCase();
-  return (LOG_TYPES as readonly string[]).includes(upper) ? (upper as LogType) : 'DATA';
+  return (LOG_NAME_TYPES as readonly string[]).includes(upper) ? (upper as LogNameType) : 'DATA';
 };
 
 /** Stores one NDJSON data body (histograms, tables, text) atomically; returns the number of lines. */
 export async function ingestData(ctx: Ctx, run: Run, body: string): Promise<number> {
   const lines = parseDataLines(body);
-  const names = new Map<string, LogType>();
+  const names = new Map<string, LogNameType>();
   for (const l of lines) names.set(l.logName, asLogType(l.dataType));
   await register(ctx, run, names);
   await ctx.deps.series.appendData(

@@ -3,7 +3,7 @@ import { logGroupOf } from '../domain/log-group.js';
 import { badRequest } from '../errors.js';
 import { type Ctx, MAX_LINEAGE_DEPTH } from './context.js';
 import { getProjectRun } from './run-lookup.js';
-import { iso } from './run-urls.js';
+import { iso } from '../domain/iso.js';
 
 /** Largest run list `compare` and `runIds` filters accept. */
 export const MAX_COMPARE_RUNS = 100;

@@ -1,27 +1,26 @@
 import { assertJsonValue } from '../domain/json-field.js';
+import type { Alert } from '../store/metadata-store.js';
+import type { ConsoleLine, DataLine } from '../store/series-store.js';
 import type { Ctx } from './context.js';
 import { recordLiveness } from './liveness.js';
 import { getProjectRun } from './run-lookup.js';
-import { iso } from './run-urls.js';
 
 /** Console lines of a run in production order, paged, with the matching total. Throws NOT_FOUND. */
 export async function listLogs(
   ctx: Ctx,
   q: { runId: number; projectName?: string; logType?: string; limit: number; offset: number },
-) {
+): Promise<{ lines: ConsoleLine[]; total: number }> {
   const run = await getProjectRun(ctx, q.runId, q.projectName);
-  const { lines, total } = await ctx.deps.series.listConsole(run.id, q.logType ?? null, q.limit, q.offset);
-  return { logs: lines.map((l) => ({ ...l, time: iso(l.time) })), total };
+  return ctx.deps.series.listConsole(run.id, q.logType ?? null, q.limit, q.offset);
 }
 
 /** Data lines (histograms, tables, text) of a run, paged, with the matching total. Throws NOT_FOUND. */
 export async function listData(
   ctx: Ctx,
   q: { runId: number; projectName?: string; logName?: string; limit: number; offset: number },
-) {
+): Promise<{ lines: DataLine[]; total: number }> {
   const run = await getProjectRun(ctx, q.runId, q.projectName);
-  const { lines, total } = await ctx.deps.series.listData(run.id, q.logName || null, q.limit, q.offset);
-  return { data: lines.map((l) => ({ ...l, time: iso(l.time) })), total };
+  return ctx.deps.series.listData(run.id, q.logName || null, q.limit, q.offset);
 }
 
 /**
@@ -58,14 +57,6 @@ export async function createAlert(ctx: Ctx, runId: number, alert: AlertBody): Pr
 }
 
 /** A run's alerts, oldest first. Throws NOT_FOUND. */
-export async function listAlerts(ctx: Ctx, runId: number) {
-  const alerts = await ctx.deps.metadata.listAlerts(ctx.principal.orgId, runId);
-  return alerts.map((a) => ({
-    id: a.id,
-    level: a.level,
-    title: a.title,
-    body: a.body,
-    time: iso(a.alertTime),
-    payload: a.payload,
-  }));
+export function listAlerts(ctx: Ctx, runId: number): Promise<Alert[]> {
+  return ctx.deps.metadata.listAlerts(ctx.principal.orgId, runId);
 }

@@ -1,5 +1,6 @@
-import { deepMerge, isPlainObject } from '../domain/deep-merge.js';
-import { parseJsonField } from '../domain/json-field.js';
+import { deepMerge } from '../domain/deep-merge.js';
+import { parseJsonField, parseObjectField } from '../domain/json-field.js';
+import { uniqueTags } from '../domain/tags.js';
 import type { Run } from '../domain/types.js';
 import { badRequest, notFound } from '../errors.js';
 import { type Ctx, MAX_LINEAGE_DEPTH } from './context.js';
@@ -18,19 +19,6 @@ export interface CreateRunBody {
   forkStep?: number | null;
   inheritConfig?: boolean | null;
   inheritTags?: boolean | null;
-}
-
-/** Tags without repeats, first occurrence first. */
-export const uniqueTags = (tags: readonly string[]): string[] => [...new Set(tags)];
-
-/** A JSON-encoded field that must hold an object (or be unset). Throws BAD_REQUEST. */
-export function parseObjectField(
-  field: string,
-  text: string | null | undefined,
-): Record<string, unknown> | null | undefined {
-  const value = parseJsonField(field, text);
-  if (value === undefined || value === null || isPlainObject(value)) return value;
-  throw badRequest(`${field} must encode a JSON object`);
 }
 
 async function forkParent(ctx: Ctx, body: CreateRunBody, forkRunId: number, forkStep: number): Promise<Run> {

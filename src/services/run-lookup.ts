@@ -28,7 +28,7 @@ export async function getRunByDisplayId(ctx: Ctx, displayId: string, projectName
  * The run named by exactly one of runId, displayId or externalId (+ projectName).
  * Throws BAD_REQUEST for a wrong combination, NOT_FOUND when there is no such run.
  */
-export async function selectRun(ctx: Ctx, s: RunSelector): Promise<Run> {
+export async function getRunBySelector(ctx: Ctx, s: RunSelector): Promise<Run> {
   const given = [s.runId, s.displayId, s.externalId].filter((v) => v !== undefined && v !== null).length;
   if (given !== 1) throw badRequest('exactly one of runId, displayId or externalId is required');
   const projectName = s.projectName ?? undefined;

@@ -2,11 +2,11 @@ import { parseJsonField } from '../domain/json-field.js';
 import type { Run, RunStatus, StatusEvent } from '../domain/types.js';
 import type { Ctx } from './context.js';
 import { recordLiveness } from './liveness.js';
-import { type RunSelector, selectRun } from './run-lookup.js';
+import { type RunSelector, getRunBySelector } from './run-lookup.js';
 
 /** Finds the run (by runId, displayId or externalId) and sets it RUNNING with a `resume` event when it was not. */
 export async function resumeRun(ctx: Ctx, selector: RunSelector): Promise<Run> {
-  const run = await selectRun(ctx, selector);
+  const run = await getRunBySelector(ctx, selector);
   return ctx.deps.metadata.updateStatus(ctx.principal.orgId, run.id, {
     status: 'RUNNING',
     statusMetadata: undefined,

@@ -1,10 +1,10 @@
-import { assertJsonValue } from '../domain/json-field.js';
+import { assertJsonValue, parseObjectField } from '../domain/json-field.js';
 import { logGroupOf } from '../domain/log-group.js';
-import type { LogType } from '../domain/types.js';
-import { badRequest } from '../errors.js';
+import { uniqueTags } from '../domain/tags.js';
+import type { LogNameType } from '../domain/types.js';
+import { badRequest, notFound } from '../errors.js';
 import type { ModelGraph } from '../store/metadata-store.js';
 import type { Ctx } from './context.js';
-import { parseObjectField, uniqueTags } from './run-create.js';
 
 /** Replaces the run's notes; null or "" clears. Throws NOT_FOUND. */
 export function updateNotes(ctx: Ctx, runId: number, notes: string | null): Promise<void> {
@@ -25,9 +25,16 @@ export function updateTags(ctx: Ctx, runId: number, tags: string[]): Promise<voi
 }
 
 /** Registers log names of one type; names already present keep their type. Throws NOT_FOUND. */
-export function addLogNames(ctx: Ctx, runId: number, names: readonly string[], logType: LogType): Promise<void> {
+export function addLogNames(ctx: Ctx, runId: number, names: readonly string[], logType: LogNameType): Promise<void> {
   const entries = [...new Set(names)].map((logName) => ({ logName, logType, logGroup: logGroupOf(logName) }));
   return ctx.deps.metadata.addLogNames(ctx.principal.orgId, runId, entries, Date.now());
+}
+
+/** The run's model graph. Throws NOT_FOUND when the run is not the caller's or has no graph. */
+export async function getModelGraph(ctx: Ctx, runId: number): Promise<ModelGraph> {
+  const graph = await ctx.deps.metadata.findModelGraph(ctx.principal.orgId, runId);
+  if (!graph) throw notFound(`run ${runId} has no model graph`);
+  return graph;
 }
 
 /** Replaces the run's model graph. Throws NOT_FOUND. */

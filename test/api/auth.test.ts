@@ -1,16 +1,10 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { encodeRunId } from '../../src/domain/sqid.js';
 import { createApiKey } from '../../src/services/api-keys.js';
-import { call, makeTestApp, type TestApp } from '../helpers/test-app.js';
+import { call, useTestApp } from '../helpers/test-app.js';
 import { createRun, expectError, runScenario, type Scenario, sleep } from '../helpers/run-api.js';
 
-let t: TestApp;
-beforeEach(async () => {
-  t = await makeTestApp();
-});
-afterEach(async () => {
-  await t.close();
-});
+const t = useTestApp();
 
 const unauthorizedBody = (error: string) => ({ error, code: 'UNAUTHORIZED' });
 
@@ -75,7 +69,7 @@ describe('401 reasons', () => {
 
   it('an expired key is 401 "API key has expired"', async () => {
     const { key } = await createApiKey(t.stores.metadata, {
-      orgSlug: 'acme',
+      orgSlug: t.org,
       userName: 'ann',
       name: 'old',
       expiresAt: Date.now() - 1000,
@@ -87,7 +81,7 @@ describe('401 reasons', () => {
 
   it('a key whose expiry is in the future is accepted', async () => {
     const { key } = await createApiKey(t.stores.metadata, {
-      orgSlug: 'acme',
+      orgSlug: t.org,
       userName: 'ann',
       name: 'soon',
       expiresAt: Date.now() + 86_400_000,
@@ -98,7 +92,7 @@ describe('401 reasons', () => {
 
   it('a revoked key is 401 "API key has been revoked"', async () => {
     const { id, key } = await createApiKey(t.stores.metadata, {
-      orgSlug: 'acme',
+      orgSlug: t.org,
       userName: 'ann',
       name: 'gone',
       expiresAt: null,
@@ -111,7 +105,7 @@ describe('401 reasons', () => {
 
   it('a key revoked after use is refused within about a second', async () => {
     const { id, key } = await createApiKey(t.stores.metadata, {
-      orgSlug: 'acme',
+      orgSlug: t.org,
       userName: 'ann',
       name: 'used',
       expiresAt: null,
@@ -125,7 +119,7 @@ describe('401 reasons', () => {
 
   it('a revoked key that has also expired is refused with a 401 of one of the two reasons', async () => {
     const { id, key } = await createApiKey(t.stores.metadata, {
-      orgSlug: 'acme',
+      orgSlug: t.org,
       userName: 'ann',
       name: 'x',
       expiresAt: 1,
@@ -143,7 +137,7 @@ describe('the Bearer scheme word', () => {
       authorization: `${scheme} ${t.key}`,
     });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ valid: true, organization: { slug: 'acme' } });
+    expect(res.body).toMatchObject({ valid: true, organization: { slug: t.org } });
   });
 });
 
@@ -154,7 +148,7 @@ describe('GET /api/runs/auth/validate', () => {
     expect(Object.keys(res.body).sort()).toEqual(['organization', 'user', 'valid']);
     expect(res.body).toEqual({
       valid: true,
-      organization: { id: expect.any(String), slug: 'acme' },
+      organization: { id: expect.any(String), slug: t.org },
       user: { id: expect.any(String) },
     });
   });
@@ -162,7 +156,7 @@ describe('GET /api/runs/auth/validate', () => {
   it('answers a different organization and user for a key of another organization', async () => {
     const mine = await call(t.app, 'GET', '/api/runs/auth/validate', t.key);
     const theirs = await call(t.app, 'GET', '/api/runs/auth/validate', t.otherKey);
-    expect(theirs.body).toMatchObject({ valid: true, organization: { slug: 'rival' } });
+    expect(theirs.body).toMatchObject({ valid: true, organization: { slug: t.otherOrg } });
     const orgOf = (b: Record<string, unknown>) => (b.organization as { id: string }).id;
     const userOf = (b: Record<string, unknown>) => (b.user as { id: string }).id;
     expect(orgOf(theirs.body)).not.toBe(orgOf(mine.body));
@@ -184,13 +178,13 @@ describe('POST /api/slug', () => {
   for (const s of scenarios) {
     it(s.name, async () => {
       const res = await runScenario(t.app, t.key, s);
-      expect(res.body).toEqual({ organization: { slug: 'acme' } });
+      expect(res.body).toEqual({ organization: { slug: t.org } });
     });
   }
 
   it('answers the slug of the other organization for its key', async () => {
     const res = await call(t.app, 'POST', '/api/slug', t.otherKey);
-    expect(res.body).toEqual({ organization: { slug: 'rival' } });
+    expect(res.body).toEqual({ organization: { slug: t.otherOrg } });
   });
 });
 

@@ -1,15 +1,11 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { call, makeTestApp, type Reply, type TestApp } from '../helpers/test-app.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { call, type Reply, useTestApp } from '../helpers/test-app.js';
 import { createRun, expectError, getDetails, getHistory, listProjects } from '../helpers/run-api.js';
 
-let t: TestApp;
+const t = useTestApp();
 let runId: number;
 beforeEach(async () => {
-  t = await makeTestApp();
   runId = (await createRun(t.app, t.key, { runName: 'r', projectName: 'p' })).runId;
-});
-afterEach(async () => {
-  await t.close();
 });
 
 /** A POST with a raw body and exactly the given content type (none when null). */

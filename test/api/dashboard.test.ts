@@ -9,7 +9,8 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { send } from '../helpers/session-api.js';
-import { makeTestApp, tempDir, type TestApp } from '../helpers/test-app.js';
+import { tempDir } from '../helpers/temp-dir.js';
+import { makeTestApp, type TestApp } from '../helpers/test-app.js';
 
 const INDEX = '<!doctype html><html><head><script type="module" src="/assets/index-Bx7k2Q.js"></script></head></html>';
 const SCRIPT = 'console.log("stepwise");\n';

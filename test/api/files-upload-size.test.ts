@@ -4,19 +4,15 @@
  * configured maximum, and a finished upload cannot be replaced through its link.
  */
 import { Readable } from 'node:stream';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { createRun, expectError, type RunRef } from '../helpers/run-api.js';
-import { call, makeTestApp, type Reply, type TestApp } from '../helpers/test-app.js';
+import { call, type Reply, useTestApp } from '../helpers/test-app.js';
 import { type FileView, getOk, qs } from '../helpers/ingest-api.js';
 
-let t: TestApp;
+const t = useTestApp();
 let run: RunRef;
 beforeEach(async () => {
-  t = await makeTestApp();
   run = await createRun(t.app, t.key, { runName: 'r', projectName: 'media' });
-});
-afterEach(async () => {
-  await t.close();
 });
 
 /** POST /files for one file of `fileSize` bytes; returns its upload link as path?query. */

@@ -1,17 +1,13 @@
 import { randomBytes } from 'node:crypto';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { createRun, expectError, getDetails, type RunRef } from '../helpers/run-api.js';
-import { call, makeTestApp, type Reply, type TestApp } from '../helpers/test-app.js';
+import { call, type Reply, useTestApp } from '../helpers/test-app.js';
 import { type FileView, getOk, ISO_MS, qs } from '../helpers/ingest-api.js';
 
-let t: TestApp;
+const t = useTestApp();
 let run: RunRef;
 beforeEach(async () => {
-  t = await makeTestApp();
   run = await createRun(t.app, t.key, { runName: 'r', projectName: 'media' });
-});
-afterEach(async () => {
-  await t.close();
 });
 
 /** One file entry of POST /files, as the Python client builds it. */

@@ -1,16 +1,12 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { createRun, expectError, runScenario, type RunRef, type Scenario, setStatus } from '../helpers/run-api.js';
-import { call, makeTestApp, type TestApp } from '../helpers/test-app.js';
+import { call, useTestApp } from '../helpers/test-app.js';
 import { getOk, ISO_MS } from '../helpers/ingest-api.js';
 
-let t: TestApp;
+const t = useTestApp();
 let run: RunRef;
 beforeEach(async () => {
-  t = await makeTestApp();
   run = await createRun(t.app, t.key, { runName: 'r', projectName: 'beat' });
-});
-afterEach(async () => {
-  await t.close();
 });
 
 /** The headers the Python client puts on every API call once it has a run. */

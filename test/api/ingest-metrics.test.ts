@@ -1,6 +1,6 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { createRun, expectError, getDetails, type RunRef } from '../helpers/run-api.js';
-import { call, makeTestApp, type TestApp } from '../helpers/test-app.js';
+import { call, useTestApp } from '../helpers/test-app.js';
 import {
   getMetrics,
   getStatistics,
@@ -13,14 +13,10 @@ import {
   type PyValue,
 } from '../helpers/ingest-api.js';
 
-let t: TestApp;
+const t = useTestApp();
 let run: RunRef;
 beforeEach(async () => {
-  t = await makeTestApp();
   run = await createRun(t.app, t.key, { runName: 'r', projectName: 'vision' });
-});
-afterEach(async () => {
-  await t.close();
 });
 
 const target = () => ({ runId: run.runId, projectName: 'vision' });

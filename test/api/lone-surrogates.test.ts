@@ -4,19 +4,15 @@
  * written; NDJSON free text (console messages, string data) keeps U+FFFD in its place; a
  * query string must be percent-encoded UTF-8; a header can only be compared, never stored.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { createRun, expectError, getDetails, getHistory, type RunRef } from '../helpers/run-api.js';
-import { call, makeTestApp, type TestApp } from '../helpers/test-app.js';
+import { call, useTestApp } from '../helpers/test-app.js';
 import { type DataLineView, getOk, ingest, type IngestKind, type LogLineView } from '../helpers/ingest-api.js';
 
-let t: TestApp;
+const t = useTestApp();
 let run: RunRef;
 beforeEach(async () => {
-  t = await makeTestApp();
   run = await createRun(t.app, t.key, { runName: 'r', projectName: 'p' });
-});
-afterEach(async () => {
-  await t.close();
 });
 
 const target = () => ({ runId: run.runId, projectName: 'p' });

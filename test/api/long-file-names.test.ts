@@ -3,19 +3,15 @@
  * in UTF-8) uploads, lists and downloads under its own name, although a file system allows
  * at most 255 bytes per name (the local store keeps long names under a hash on disk).
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { createRun, type RunRef } from '../helpers/run-api.js';
-import { call, makeTestApp, type TestApp } from '../helpers/test-app.js';
+import { call, useTestApp } from '../helpers/test-app.js';
 import { type FileView, getOk } from '../helpers/ingest-api.js';
 
-let t: TestApp;
+const t = useTestApp();
 let run: RunRef;
 beforeEach(async () => {
-  t = await makeTestApp();
   run = await createRun(t.app, t.key, { runName: 'r', projectName: 'media' });
-});
-afterEach(async () => {
-  await t.close();
 });
 
 /** The path and query of an absolute URL (inject needs no origin). */

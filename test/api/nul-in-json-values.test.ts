@@ -4,18 +4,14 @@
  * project's config a 500. Such values are refused with a 400 on every engine, nothing is
  * written, and search keeps answering.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { createRun, expectError, getDetails, type RunRef } from '../helpers/run-api.js';
-import { call, makeTestApp, type TestApp } from '../helpers/test-app.js';
+import { call, useTestApp } from '../helpers/test-app.js';
 
-let t: TestApp;
+const t = useTestApp();
 let run: RunRef;
 beforeEach(async () => {
-  t = await makeTestApp();
   run = await createRun(t.app, t.key, { runName: 'r', projectName: 'p', config: '{"lr":0.1}' });
-});
-afterEach(async () => {
-  await t.close();
 });
 
 const NUL_VALUE = '{"lr":"x\\u0000y"}';

@@ -4,18 +4,12 @@
  * with it before stay reachable, and every project's display id is one that
  * details/by-display-id reads back, whatever symbols, emoji or scripts its name holds.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createRun, expectError, getDetails, listProjects } from '../helpers/run-api.js';
-import { call, makeTestApp, type TestApp } from '../helpers/test-app.js';
+import { call, useTestApp } from '../helpers/test-app.js';
 import { ingest } from '../helpers/ingest-api.js';
 
-let t: TestApp;
-beforeEach(async () => {
-  t = await makeTestApp();
-});
-afterEach(async () => {
-  await t.close();
-});
+const t = useTestApp();
 
 const METRIC = '{"time":1,"step":0,"data":{"loss":1}}';
 
@@ -44,7 +38,7 @@ describe('surrounding white space in a new project name', () => {
 describe('a project stored with a trailing space before the rule', () => {
   /** Creates run "r" in project "p " straight in the store, as an older server did. */
   async function legacyRun(): Promise<number> {
-    const orgId = await t.stores.metadata.ensureOrganization('acme', Date.now());
+    const orgId = await t.stores.metadata.ensureOrganization(t.org, Date.now());
     const now = Date.now();
     const { run } = await t.stores.metadata.createRun({
       orgId,

@@ -1,6 +1,6 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createRun, expectError, getDetails, type RunRef } from '../helpers/run-api.js';
-import { call, makeTestApp, type TestApp } from '../helpers/test-app.js';
+import { call, useTestApp } from '../helpers/test-app.js';
 import {
   type CompareView,
   getMetrics,
@@ -16,13 +16,7 @@ import {
 } from '../helpers/ingest-api.js';
 
 const PROJECT = 'forks';
-let t: TestApp;
-beforeEach(async () => {
-  t = await makeTestApp();
-});
-afterEach(async () => {
-  await t.close();
-});
+const t = useTestApp();
 
 const range = (from: number, to: number): number[] => Array.from({ length: to - from + 1 }, (_, i) => from + i);
 const parentLoss = (s: number): number => 100 - s;

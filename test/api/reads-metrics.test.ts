@@ -1,6 +1,6 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createRun, expectError, type RunRef } from '../helpers/run-api.js';
-import { call, makeTestApp, type TestApp } from '../helpers/test-app.js';
+import { call, makeTestApp, type TestApp, useTestApp } from '../helpers/test-app.js';
 import {
   getMetrics,
   ingestOk,
@@ -13,10 +13,9 @@ import {
 } from '../helpers/ingest-api.js';
 
 describe('GET /api/runs/metrics: filters, bounds and order', () => {
-  let t: TestApp;
+  const t = useTestApp();
   let run: RunRef;
   beforeEach(async () => {
-    t = await makeTestApp();
     run = await createRun(t.app, t.key, { runName: 'r', projectName: 'proj' });
     await ingestSeries(t.app, t.key, { runId: run.runId }, 0, 20, {
       'train/loss': (s) => 10 - s / 4,
@@ -25,9 +24,6 @@ describe('GET /api/runs/metrics: filters, bounds and order', () => {
       Zeta: (s) => s,
       alpha: (s) => -s,
     });
-  });
-  afterEach(async () => {
-    await t.close();
   });
 
   const metrics = (params: Record<string, string | number | undefined>) =>

@@ -1,6 +1,6 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { encodeRunId } from '../../src/domain/sqid.js';
-import { call, makeTestApp, type TestApp } from '../helpers/test-app.js';
+import { call, useTestApp } from '../helpers/test-app.js';
 import {
   createRun,
   expectError,
@@ -14,13 +14,7 @@ import {
   sleep,
 } from '../helpers/run-api.js';
 
-let t: TestApp;
-beforeEach(async () => {
-  t = await makeTestApp();
-});
-afterEach(async () => {
-  await t.close();
-});
+const t = useTestApp();
 
 const CREATE = '/api/runs/create';
 
@@ -33,7 +27,7 @@ describe('POST /api/runs/create: a new run', () => {
       number: 1,
       displayId: 'MMP-1',
       projectName: 'my-ml-project',
-      organizationSlug: 'acme',
+      organizationSlug: t.org,
       url: expect.any(String),
       resumed: false,
       forkedFromRunId: null,
@@ -166,7 +160,7 @@ describe('POST /api/runs/create: a new run', () => {
   it('answers a url of the form <publicUrl>/o/<org>/projects/<encoded project>/<sqid>', async () => {
     const project = 'vision models/α';
     const ref = await createRun(t.app, t.key, { runName: 'r', projectName: project });
-    const expected = `${t.deps.config.publicUrl}/o/acme/projects/${encodeURIComponent(project)}/${encodeRunId(ref.runId)}`;
+    const expected = `${t.deps.config.publicUrl}/o/${t.org}/projects/${encodeURIComponent(project)}/${encodeRunId(ref.runId)}`;
     expect(ref.url).toBe(expected);
     expect((await getDetails(t.app, t.key, ref.runId)).url).toBe(expected);
   });
@@ -303,7 +297,7 @@ describe('display id prefixes', () => {
     await createRun(t.app, t.key, { runName: 'r', projectName: 'mte' });
     const theirs = await createRun(t.app, t.otherKey, { runName: 'r', projectName: 'mte' });
     expect(theirs.displayId).toBe('MTE-1');
-    expect(theirs.organizationSlug).toBe('rival');
+    expect(theirs.organizationSlug).toBe(t.otherOrg);
   });
 });
 

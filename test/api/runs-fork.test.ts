@@ -1,8 +1,8 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { call, makeTestApp, type TestApp } from '../helpers/test-app.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { call, useTestApp } from '../helpers/test-app.js';
 import { createRun, expectError, getDetails, type RunRef } from '../helpers/run-api.js';
 
-let t: TestApp;
+const t = useTestApp();
 let parent: RunRef;
 const parentConfig = {
   optimizer: { name: 'adam', lr: 0.1, betas: [0.9, 0.99] },
@@ -10,16 +10,12 @@ const parentConfig = {
   data: { path: '/d', shuffle: true },
 };
 beforeEach(async () => {
-  t = await makeTestApp();
   parent = await createRun(t.app, t.key, {
     runName: 'parent',
     projectName: 'forks',
     tags: ['base', 'shared'],
     config: JSON.stringify(parentConfig),
   });
-});
-afterEach(async () => {
-  await t.close();
 });
 
 const CREATE = '/api/runs/create';

@@ -1,6 +1,6 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { encodeRunId } from '../../src/domain/sqid.js';
-import { call, makeTestApp, type TestApp } from '../helpers/test-app.js';
+import { call, useTestApp } from '../helpers/test-app.js';
 import {
   createRun,
   expectError,
@@ -13,11 +13,10 @@ import {
   update,
 } from '../helpers/run-api.js';
 
-let t: TestApp;
+const t = useTestApp();
 let run: RunRef;
 let other: RunRef;
 beforeEach(async () => {
-  t = await makeTestApp();
   run = await createRun(t.app, t.key, {
     runName: 'r',
     projectName: 'my-ml-project',
@@ -26,9 +25,6 @@ beforeEach(async () => {
     config: '{"a":1}',
   });
   other = await createRun(t.app, t.key, { runName: 'o', projectName: 'training' });
-});
-afterEach(async () => {
-  await t.close();
 });
 
 const DETAIL_FIELDS = [

@@ -1,16 +1,12 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { call, makeTestApp, type TestApp } from '../helpers/test-app.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { call, useTestApp } from '../helpers/test-app.js';
 import { createRun, expectError, getDetails, getHistory, type RunRef, setStatus } from '../helpers/run-api.js';
 
-let t: TestApp;
+const t = useTestApp();
 let run: RunRef;
 beforeEach(async () => {
-  t = await makeTestApp();
   run = await createRun(t.app, t.key, { runName: 'r', projectName: 'my-ml-project', externalId: 'ext-1' });
   await createRun(t.app, t.key, { runName: 'other', projectName: 'training' });
-});
-afterEach(async () => {
-  await t.close();
 });
 
 const RESUME = '/api/runs/resume';
@@ -40,7 +36,7 @@ describe('POST /api/runs/resume: selectors', () => {
         number: run.number,
         displayId: run.displayId,
         projectName: 'my-ml-project',
-        organizationSlug: 'acme',
+        organizationSlug: t.org,
         url: run.url,
         resumed: true,
         forkedFromRunId: null,

@@ -1,5 +1,5 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { call, makeTestApp, type TestApp } from '../helpers/test-app.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { call, useTestApp } from '../helpers/test-app.js';
 import {
   createRun,
   expectError,
@@ -11,14 +11,10 @@ import {
   sleep,
 } from '../helpers/run-api.js';
 
-let t: TestApp;
+const t = useTestApp();
 let runId: number;
 beforeEach(async () => {
-  t = await makeTestApp();
   runId = (await createRun(t.app, t.key, { runName: 'r', projectName: 'p' })).runId;
-});
-afterEach(async () => {
-  await t.close();
 });
 
 const UPDATE = '/api/runs/status/update';

@@ -1,6 +1,6 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { encodeRunId } from '../../src/domain/sqid.js';
-import { call, makeTestApp, type TestApp } from '../helpers/test-app.js';
+import { call, useTestApp } from '../helpers/test-app.js';
 import {
   createRun,
   expectError,
@@ -14,7 +14,7 @@ import {
   update,
 } from '../helpers/run-api.js';
 
-let t: TestApp;
+const t = useTestApp();
 let run: RunRef;
 let snapshot: { details: RunDetails; history: StatusEventView[]; graph: unknown; projects: unknown };
 
@@ -30,7 +30,6 @@ async function takeSnapshot(): Promise<typeof snapshot> {
 }
 
 beforeEach(async () => {
-  t = await makeTestApp();
   run = await createRun(t.app, t.key, {
     runName: 'secret',
     projectName: PROJECT,
@@ -46,9 +45,6 @@ beforeEach(async () => {
   });
   await setStatus(t.app, t.key, run.runId, 'COMPLETED', { statusMetadata: '{"by":"acme"}' });
   snapshot = await takeSnapshot();
-});
-afterEach(async () => {
-  await t.close();
 });
 
 /** Every run endpoint, aimed at a run id, as the other organization would call it. */
@@ -170,9 +166,9 @@ describe('another organization', () => {
       externalId: 'ext-acme',
       config: '{"lr":5}',
     });
-    expect(theirs).toMatchObject({ resumed: false, number: 1, organizationSlug: 'rival' });
+    expect(theirs).toMatchObject({ resumed: false, number: 1, organizationSlug: t.otherOrg });
     expect(theirs.runId).not.toBe(run.runId);
-    expect(theirs.url).toContain('/o/rival/');
+    expect(theirs.url).toContain(`/o/${t.otherOrg}/`);
     expect(await takeSnapshot()).toEqual(snapshot);
     expect((await listProjects(t.app, t.otherKey)).map((p) => [p.name, p.runCount])).toEqual([[PROJECT, 1]]);
     expect((await getDetails(t.app, t.otherKey, theirs.runId)).config).toEqual({ lr: 5 });

@@ -3,19 +3,15 @@
  * graph and histograms are stored whole and read back, never a 500 from a recursion per
  * element and never mistaken for deep nesting.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { createRun, getDetails, type RunRef } from '../helpers/run-api.js';
-import { call, makeTestApp, type TestApp } from '../helpers/test-app.js';
+import { call, useTestApp } from '../helpers/test-app.js';
 import { type DataLineView, getOk, ingestOk } from '../helpers/ingest-api.js';
 
-let t: TestApp;
+const t = useTestApp();
 let run: RunRef;
 beforeEach(async () => {
-  t = await makeTestApp();
   run = await createRun(t.app, t.key, { runName: 'r', projectName: 'wide' });
-});
-afterEach(async () => {
-  await t.close();
 });
 
 const numbers = (n: number): number[] => Array.from({ length: n }, (_, i) => i % 1000);

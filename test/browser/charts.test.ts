@@ -5,10 +5,17 @@
  * markers, filter and collapsible groups, lazy loading of many charts, PNG and CSV export, a
  * fork's chart, the compare overlay's legend, dark theme and phone width.
  */
-import fs from 'node:fs';
 import type { Page, Request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Dashboard, hasInk, openPage, screenshot, signIn, startDashboard } from '../helpers/browser.js';
+import {
+  type Dashboard,
+  downloadedBytes,
+  hasInk,
+  openPage,
+  screenshot,
+  signIn,
+  startDashboard,
+} from '../helpers/browser.js';
 import {
   createRunHttp,
   drawn,
@@ -294,7 +301,7 @@ describe('run charts', () => {
       await page.getByRole('button', { name: 'Download train/loss as CSV' }).click();
       const csv = await csvDownload;
       expect(csv.suggestedFilename()).toBe('train_loss.csv');
-      const text = fs.readFileSync((await csv.path())!, 'utf8');
+      const text = (await downloadedBytes(csv)).toString('utf8');
       const rows = text.trim().split('\n');
       expect(rows[0]).toBe('run,runId,step,time,value,valueFlag');
       expect(rows.length).toBeGreaterThan(100);
@@ -304,7 +311,7 @@ describe('run charts', () => {
       await page.getByRole('button', { name: 'Download train/loss as PNG' }).click();
       const png = await pngDownload;
       expect(png.suggestedFilename()).toBe('train_loss.png');
-      const bytes = fs.readFileSync((await png.path())!);
+      const bytes = await downloadedBytes(png);
       expect(bytes.subarray(1, 4).toString()).toBe('PNG');
       expect(bytes.length).toBeGreaterThan(2000);
       noErrors(watch);

@@ -4,14 +4,12 @@
  * charts (both in the legend), shows the statistics of a chosen metric and a config table
  * with only the keys that differ; unknown and foreign ids are named; phone width and dark.
  */
-import { execFileSync } from 'node:child_process';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Dashboard, openPage, screenshot, signIn, startDashboard } from '../helpers/browser.js';
 import { createRunHttp, ingestMetricsHttp, noSidewaysScroll, pathOf, realErrors } from '../helpers/browser-seed.js';
 import { http } from '../helpers/http-client.js';
 import { metricLine } from '../helpers/ingest-api.js';
-import { REPO_ROOT } from '../helpers/spawned-server.js';
+import { createOrgKey } from '../helpers/spawned-server.js';
 
 const PROJECT = 'compare-demo';
 
@@ -124,12 +122,7 @@ describe('the compare page', () => {
     const c = await createRun(base, key, 'twin-one', shared);
     const d = await createRun(base, key, 'twin-two', shared);
     const elsewhere = await createRun(base, key, 'other-project-run', shared, 'another-project');
-    const out = execFileSync(
-      process.execPath,
-      [path.join(REPO_ROOT, 'bin/stepwise.js'), 'keys', 'create', '--data', dash.server.dataDir, '--org', 'rival'],
-      { encoding: 'utf8' },
-    );
-    const rivalKey = out.trim().split('\n').pop()!.trim();
+    const rivalKey = await createOrgKey(dash.server.dataDir, 'rival');
     const foreign = await http(base, 'POST', '/api/runs/create', {
       key: rivalKey,
       json: { runName: 'rival-secret', projectName: PROJECT },

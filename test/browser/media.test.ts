@@ -8,7 +8,7 @@ import { deflateSync } from 'node:zlib';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { type Dashboard, launchChromium, openPage, screenshot, signIn, startDashboard } from '../helpers/browser.js';
+import { connectChromium, type Dashboard, openPage, screenshot, signIn, startDashboard } from '../helpers/browser.js';
 import { S3_CREDENTIALS, startS3TestServer, type S3TestServer } from '../helpers/s3-test-server.js';
 import { spawnServer, type SpawnedServer } from '../helpers/spawned-server.js';
 import { createRunHttp, drawn, ingestMetricsHttp, noErrors, scrollIntoView } from '../helpers/browser-seed.js';
@@ -369,7 +369,7 @@ describe('media from S3 presigned links', () => {
     };
     [server, browser] = await Promise.all([
       spawnServer(['--blob-url', s3.blobUrl('media')], { env }),
-      launchChromium(),
+      connectChromium(),
     ]);
     run = await createRun(server.baseUrl, server.key, 'media-s3');
     await upload(server.baseUrl, server.key, run.runId, [

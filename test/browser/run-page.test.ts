@@ -6,13 +6,11 @@
  * foreign and misplaced runs get a "Run not found" page; tabs work by keyboard and live in
  * the URL; phone width and the dark theme.
  */
-import { execFileSync } from 'node:child_process';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Dashboard, openPage, screenshot, signIn, startDashboard } from '../helpers/browser.js';
 import { createRunHttp, noSidewaysScroll, pathOf, realErrors, type SeededRun } from '../helpers/browser-seed.js';
 import { http } from '../helpers/http-client.js';
-import { REPO_ROOT } from '../helpers/spawned-server.js';
+import { createOrgKey } from '../helpers/spawned-server.js';
 
 const PROJECT = 'run-page-demo';
 
@@ -259,24 +257,7 @@ describe('the run page', () => {
 
   it('shows "Run not found" for an unknown SQID, another organization\'s run and the wrong project', async () => {
     // A run of another organization, created with that organization's own key.
-    const out = execFileSync(
-      process.execPath,
-      [
-        path.join(REPO_ROOT, 'bin/stepwise.js'),
-        'keys',
-        'create',
-        '--data',
-        dash.server.dataDir,
-        '--org',
-        'other-org',
-        '--user',
-        'eve',
-        '--name',
-        'test',
-      ],
-      { encoding: 'utf8' },
-    );
-    const otherKey = out.trim().split('\n').pop()!.trim();
+    const otherKey = await createOrgKey(dash.server.dataDir, 'other-org', ['--user', 'eve', '--name', 'test']);
     const foreign = await http(base, 'POST', '/api/runs/create', {
       key: otherKey,
       json: { runName: 'secret-run', projectName: PROJECT },

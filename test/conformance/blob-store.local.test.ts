@@ -6,7 +6,7 @@ import { UrlSigner } from '../../src/blob/url-signer.js';
 import { loadConfig } from '../../src/config.js';
 import { openEmbeddedStores } from '../../src/store/open-stores.js';
 import { freePort } from '../helpers/spawned-server.js';
-import { tempDir } from '../helpers/test-app.js';
+import { tempDir } from '../helpers/temp-dir.js';
 import { blobStoreSuite } from './blob-store-suite.js';
 
 // The local store's links are answered by the server's own routes, so each store comes

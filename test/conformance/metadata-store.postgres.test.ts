@@ -1,18 +1,14 @@
-import { describe } from 'vitest';
-import { freshPostgresUrl, postgresTestUrl } from '../helpers/test-database.js';
-import { openStores } from '../../src/store/open-stores.js';
+import { afterAll, describe } from 'vitest';
+import { postgresTestUrl, reusedPostgresDb } from '../helpers/test-database.js';
+import { SqlMetadataStore } from '../../src/store/sql/sql-metadata-store.js';
 import { metadataStoreSuite } from './metadata-store-suite.js';
 
 describe.skipIf(postgresTestUrl() === undefined)('postgres', () => {
-  metadataStoreSuite('postgres', async () => {
-    const db = await freshPostgresUrl();
-    const stores = await openStores({ databaseUrl: db.url, dataDir: '' });
-    return {
-      metadata: stores.metadata,
-      close: async () => {
-        await stores.close();
-        await db.drop();
-      },
-    };
-  });
+  const database = reusedPostgresDb();
+  afterAll(() => database.close());
+  // The metadata store openStores builds on PostgreSQL, over a database emptied for each test.
+  metadataStoreSuite('postgres', async () => ({
+    metadata: new SqlMetadataStore(await database.empty()),
+    close: () => Promise.resolve(),
+  }));
 });

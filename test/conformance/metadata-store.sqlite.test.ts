@@ -1,22 +1,27 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { afterAll } from 'vitest';
-import { openEmbeddedStores } from '../../src/store/open-stores.js';
+import { tempDir } from '../helpers/temp-dir.js';
+import { migrate } from '../../src/store/migrations/index.js';
+import { SqlMetadataStore } from '../../src/store/sql/sql-metadata-store.js';
+import { openSqlite } from '../../src/store/sqlite/sqlite-db.js';
 import { metadataStoreSuite } from './metadata-store-suite.js';
 
-const root = fs.mkdtempSync(path.join(os.tmpdir(), 'stepwise-metadata-'));
+const root = tempDir('stepwise-metadata-');
 let next = 0;
 
 afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
 
 metadataStoreSuite('sqlite', async () => {
   const dir = path.join(root, String(next++));
-  const stores = await openEmbeddedStores(dir);
+  fs.mkdirSync(dir);
+  // The metadata store of the embedded engine alone (no series writer thread).
+  const db = openSqlite(path.join(dir, 'stepwise.db'));
+  await migrate(db);
   return {
-    metadata: stores.metadata,
+    metadata: new SqlMetadataStore(db),
     close: async () => {
-      await stores.close();
+      await db.close();
       fs.rmSync(dir, { recursive: true, force: true });
     },
   };

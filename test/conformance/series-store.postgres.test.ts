@@ -1,18 +1,14 @@
-import { describe } from 'vitest';
-import { freshPostgresUrl, postgresTestUrl } from '../helpers/test-database.js';
-import { openStores } from '../../src/store/open-stores.js';
+import { afterAll, describe } from 'vitest';
+import { postgresTestUrl, reusedPostgresDb } from '../helpers/test-database.js';
+import { SqlSeriesStore } from '../../src/store/sql/sql-series-store.js';
 import { seriesStoreSuite } from './series-store-suite.js';
 
 describe.skipIf(postgresTestUrl() === undefined)('postgres', () => {
-  seriesStoreSuite('postgres', async () => {
-    const db = await freshPostgresUrl();
-    const stores = await openStores({ databaseUrl: db.url, dataDir: '' });
-    return {
-      series: stores.series,
-      close: async () => {
-        await stores.close();
-        await db.drop();
-      },
-    };
-  });
+  const database = reusedPostgresDb();
+  afterAll(() => database.close());
+  // The series store openStores builds on PostgreSQL, over a database emptied for each test.
+  seriesStoreSuite('postgres', async () => ({
+    series: new SqlSeriesStore(await database.empty()),
+    close: () => Promise.resolve(),
+  }));
 });

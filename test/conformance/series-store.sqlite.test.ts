@@ -1,13 +1,13 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { afterAll } from 'vitest';
+import { tempDir } from '../helpers/temp-dir.js';
 import { migrate } from '../../src/store/migrations/index.js';
 import { SqlSeriesStore } from '../../src/store/sql/sql-series-store.js';
 import { openSqlite } from '../../src/store/sqlite/sqlite-db.js';
 import { seriesStoreSuite } from './series-store-suite.js';
 
-const root = fs.mkdtempSync(path.join(os.tmpdir(), 'stepwise-series-'));
+const root = tempDir('stepwise-series-');
 let next = 0;
 
 afterAll(() => fs.rmSync(root, { recursive: true, force: true }));

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { iso } from '../../src/services/run-urls.js';
+import { iso } from '../../src/domain/iso.js';
 
 describe('iso', () => {
   it('formats every time exactly like Date.toISOString, in any order of calls', () => {

@@ -6,7 +6,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildDist } from '../helpers/build-dist.js';
 import { freePort, REPO_ROOT } from '../helpers/spawned-server.js';
-import { tempDir } from '../helpers/test-app.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 const run = promisify(execFile);
 const ROOT = REPO_ROOT;

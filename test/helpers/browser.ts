@@ -1,12 +1,32 @@
 /**
  * Real-browser tests of the dashboard: Debian's Chromium driven by playwright-core against a
- * spawned `stepwise serve`. Pages are found as a person finds them (labels, roles, names).
+ * spawned `stepwise serve`. The browser project shares one server and one Chromium (started by
+ * test/setup/browser-global.ts); each test file signs in to its own fresh organization.
+ * Pages are found as a person finds them (labels, roles, names).
  * Screenshots go to test-screenshots/ (git-ignored) for review.
  */
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { REPO_ROOT, spawnServer, type SpawnedServer } from './spawned-server.js';
+import {
+  chromium,
+  type Browser,
+  type BrowserContext,
+  type BrowserServer,
+  type Download,
+  type Page,
+} from 'playwright-core';
+import { inject } from 'vitest';
+import { createOrgKey, REPO_ROOT } from './spawned-server.js';
+
+// Declared beside its reader (the setup in test/setup/browser-global.ts provides it), so every
+// program that compiles this file, the benchmark included, knows the key.
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** The shared server's URL and data dir, and the shared Chromium's websocket endpoint. */
+    dashboard: { baseUrl: string; dataDir: string; wsEndpoint: string };
+  }
+}
 
 export const SCREENSHOTS = path.join(REPO_ROOT, 'test-screenshots');
 
@@ -20,12 +40,32 @@ const CHROMIUM_FLAGS = [
   '--no-first-run',
 ];
 
+const DESKTOP = '/usr/bin/chromium';
+/** Debian's package of the same Chromium without the desktop browser around it (what Playwright runs headless). */
+const HEADLESS_SHELL = '/usr/bin/chromium-headless-shell';
+
+const launchOptions = (executable: string) => ({
+  executablePath: process.env.STEPWISE_CHROMIUM ?? executable,
+  args: CHROMIUM_FLAGS,
+});
+
 /** Debian's Chromium (`/usr/bin/chromium`, or STEPWISE_CHROMIUM), headless. */
 export function launchChromium(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: process.env.STEPWISE_CHROMIUM ?? '/usr/bin/chromium',
-    args: CHROMIUM_FLAGS,
-  });
+  return chromium.launch(launchOptions(DESKTOP));
+}
+
+/**
+ * The tests' Chromium as a server that test files connect to over its websocket endpoint:
+ * STEPWISE_CHROMIUM, else chromium-headless-shell when installed (a page there costs about a
+ * third of the CPU that the desktop build's headless mode spends), else `/usr/bin/chromium`.
+ */
+export function launchChromiumServer(): Promise<BrowserServer> {
+  return chromium.launchServer(launchOptions(fs.existsSync(HEADLESS_SHELL) ? HEADLESS_SHELL : DESKTOP));
+}
+
+/** Returns a connection to the project's shared Chromium; its `close()` disconnects and closes its contexts. */
+export function connectChromium(): Promise<Browser> {
+  return chromium.connect(inject('dashboard').wsEndpoint);
 }
 
 /** What a page does that a test should see: uncaught errors and console errors. */
@@ -66,30 +106,43 @@ export async function signIn(page: Page, baseUrl: string, key: string, target = 
   await page.waitForURL((url) => !url.pathname.startsWith('/sign-in'));
 }
 
+/** Returns a finished download's bytes, read over the connection (a connected browser has no local path). */
+export async function downloadedBytes(download: Download): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of await download.createReadStream()) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
+
 /** Writes `test-screenshots/<name>.png` (full page). */
 export async function screenshot(page: Page, name: string): Promise<void> {
   fs.mkdirSync(SCREENSHOTS, { recursive: true });
   await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: true });
 }
 
-/** A spawned server and a browser for one test file; `close()` ends both. */
+/** The shared server as one test file sees it: its URL, its data dir and the file's own key. */
+export interface DashboardServer {
+  baseUrl: string;
+  dataDir: string;
+  /** A key of an organization made for this file alone. */
+  key: string;
+}
+
+/** The shared server and browser for one test file; `close()` disconnects from the browser. */
 export interface Dashboard {
-  server: SpawnedServer;
+  server: DashboardServer;
   browser: Browser;
   close(): Promise<void>;
 }
 
-/** Starts a server on a fresh data dir and Chromium beside it. */
-export async function startDashboard(extraArgs: readonly string[] = []): Promise<Dashboard> {
-  const [server, browser] = await Promise.all([spawnServer(extraArgs), launchChromium()]);
-  return {
-    server,
-    browser,
-    close: async () => {
-      await browser.close();
-      await server.stop();
-    },
-  };
+/**
+ * Returns the project's shared server with a key of a fresh organization (so the file sees
+ * only its own projects and runs) and a connection to the shared Chromium.
+ */
+export async function startDashboard(): Promise<Dashboard> {
+  const { baseUrl, dataDir } = inject('dashboard');
+  const org = `browser-${randomBytes(4).toString('hex')}`;
+  const [key, browser] = await Promise.all([createOrgKey(dataDir, org), connectChromium()]);
+  return { server: { baseUrl, dataDir, key }, browser, close: () => browser.close() };
 }
 
 /**

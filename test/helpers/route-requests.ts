@@ -151,3 +151,6 @@ export function requestFor(route: RouteEntry, t: Target): InjectOptions {
 
 /** `METHOD /url` of a route. */
 export const routeName = (r: RouteEntry): string => `${r.method} ${r.url}`;
+
+/** A POST under /api/runs/ (create, resume, status and the other run writes). */
+export const isRunWrite = (route: RouteEntry): boolean => route.method === 'POST' && route.url.startsWith('/api/runs/');

@@ -1,10 +1,11 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 
 /** The repository root (this file is test/helpers/spawned-server.ts). */
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -128,4 +129,18 @@ export async function spawnServer(
     throw err;
   }
   return { baseUrl, port, key, dataDir, pid: child.pid ?? 0, output: () => log, stop, kill };
+}
+
+/**
+ * Returns a new API key of organization `org` (created when missing), made by
+ * `stepwise keys create --data <dataDir> --org <org> ...extraArgs` (works while a server runs
+ * on the data dir). Rejects when the command fails.
+ */
+export async function createOrgKey(dataDir: string, org: string, extraArgs: readonly string[] = []): Promise<string> {
+  const { stdout } = await promisify(execFile)(
+    process.execPath,
+    [path.join(REPO_ROOT, 'bin/stepwise.js'), 'keys', 'create', '--data', dataDir, '--org', org, ...extraArgs],
+    { encoding: 'utf8' },
+  );
+  return stdout.trim().split('\n').pop()!.trim();
 }

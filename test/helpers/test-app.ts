@@ -1,6 +1,6 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
+import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { buildApp } from '../../src/app.js';
 import type { App } from '../../src/api/app-types.js';
 import { LocalBlobStore } from '../../src/blob/local-blob-store.js';
@@ -9,6 +9,7 @@ import { loadConfig } from '../../src/config.js';
 import { createApiKey } from '../../src/services/api-keys.js';
 import type { Deps } from '../../src/services/context.js';
 import { openStores, type Stores } from '../../src/store/open-stores.js';
+import { tempDir } from './temp-dir.js';
 import { freshPostgresUrl } from './test-database.js';
 
 export interface TestApp {
@@ -16,15 +17,16 @@ export interface TestApp {
   deps: Deps;
   stores: Stores;
   dataDir: string;
-  /** A key of organization `acme`. */
+  /** A key of organization `org` (`acme` from makeTestApp). */
   key: string;
-  /** A key of another organization, `rival`. */
+  /** The slug of `key`'s organization. */
+  org: string;
+  /** A key of another organization, `otherOrg` (`rival` from makeTestApp). */
   otherKey: string;
+  /** The slug of `otherKey`'s organization. */
+  otherOrg: string;
   close(): Promise<void>;
 }
-
-/** A fresh temporary data dir. */
-export const tempDir = (prefix = 'stepwise-test-'): string => fs.mkdtempSync(path.join(os.tmpdir(), prefix));
 
 /**
  * The app over a fresh store, with keys of two organizations: the embedded store in a temp
@@ -45,18 +47,15 @@ export async function makeTestApp(env: NodeJS.ProcessEnv = {}): Promise<TestApp>
   const blobs = new LocalBlobStore(path.join(dataDir, 'blobs'), config.publicUrl, signer);
   const deps: Deps = { config, metadata: stores.metadata, series: stores.series, blobs, signer };
   const app = await buildApp(deps);
-  const key = (await createApiKey(stores.metadata, { orgSlug: 'acme', userName: 'ann', name: 't', expiresAt: null }))
-    .key;
-  const otherKey = (
-    await createApiKey(stores.metadata, { orgSlug: 'rival', userName: 'bob', name: 't', expiresAt: null })
-  ).key;
   return {
     app,
     deps,
     stores,
     dataDir,
-    key,
-    otherKey,
+    key: await orgKey(stores, 'acme', 'ann'),
+    org: 'acme',
+    otherKey: await orgKey(stores, 'rival', 'bob'),
+    otherOrg: 'rival',
     close: async () => {
       await app.close();
       await stores.close();
@@ -64,6 +63,37 @@ export async function makeTestApp(env: NodeJS.ProcessEnv = {}): Promise<TestApp>
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** A new API key of organization `orgSlug` (created when new). */
+async function orgKey(stores: Stores, orgSlug: string, userName: string): Promise<string> {
+  return (await createApiKey(stores.metadata, { orgSlug, userName, name: 't', expiresAt: null })).key;
+}
+
+/**
+ * One app per test file (built before its first test, closed after its last), with each test
+ * isolated by keys of two organizations of its own (`acme-<n>`, `rival-<n>`): building an app
+ * and opening its stores costs more than most tests. Call at the top of a file or `describe`;
+ * the returned object's keys change before each test. Tests that need an empty store (global
+ * sweeps, fixed organization slugs) use makeTestApp per test instead.
+ */
+export function useTestApp(env: NodeJS.ProcessEnv = {}): TestApp {
+  const t = {} as TestApp;
+  let tests = 0;
+  beforeAll(async () => {
+    Object.assign(t, await makeTestApp(env));
+  });
+  beforeEach(async () => {
+    tests++;
+    t.org = `acme-${tests}`;
+    t.key = await orgKey(t.stores, t.org, 'ann');
+    t.otherOrg = `rival-${tests}`;
+    t.otherKey = await orgKey(t.stores, t.otherOrg, 'bob');
+  });
+  afterAll(async () => {
+    await t.close?.();
+  });
+  return t;
 }
 
 export interface Reply {

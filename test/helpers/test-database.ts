@@ -6,6 +6,8 @@
  */
 import pg from 'pg';
 import { inject } from 'vitest';
+import { openPostgres } from '../../src/store/postgres/postgres-db.js';
+import type { SqlDb } from '../../src/store/sql/sql-db.js';
 
 /** The test server's superuser URL, or undefined when PostgreSQL tests are skipped. */
 export function postgresTestUrl(): string | undefined {
@@ -64,17 +66,22 @@ export async function freshPostgresUrl(): Promise<{ url: string; drop: () => Pro
   return {
     url,
     drop: async () => {
-      reset ??= resetSql(url);
-      const client = new pg.Client({ connectionString: url });
-      await client.connect();
-      try {
-        await client.query(await reset);
-      } finally {
-        await client.end();
-      }
+      await emptyDatabase(url);
       idle.push(own);
     },
   };
+}
+
+/** Empties a database made from the template (see resetSql). */
+async function emptyDatabase(url: string): Promise<void> {
+  reset ??= resetSql(url);
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(await reset);
+  } finally {
+    await client.end();
+  }
 }
 
 /** A new empty database (no tables) as a URL; drop() removes it, closing what still uses it. */
@@ -87,5 +94,38 @@ export async function emptyPostgresUrl(): Promise<{ url: string; drop: () => Pro
   return {
     url: withDatabase(base, name),
     drop: async () => void (await admin?.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)),
+  };
+}
+
+/**
+ * A store-suite database that stays open for a whole test file: `empty()` resets it (every
+ * table emptied, identities restarted, as a fresh clone of the template) and returns its
+ * SqlDb, so each test starts on an empty migrated database without opening a pool, new
+ * connections and the migration check again. `close()` after the file's last test.
+ */
+export function reusedPostgresDb(): { empty: () => Promise<SqlDb>; close: () => Promise<void> } {
+  let opened: Promise<{ db: SqlDb; resetter: pg.Client; drop: () => Promise<void> }> | undefined;
+  let used = false;
+  return {
+    empty: async () => {
+      opened ??= (async () => {
+        const fresh = await freshPostgresUrl();
+        const resetter = new pg.Client({ connectionString: fresh.url });
+        await resetter.connect();
+        reset ??= resetSql(fresh.url);
+        return { db: await openPostgres(fresh.url), resetter, drop: fresh.drop };
+      })();
+      const { db, resetter } = await opened;
+      if (used) await resetter.query(await reset!);
+      used = true;
+      return db;
+    },
+    close: async () => {
+      if (!opened) return;
+      const { db, resetter, drop } = await opened;
+      await resetter.end();
+      await db.close();
+      await drop();
+    },
   };
 }

@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { openStores, type Stores } from '../../src/store/open-stores.js';
 import { freshPostgresUrl, postgresTestUrl } from '../helpers/test-database.js';
-import { tempDir } from '../helpers/test-app.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 const own = [{ runId: 1, maxStep: Infinity }];
 

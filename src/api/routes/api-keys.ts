@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import type { ApiKeyRecord } from '../../domain/types.js';
 import { createOrgKey, listOrgKeys, revokeOrgKey } from '../../services/api-keys.js';
 import type { Deps } from '../../services/context.js';
-import { iso } from '../../services/run-urls.js';
+import { iso } from '../../domain/iso.js';
 import type { App } from '../app-types.js';
 import { ctxOf } from '../auth-hook.js';
 import { Nullable, Opt, StringEnum } from '../schema-helpers.js';

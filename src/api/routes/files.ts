@@ -4,14 +4,15 @@ import type { Readable } from 'node:stream';
 import { DOWNLOAD_PATH, UPLOAD_PATH } from '../../blob/local-blob-store.js';
 import { forbidden } from '../../errors.js';
 import type { Deps } from '../../services/context.js';
-import { listRunFiles, requestUploads } from '../../services/files.js';
+import { listRunFiles, openDownload, requestUploads } from '../../services/files.js';
 import { ingestRun } from '../../services/ingest.js';
 import { receiveUpload } from '../../services/upload-receive.js';
 import { admitRequest } from '../ingest-admission.js';
 import { admissionOf } from './ingest.js';
 import type { App } from '../app-types.js';
+import { fileView } from '../views/file-view.js';
 import { ctxOf } from '../auth-hook.js';
-import { Nullable, Opt, QueryRunId, Step } from '../schema-helpers.js';
+import { Nullable, Opt, RunId, Step } from '../schema-helpers.js';
 
 const FileBody = Type.Object({
   fileName: Type.String({ minLength: 1, maxLength: 255 }),
@@ -90,7 +91,7 @@ export async function registerFileRoutes(app: App, deps: Deps): Promise<void> {
 
   app.get(`${DOWNLOAD_PATH}*`, { config: { public: true } }, async (request, reply) => {
     const key = verifiedKey(deps, request, 'GET', DOWNLOAD_PATH);
-    const { stream, size } = await deps.blobs.get(key);
+    const { stream, size } = await openDownload(deps, key);
     const fileName = key.split('/').pop() ?? 'file';
     return reply
       .header('content-type', 'application/octet-stream')
@@ -104,7 +105,7 @@ export async function registerFileRoutes(app: App, deps: Deps): Promise<void> {
     {
       schema: {
         querystring: Type.Object({
-          runId: QueryRunId,
+          runId: RunId,
           projectName: Type.Optional(Type.String({ maxLength: 256 })),
           logName: Type.Optional(Type.String({ maxLength: 1024 })),
           logGroup: Type.Optional(Type.String({ maxLength: 1024 })),
@@ -112,6 +113,6 @@ export async function registerFileRoutes(app: App, deps: Deps): Promise<void> {
         response: { 200: Type.Object({ files: Type.Array(FileView) }) },
       },
     },
-    async (request) => ({ files: await listRunFiles(ctxOf(deps, request), request.query) }),
+    async (request) => ({ files: (await listRunFiles(ctxOf(deps, request), request.query)).map(fileView) }),
   );
 }

@@ -2,10 +2,11 @@ import { Type } from '@sinclair/typebox';
 import type { Deps } from '../../services/context.js';
 import { MAX_COMPARE_RUNS, parseRunIds, queryMetrics, runStatistics } from '../../services/metric-reads.js';
 import { AGGREGATIONS, compareRuns, DIRECTIONS, leaderboard, metricNames } from '../../services/metric-rankings.js';
-import { comparisonUrl, iso, runUrl } from '../../services/run-urls.js';
+import { iso } from '../../domain/iso.js';
+import { comparisonUrl, runUrl } from '../../services/run-urls.js';
 import type { App } from '../app-types.js';
 import { ctxOf } from '../auth-hook.js';
-import { JsonValue, Nullable, QueryInt, QueryRunId, StringEnum } from '../schema-helpers.js';
+import { JsonValue, Nullable, QueryInt, RunId, StringEnum } from '../schema-helpers.js';
 import { jsonPieces, sendJsonPieces } from '../sliced-json.js';
 
 const Name = Type.String({ maxLength: 1024 });
@@ -47,7 +48,7 @@ export function registerMetricRoutes(app: App, deps: Deps): void {
           '`RESULT_TOO_LARGE`, whose error asks for one metric (`logName`), one group (`logGroup`), a lower ' +
           '`limit` or a narrower `stepMin`/`stepMax`. Reads within the bound are answered in full.',
         querystring: Type.Object({
-          runId: QueryRunId,
+          runId: RunId,
           projectName: OptName,
           logName: OptName,
           logGroup: OptName,
@@ -72,7 +73,7 @@ export function registerMetricRoutes(app: App, deps: Deps): void {
           'Per-metric statistics of a run, ordered by logName. One answer holds at most STEPWISE_READ_MAX_ITEMS ' +
           'metrics (default 100,000): more is refused with 400 `RESULT_TOO_LARGE`, whose error asks for ' +
           '`logName` or `logGroup`.',
-        querystring: Type.Object({ runId: QueryRunId, projectName: OptName, logName: OptName, logGroup: OptName }),
+        querystring: Type.Object({ runId: RunId, projectName: OptName, logName: OptName, logGroup: OptName }),
         response: {
           200: Type.Object({
             runId: Type.Integer(),

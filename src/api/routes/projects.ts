@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { Deps } from '../../services/context.js';
-import { iso } from '../../services/run-urls.js';
+import { listProjects } from '../../services/projects.js';
+import { iso } from '../../domain/iso.js';
 import type { App } from '../app-types.js';
 import { ctxOf } from '../auth-hook.js';
 
@@ -19,7 +20,7 @@ export function registerProjectRoutes(app: App, deps: Deps): void {
     { schema: { response: { 200: Type.Object({ projects: Type.Array(ProjectSchema) }) } } },
     async (request) => {
       const ctx = ctxOf(deps, request);
-      const projects = await deps.metadata.listProjects(ctx.principal.orgId);
+      const projects = await listProjects(ctx);
       return { projects: projects.map((p) => ({ ...p, createdAt: iso(p.createdAt), updatedAt: iso(p.updatedAt) })) };
     },
   );

@@ -1,11 +1,12 @@
 import { Type } from '@sinclair/typebox';
+import { CONSOLE_LOG_TYPES } from '../../domain/types.js';
 import type { Deps } from '../../services/context.js';
 import { createAlert, heartbeat, listAlerts, listData, listLogs } from '../../services/run-activity.js';
 import type { App } from '../app-types.js';
+import { alertView, consoleLineView, dataLineView } from '../views/activity-view.js';
 import { ctxOf } from '../auth-hook.js';
-import { JsonValue, Nullable, QueryInt, QueryRunId, RunId, StringEnum } from '../schema-helpers.js';
+import { JsonValue, Nullable, QueryInt, RunId, StringEnum } from '../schema-helpers.js';
 
-const CONSOLE_TYPES = ['INFO', 'ERROR', 'WARNING', 'DEBUG', 'PRINT'] as const;
 const OptProject = Type.Optional(Type.String({ maxLength: 256 }));
 
 const LogLine = Type.Object({
@@ -41,16 +42,19 @@ export function registerRunActivityRoutes(app: App, deps: Deps): void {
     {
       schema: {
         querystring: Type.Object({
-          runId: QueryRunId,
+          runId: RunId,
           projectName: OptProject,
-          logType: Type.Optional(StringEnum(CONSOLE_TYPES)),
+          logType: Type.Optional(StringEnum(CONSOLE_LOG_TYPES)),
           limit: QueryInt(1, 10_000, 1000),
           offset: QueryInt(0, Number.MAX_SAFE_INTEGER, 0),
         }),
         response: { 200: Type.Object({ logs: Type.Array(LogLine), total: Type.Integer() }) },
       },
     },
-    async (request) => listLogs(ctxOf(deps, request), request.query),
+    async (request) => {
+      const { lines, total } = await listLogs(ctxOf(deps, request), request.query);
+      return { logs: lines.map(consoleLineView), total };
+    },
   );
 
   app.get(
@@ -58,7 +62,7 @@ export function registerRunActivityRoutes(app: App, deps: Deps): void {
     {
       schema: {
         querystring: Type.Object({
-          runId: QueryRunId,
+          runId: RunId,
           projectName: OptProject,
           logName: Type.Optional(Type.String({ maxLength: 1024 })),
           limit: QueryInt(1, 10_000, 1000),
@@ -67,7 +71,10 @@ export function registerRunActivityRoutes(app: App, deps: Deps): void {
         response: { 200: Type.Object({ data: Type.Array(DataLine), total: Type.Integer() }) },
       },
     },
-    async (request) => listData(ctxOf(deps, request), request.query),
+    async (request) => {
+      const { lines, total } = await listData(ctxOf(deps, request), request.query);
+      return { data: lines.map(dataLineView), total };
+    },
   );
 
   app.post(
@@ -94,7 +101,7 @@ export function registerRunActivityRoutes(app: App, deps: Deps): void {
     '/api/runs/alerts',
     {
       schema: {
-        querystring: Type.Object({ runId: QueryRunId }),
+        querystring: Type.Object({ runId: RunId }),
         response: {
           200: Type.Object({
             runId: Type.Integer(),
@@ -114,7 +121,7 @@ export function registerRunActivityRoutes(app: App, deps: Deps): void {
     },
     async (request) => ({
       runId: request.query.runId,
-      alerts: await listAlerts(ctxOf(deps, request), request.query.runId),
+      alerts: (await listAlerts(ctxOf(deps, request), request.query.runId)).map(alertView),
     }),
   );
 }

@@ -1,7 +1,8 @@
 import { Type } from '@sinclair/typebox';
 import type { Deps } from '../../services/context.js';
 import { searchRuns } from '../../services/run-search.js';
-import { iso, runUrl } from '../../services/run-urls.js';
+import { iso } from '../../domain/iso.js';
+import { runUrl } from '../../services/run-urls.js';
 import type { App } from '../app-types.js';
 import { ctxOf } from '../auth-hook.js';
 import { JsonValue, Nullable, ProjectName, QueryInt } from '../schema-helpers.js';

@@ -2,10 +2,10 @@ import { Type } from '@sinclair/typebox';
 import { RUN_STATUSES } from '../../domain/types.js';
 import type { Deps } from '../../services/context.js';
 import { statusHistory, updateRunStatus } from '../../services/run-status.js';
-import { iso } from '../../services/run-urls.js';
+import { iso } from '../../domain/iso.js';
 import type { App } from '../app-types.js';
 import { ctxOf } from '../auth-hook.js';
-import { JsonValue, Nullable, Opt, QueryRunId, RunId, StringEnum, Success } from '../schema-helpers.js';
+import { JsonValue, Nullable, Opt, RunId, StringEnum, Success } from '../schema-helpers.js';
 
 const StatusBody = Type.Object({
   runId: RunId,
@@ -35,7 +35,7 @@ export function registerRunStatusRoutes(app: App, deps: Deps): void {
     '/api/runs/status/history',
     {
       schema: {
-        querystring: Type.Object({ runId: QueryRunId }),
+        querystring: Type.Object({ runId: RunId }),
         response: { 200: Type.Object({ runId: Type.Integer(), events: Type.Array(EventSchema) }) },
       },
     },

@@ -1,11 +1,17 @@
 import { Type } from '@sinclair/typebox';
-import { LOG_TYPES } from '../../domain/types.js';
-import { notFound } from '../../errors.js';
+import { LOG_NAME_TYPES } from '../../domain/types.js';
 import type { Deps } from '../../services/context.js';
-import { addLogNames, setModelGraph, updateConfig, updateNotes, updateTags } from '../../services/run-updates.js';
+import {
+  addLogNames,
+  getModelGraph,
+  setModelGraph,
+  updateConfig,
+  updateNotes,
+  updateTags,
+} from '../../services/run-updates.js';
 import type { App } from '../app-types.js';
 import { ctxOf } from '../auth-hook.js';
-import { Nullable, QueryRunId, RunId, StringEnum, Success, Tags } from '../schema-helpers.js';
+import { Nullable, RunId, StringEnum, Success, Tags } from '../schema-helpers.js';
 
 const LogName = Type.String({ minLength: 1, maxLength: 1024 });
 const GraphSchema = Type.Object({
@@ -64,7 +70,7 @@ export function registerRunUpdateRoutes(app: App, deps: Deps): void {
         body: Type.Object({
           runId: RunId,
           logName: Type.Array(LogName, { maxItems: 10_000 }),
-          logType: StringEnum(LOG_TYPES),
+          logType: StringEnum(LOG_NAME_TYPES),
         }),
         response: ok,
       },
@@ -89,14 +95,13 @@ export function registerRunUpdateRoutes(app: App, deps: Deps): void {
     '/api/runs/modelGraph',
     {
       schema: {
-        querystring: Type.Object({ runId: QueryRunId }),
+        querystring: Type.Object({ runId: RunId }),
         response: { 200: Type.Object({ runId: Type.Integer(), graph: GraphSchema }) },
       },
     },
     async (request) => {
       const ctx = ctxOf(deps, request);
-      const graph = await deps.metadata.findModelGraph(ctx.principal.orgId, request.query.runId);
-      if (!graph) throw notFound(`run ${request.query.runId} has no model graph`);
+      const graph = await getModelGraph(ctx, request.query.runId);
       return { runId: request.query.runId, graph: graph as { format: string; nodes: Record<string, unknown> } };
     },
   );

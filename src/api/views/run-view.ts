@@ -1,6 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { LogNameEntry, Run } from '../../domain/types.js';
-import { iso, runUrl } from '../../services/run-urls.js';
+import { iso } from '../../domain/iso.js';
+import { runUrl } from '../../services/run-urls.js';
 import { JsonValue, Nullable } from '../schema-helpers.js';
 
 export const LogNameSchema = Type.Object({ logName: Type.String(), logType: Type.String(), logGroup: Type.String() });

@@ -59,8 +59,12 @@ const logLine = (line: string): void => {
 
 async function migrateLocked(db: SqlDb, upTo: number): Promise<number[]> {
   await db.run('CREATE TABLE IF NOT EXISTS schema_migrations (version BIGINT PRIMARY KEY, applied_at BIGINT NOT NULL)');
+  // One read finds what is left; an up-to-date database (every start after the first) is done.
+  const present = new Set(
+    (await db.all<{ version: number | string }>('SELECT version FROM schema_migrations')).map((r) => Number(r.version)),
+  );
   const applied: number[] = [];
-  for (const m of MIGRATIONS) {
+  for (const m of MIGRATIONS.filter((x) => !present.has(x.version))) {
     if (m.version > upTo) break;
     const done = await db.transaction(async (tx) => {
       const row = await tx.get('SELECT version FROM schema_migrations WHERE version = ?', [m.version]);

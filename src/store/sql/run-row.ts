@@ -31,10 +31,10 @@ export interface RunRow {
 }
 
 /** Parses a stored JSON column; null stays null. */
-export const parseStored = (text: string | null): unknown => (text === null ? null : (JSON.parse(text) as unknown));
+export const parseJsonColumn = (text: string | null): unknown => (text === null ? null : (JSON.parse(text) as unknown));
 
 /** Serialises a JSON value for storage; null and undefined become SQL NULL. */
-export const toStored = (value: unknown): string | null =>
+export const toJsonColumn = (value: unknown): string | null =>
   value === null || value === undefined ? null : JSON.stringify(value);
 
 /** A run row as the Run record. */
@@ -50,10 +50,10 @@ export function toRun(row: RunRow): Run {
     externalId: row.external_id,
     status: row.status as RunStatus,
     tags: JSON.parse(row.tags) as string[],
-    config: parseStored(row.config),
-    systemMetadata: parseStored(row.system_metadata),
-    loggerSettings: parseStored(row.logger_settings),
-    statusMetadata: parseStored(row.status_metadata),
+    config: parseJsonColumn(row.config),
+    systemMetadata: parseJsonColumn(row.system_metadata),
+    loggerSettings: parseJsonColumn(row.logger_settings),
+    statusMetadata: parseJsonColumn(row.status_metadata),
     notes: row.notes,
     forkedFromRunId: row.forked_from_run_id === null ? null : Number(row.forked_from_run_id),
     forkStep: row.fork_step === null ? null : Number(row.fork_step),

@@ -5,7 +5,7 @@ import type { SqlDb } from './sql-db.js';
 import { SqlKeys } from './sql-keys.js';
 import { SqlSessions } from './sql-sessions.js';
 import { listProjects } from './sql-projects.js';
-import { createRunInTx, selectRun } from './sql-run-create.js';
+import { createRunInTx, findRunInTx } from './sql-run-create.js';
 import { listStatusEvents, updateStatus } from './sql-run-status.js';
 import { SqlRunUpdates } from './sql-run-updates.js';
 import { searchRuns } from './sql-run-search.js';
@@ -66,7 +66,7 @@ export class SqlMetadataStore extends SqlRunUpdates implements MetadataStore {
   }
 
   findRun(orgId: number, runId: number): Promise<Run | undefined> {
-    return selectRun(this.sql, orgId, runId);
+    return findRunInTx(this.sql, orgId, runId);
   }
 
   async listRunsByIds(orgId: number, runIds: readonly number[]): Promise<Run[]> {

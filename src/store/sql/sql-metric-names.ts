@@ -4,7 +4,7 @@
  */
 import type { SeriesSummary } from '../series-store.js';
 import type { SqlDb } from './sql-db.js';
-import { chunks, compareCodePoints, IN_CHUNK } from './sql-lineage-series.js';
+import { chunks, compareCodePoints, IN_CHUNK } from './sql-util.js';
 import { rowState, SERIES_COLUMNS, stateSummary, type SeriesRow } from './sql-series-row.js';
 
 /** Names are scanned in pages of this many when a search filters them. */

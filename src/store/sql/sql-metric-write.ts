@@ -33,7 +33,7 @@ import {
   type ChunkRow,
 } from './sql-chunk-rows.js';
 import type { SqlDb, SqlExecutor, SqlValue } from './sql-db.js';
-import { chunks, IN_CHUNK } from './sql-lineage-series.js';
+import { chunks, IN_CHUNK } from './sql-util.js';
 import { stateOfChunks } from './sql-metric-recompute.js';
 import { inKeyOrder, statsId, type SeriesStats, type StatsCache } from './stats-cache.js';
 import {

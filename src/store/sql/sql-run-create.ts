@@ -4,13 +4,13 @@ import type { Run } from '../../domain/types.js';
 import type { CreateRunInput } from '../metadata-store.js';
 import type { SqlExecutor } from './sql-db.js';
 import { ensureProject } from './sql-projects.js';
-import { RUN_COLUMNS, RUN_FROM, type RunRow, toRun, toStored } from './run-row.js';
+import { RUN_COLUMNS, RUN_FROM, type RunRow, toRun, toJsonColumn } from './run-row.js';
 
 /**
  * Reads one run inside a transaction, optionally locking its row (the dialect's forUpdate;
  * only the run's row, not its project's); undefined when missing.
  */
-export async function selectRun(tx: SqlExecutor, orgId: number, runId: number, lock = ''): Promise<Run | undefined> {
+export async function findRunInTx(tx: SqlExecutor, orgId: number, runId: number, lock = ''): Promise<Run | undefined> {
   const suffix = lock === '' ? '' : `${lock} OF r`;
   const row = await tx.get<RunRow>(`SELECT ${RUN_COLUMNS} FROM ${RUN_FROM} WHERE r.id = ? AND r.org_id = ? ${suffix}`, [
     runId,
@@ -38,13 +38,13 @@ async function resumeExisting(tx: SqlExecutor, orgId: number, run: Run, input: C
   const at = Date.now();
   if (isPlainObject(input.configPatch)) {
     await tx.run('UPDATE runs SET config = ?, updated_at = ? WHERE id = ?', [
-      toStored(deepMerge(run.config, input.configPatch)),
+      toJsonColumn(deepMerge(run.config, input.configPatch)),
       at,
       run.id,
     ]);
   }
   await resumeInTx(tx, run, at);
-  return (await selectRun(tx, orgId, run.id))!;
+  return (await findRunInTx(tx, orgId, run.id))!;
 }
 
 /**
@@ -64,7 +64,7 @@ export async function createRunInTx(
       input.externalId,
     ]);
     if (row) {
-      const existing = (await selectRun(tx, orgId, Number(row.id)))!;
+      const existing = (await findRunInTx(tx, orgId, Number(row.id)))!;
       return { run: await resumeExisting(tx, orgId, existing, input), resumed: true };
     }
   }
@@ -84,9 +84,9 @@ export async function createRunInTx(
       input.name,
       input.externalId,
       JSON.stringify(input.tags),
-      toStored(input.config),
-      toStored(input.systemMetadata),
-      toStored(input.loggerSettings),
+      toJsonColumn(input.config),
+      toJsonColumn(input.systemMetadata),
+      toJsonColumn(input.loggerSettings),
       input.fork?.parentId ?? null,
       input.fork?.forkStep ?? null,
       input.createdAt,
@@ -101,5 +101,5 @@ export async function createRunInTx(
      VALUES (?, NULL, 'RUNNING', 'api', NULL, ?)`,
     [runId, input.createdAt],
   );
-  return { run: (await selectRun(tx, orgId, runId))!, resumed: false };
+  return { run: (await findRunInTx(tx, orgId, runId))!, resumed: false };
 }

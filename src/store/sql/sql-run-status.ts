@@ -4,8 +4,8 @@ import type { Run, RunStatus, StatusEvent, StatusSource } from '../../domain/typ
 import { notFound } from '../../errors.js';
 import type { StatusWrite } from '../metadata-store.js';
 import type { SqlDb } from './sql-db.js';
-import { selectRun } from './sql-run-create.js';
-import { parseStored, toStored } from './run-row.js';
+import { findRunInTx } from './sql-run-create.js';
+import { parseJsonColumn, toJsonColumn } from './run-row.js';
 
 /**
  * Applies one status write under the run's row lock (the SQLite writer lock serialises it
@@ -13,7 +13,7 @@ import { parseStored, toStored } from './run-row.js';
  */
 export function updateStatus(db: SqlDb, orgId: number, runId: number, w: StatusWrite): Promise<Run> {
   return db.transaction(async (tx) => {
-    const run = await selectRun(tx, orgId, runId, db.dialect.forUpdate);
+    const run = await findRunInTx(tx, orgId, runId, db.dialect.forUpdate);
     if (!run) throw notFound(`run ${runId} not found`);
     const decision = decideStatusWrite(run.status, w.status, w.source);
     if (decision === 'ignore') return run;
@@ -21,22 +21,22 @@ export function updateStatus(db: SqlDb, orgId: number, runId: number, w: StatusW
     const params: (string | number | null)[] = [w.at];
     if (w.statusMetadata !== undefined) {
       sets.push('status_metadata = ?');
-      params.push(toStored(w.statusMetadata));
+      params.push(toJsonColumn(w.statusMetadata));
     }
     if (isPlainObject(w.loggerSettings)) {
       sets.push('logger_settings = ?');
-      params.push(toStored(deepMerge(run.loggerSettings, w.loggerSettings)));
+      params.push(toJsonColumn(deepMerge(run.loggerSettings, w.loggerSettings)));
     }
     if (decision === 'transition') {
       sets.push('status = ?', 'status_updated = ?');
       params.push(w.status, w.at);
       await tx.run(
         'INSERT INTO status_events (run_id, from_status, to_status, source, metadata, created_at) VALUES (?, ?, ?, ?, ?, ?)',
-        [runId, run.status, w.status, w.source, toStored(w.statusMetadata ?? null), w.at],
+        [runId, run.status, w.status, w.source, toJsonColumn(w.statusMetadata ?? null), w.at],
       );
     }
     await tx.run(`UPDATE runs SET ${sets.join(', ')} WHERE id = ?`, [...params, runId]);
-    return (await selectRun(tx, orgId, runId))!;
+    return (await findRunInTx(tx, orgId, runId))!;
   });
 }
 
@@ -52,7 +52,7 @@ interface EventRow {
 
 /** A run's status events, oldest first; NOT_FOUND when the run is not the org's. */
 export async function listStatusEvents(db: SqlDb, orgId: number, runId: number): Promise<StatusEvent[]> {
-  if (!(await selectRun(db, orgId, runId))) throw notFound(`run ${runId} not found`);
+  if (!(await findRunInTx(db, orgId, runId))) throw notFound(`run ${runId} not found`);
   const rows = await db.all<EventRow>(
     'SELECT id, run_id, from_status, to_status, source, metadata, created_at FROM status_events WHERE run_id = ? ORDER BY id',
     [runId],
@@ -63,7 +63,7 @@ export async function listStatusEvents(db: SqlDb, orgId: number, runId: number):
     fromStatus: r.from_status as RunStatus | null,
     toStatus: r.to_status as RunStatus,
     source: r.source as StatusSource,
-    metadata: parseStored(r.metadata),
+    metadata: parseJsonColumn(r.metadata),
     createdAt: Number(r.created_at),
   }));
 }

@@ -3,8 +3,8 @@ import type { LineageLink, LogNameEntry } from '../../domain/types.js';
 import { notFound } from '../../errors.js';
 import type { Alert, AlertInput, ModelGraph } from '../metadata-store.js';
 import type { SqlDb, SqlExecutor } from './sql-db.js';
-import { selectRun } from './sql-run-create.js';
-import { parseStored, toStored } from './run-row.js';
+import { findRunInTx } from './sql-run-create.js';
+import { parseJsonColumn, toJsonColumn } from './run-row.js';
 
 async function requireRun(tx: SqlExecutor, orgId: number, runId: number, lock = ''): Promise<void> {
   const row = await tx.get(`SELECT id FROM runs WHERE id = ? AND org_id = ? ${lock}`, [runId, orgId]);
@@ -24,9 +24,9 @@ export class SqlRunUpdates {
 
   updateConfig(orgId: number, runId: number, patch: Record<string, unknown>, at: number): Promise<void> {
     return this.db.transaction(async (tx) => {
-      const run = await selectRun(tx, orgId, runId, this.db.dialect.forUpdate);
+      const run = await findRunInTx(tx, orgId, runId, this.db.dialect.forUpdate);
       if (!run) throw notFound(`run ${runId} not found`);
-      const merged = toStored(deepMerge(run.config, patch));
+      const merged = toJsonColumn(deepMerge(run.config, patch));
       await tx.run('UPDATE runs SET config = ?, updated_at = ? WHERE id = ?', [merged, at, runId]);
     });
   }
@@ -74,7 +74,7 @@ export class SqlRunUpdates {
       'SELECT format, nodes FROM model_graphs WHERE run_id = ?',
       [runId],
     );
-    return row && { format: row.format, nodes: parseStored(row.nodes) };
+    return row && { format: row.format, nodes: parseJsonColumn(row.nodes) };
   }
 
   async getLineage(orgId: number, runId: number, depth: number): Promise<LineageLink[]> {
@@ -129,7 +129,7 @@ export class SqlRunUpdates {
       level: r.level,
       title: r.title,
       body: r.body,
-      payload: parseStored(r.payload),
+      payload: parseJsonColumn(r.payload),
       alertTime: Number(r.alert_time),
       createdAt: Number(r.created_at),
     }));

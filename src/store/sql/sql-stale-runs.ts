@@ -1,6 +1,6 @@
 import type { SqlDb } from './sql-db.js';
-import { selectRun } from './sql-run-create.js';
-import { toStored } from './run-row.js';
+import { findRunInTx } from './sql-run-create.js';
+import { toJsonColumn } from './run-row.js';
 
 /** A RUNNING run that has shown no sign of life since `lastSeenAt`. */
 export interface StaleRun {
@@ -28,7 +28,7 @@ export async function listStaleRuns(db: SqlDb, before: number, limit: number): P
  * and a client write racing the sweep cannot both win. Returns whether it changed the run.
  */
 export function failStaleRun(db: SqlDb, runId: number, before: number, metadata: unknown, at: number) {
-  const stored = toStored(metadata);
+  const stored = toJsonColumn(metadata);
   return db.transaction(async (tx) => {
     const changed = await tx.run(
       `UPDATE runs SET status = 'FAILED', status_updated = ?, updated_at = ?, status_metadata = ?
@@ -52,7 +52,7 @@ export function failStaleRun(db: SqlDb, runId: number, before: number, metadata:
  */
 export function resumeStaleRun(db: SqlDb, orgId: number, runId: number, at: number): Promise<boolean> {
   return db.transaction(async (tx) => {
-    const run = await selectRun(tx, orgId, runId, db.dialect.forUpdate);
+    const run = await findRunInTx(tx, orgId, runId, db.dialect.forUpdate);
     if (run?.status !== 'FAILED') return false;
     const last = await tx.get<{ source: string }>(
       'SELECT source FROM status_events WHERE run_id = ? ORDER BY id DESC LIMIT 1',
@@ -67,7 +67,7 @@ export function resumeStaleRun(db: SqlDb, orgId: number, runId: number, at: numb
     await tx.run(
       `INSERT INTO status_events (run_id, from_status, to_status, source, metadata, created_at)
        VALUES (?, 'FAILED', 'RUNNING', 'resume', ?, ?)`,
-      [runId, toStored({ reason: 'the client wrote again after the run was marked stale' }), at],
+      [runId, toJsonColumn({ reason: 'the client wrote again after the run was marked stale' }), at],
     );
     return true;
   });

@@ -21,8 +21,8 @@ export interface LogPage {
   total: number;
 }
 
-/** The console types the API stores (src/ingest/lines.ts), in the order a filter lists them. */
-export const LOG_TYPES = ['PRINT', 'INFO', 'WARNING', 'ERROR', 'DEBUG'] as const;
+/** The console types the API stores (CONSOLE_LOG_TYPES in src/domain/types.ts), in the order a filter lists them. */
+export const CONSOLE_LOG_TYPES = ['PRINT', 'INFO', 'WARNING', 'ERROR', 'DEBUG'] as const;
 
 /** Lines per page of the browsing view. */
 export const LOG_PAGE = 500;

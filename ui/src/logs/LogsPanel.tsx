@@ -1,6 +1,6 @@
 import { useDeferredValue, useId, useState } from 'react';
 import { useSearchParams } from 'react-router';
-import { LOG_TYPES } from '../api/log-queries';
+import { CONSOLE_LOG_TYPES } from '../api/log-queries';
 import { useLogSeek } from '../api/log-seek-queries';
 import { clockTime } from './LogRow';
 import { LogSearchResults } from './LogSearchResults';
@@ -8,7 +8,7 @@ import { LogViewport } from './LogViewport';
 import './logs.css';
 import './log-seek.css';
 
-const TYPE_LABELS: Record<(typeof LOG_TYPES)[number], string> = {
+const TYPE_LABELS: Record<(typeof CONSOLE_LOG_TYPES)[number], string> = {
   PRINT: 'Print',
   INFO: 'Info',
   WARNING: 'Warning',
@@ -26,7 +26,9 @@ const TYPE_LABELS: Record<(typeof LOG_TYPES)[number], string> = {
 export function LogsPanel({ runId, projectName, running }: { runId: number; projectName: string; running: boolean }) {
   const ids = { type: useId(), search: useId() };
   const [params, setParams] = useSearchParams();
-  const logType = (LOG_TYPES as readonly string[]).includes(params.get('logType') ?? '') ? params.get('logType')! : '';
+  const logType = (CONSOLE_LOG_TYPES as readonly string[]).includes(params.get('logType') ?? '')
+    ? params.get('logType')!
+    : '';
   const [query, setQuery] = useState(() => params.get('logSearch') ?? '');
   const search = useDeferredValue(query.trim());
   const [follow, setFollow] = useState(false);
@@ -62,7 +64,7 @@ export function LogsPanel({ runId, projectName, running }: { runId: number; proj
         <label htmlFor={ids.type}>Log type</label>
         <select id={ids.type} value={logType} onChange={(event) => setParam('logType', event.target.value)}>
           <option value="">All types</option>
-          {LOG_TYPES.map((type) => (
+          {CONSOLE_LOG_TYPES.map((type) => (
             <option key={type} value={type}>
               {TYPE_LABELS[type]}
             </option>

@@ -1,0 +1,19 @@
+import { iso } from '../../domain/iso.js';
+import type { Alert } from '../../store/metadata-store.js';
+import type { ConsoleLine, DataLine } from '../../store/series-store.js';
+
+/** A console line as GET /api/runs/logs answers it. */
+export const consoleLineView = (l: ConsoleLine) => ({ ...l, time: iso(l.time) });
+
+/** A data line as GET /api/runs/data answers it. */
+export const dataLineView = (l: DataLine) => ({ ...l, time: iso(l.time) });
+
+/** An alert as GET /api/runs/alerts answers it. */
+export const alertView = (a: Alert) => ({
+  id: a.id,
+  level: a.level,
+  title: a.title,
+  body: a.body,
+  time: iso(a.alertTime),
+  payload: a.payload,
+});

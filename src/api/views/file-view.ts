@@ -1,0 +1,16 @@
+import { iso } from '../../domain/iso.js';
+import type { FileRecord } from '../../store/series-store.js';
+
+/** A stored file with its download link as GET /api/runs/files answers it. */
+export const fileView = (r: FileRecord & { url: string }) => ({
+  fileName: r.fileName,
+  fileType: r.fileType,
+  fileSize: r.fileSize,
+  logName: r.logName,
+  logGroup: r.logGroup,
+  time: iso(r.time),
+  step: r.step,
+  caption: r.caption,
+  sampleIndex: r.sampleIndex,
+  url: r.url,
+});
