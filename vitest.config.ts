@@ -50,6 +50,7 @@ export default defineConfig({
             'test/blob/**/*.test.ts',
             // Pure string work on the PostgreSQL dialect: no server.
             'test/store/postgres-dialect.test.ts',
+            'test/store/chunk-codec.test.ts',
           ],
         },
       },
@@ -58,7 +59,7 @@ export default defineConfig({
         test: {
           name: 'sqlite',
           include: ['test/api/**/*.test.ts', 'test/conformance/*.sqlite.test.ts', 'test/store/**/*.test.ts'],
-          exclude: [...BOTH_ENGINES, 'test/store/postgres-dialect.test.ts'],
+          exclude: [...BOTH_ENGINES, 'test/store/postgres-dialect.test.ts', 'test/store/chunk-codec.test.ts'],
           globalSetup: DIST,
         },
       },

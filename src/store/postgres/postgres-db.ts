@@ -39,6 +39,10 @@ async function all<T>(q: Queryable, sql: string, values?: readonly SqlValue[]): 
   return (await q.query(prepared(sql, values))).rows as T[];
 }
 
+async function rows(q: Queryable, sql: string, values?: readonly SqlValue[]): Promise<SqlValue[][]> {
+  return (await q.query({ ...prepared(sql, values), rowMode: 'array' })).rows as SqlValue[][];
+}
+
 async function runOne(q: Queryable, sql: string, values?: readonly SqlValue[]): Promise<number> {
   return (await q.query(prepared(sql, values))).rowCount ?? 0;
 }
@@ -48,6 +52,9 @@ class TxExecutor implements SqlExecutor {
   constructor(private readonly client: pg.PoolClient) {}
   all<T>(sql: string, values?: readonly SqlValue[]): Promise<T[]> {
     return all<T>(this.client, sql, values);
+  }
+  rows(sql: string, values?: readonly SqlValue[]): Promise<SqlValue[][]> {
+    return rows(this.client, sql, values);
   }
   async get<T>(sql: string, values?: readonly SqlValue[]): Promise<T | undefined> {
     return (await all<T>(this.client, sql, values))[0];
@@ -106,6 +113,7 @@ export async function openPostgres(url: string, options: PostgresOptions = {}): 
   return {
     dialect: postgresDialect,
     all: (sql, values) => all(pool, sql, values),
+    rows: (sql, values) => rows(pool, sql, values),
     get: async <T>(sql: string, values?: readonly SqlValue[]) => (await all<T>(pool, sql, values))[0],
     allAdHoc: async <T>(sql: string, values?: readonly SqlValue[]) =>
       (await pool.query({ text: toPositional(sql), values: (values ?? []) as unknown[] })).rows as T[],

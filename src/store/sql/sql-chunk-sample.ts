@@ -1,13 +1,14 @@
 /**
  * Sampled reads from chunk statistics: a metric's step range is covered by its chunks, the
  * chunks are grouped into at most (limit − 2) / 2 step buckets, and each bucket's minimum and
- * maximum come from the chunks' stored min/max (with their step and time); only the chunks
- * cut by the range's ends, and those needed for the first and last point, are decoded.
+ * maximum come from the chunks' min/max in the index metric_chunk_extremes (with their step
+ * and time); only the chunks cut by the range's ends, and those needed for the first and last
+ * point, are decoded. A range of fewer chunks than buckets is decoded and bucketed by point.
  */
-import type { ChunkPoints } from './chunk-codec.js';
-import { CHUNK_STAT_COLUMNS, overlapping, readChunk, rowKey, rowPoints, rowStats } from './sql-chunk-rows.js';
-import type { ChunkKey, ChunkRow } from './sql-chunk-rows.js';
-import type { SqlExecutor } from './sql-db.js';
+import { lowerBound, viewChunk, type ChunkView } from './chunk-codec.js';
+import { overlapping, readChunk } from './sql-chunk-rows.js';
+import type { ChunkKey } from './sql-chunk-rows.js';
+import type { SqlExecutor, SqlValue } from './sql-db.js';
 import { chunkPoints } from './sql-effective-points.js';
 import type { LineageMetric } from './sql-lineage-series.js';
 import type { StoredPoint } from './sql-series-row.js';
@@ -53,43 +54,82 @@ interface Piece {
   maxTime: number;
 }
 
-function pieceOfRow(seriesId: number, r: ChunkRow): Piece {
-  const s = rowStats(r);
+/**
+ * The columns sampling reads per chunk, all held by the index metric_chunk_extremes (migration
+ * 008), so the read never touches the rows' points. Rows come as arrays in this order.
+ */
+const EXTREME_COLUMNS =
+  'first_step, first_tie, last_step, points, min_value, min_step, min_time, max_value, max_step, max_time';
+
+type ExtremeRow = SqlValue[];
+
+const stepOfRow = (r: ExtremeRow): number => Number(r[0]);
+const lastStepOfRow = (r: ExtremeRow): number => Number(r[2]);
+const keyOfRow = (r: ExtremeRow): ChunkKey => ({ step: Number(r[0]), tie: Number(r[1]) });
+
+function pieceOfRow(seriesId: number, r: ExtremeRow): Piece {
+  const some = r[4] !== null && r[5] !== null;
   return {
     seriesId,
-    key: rowKey(r),
-    points: s.points,
-    firstStep: s.firstStep,
-    lastStep: s.lastStep,
-    minValue: s.moments.min,
-    minStep: s.minStep,
-    minTime: s.minTime ?? 0,
-    maxValue: s.moments.max,
-    maxStep: s.maxStep,
-    maxTime: s.maxTime ?? 0,
+    key: keyOfRow(r),
+    points: Number(r[3]),
+    firstStep: Number(r[0]),
+    lastStep: Number(r[2]),
+    minValue: some ? Number(r[4]) : Infinity,
+    minStep: some ? Number(r[5]) : null,
+    minTime: some ? Number(r[6]) : 0,
+    maxValue: some ? Number(r[7]) : -Infinity,
+    maxStep: some ? Number(r[8]) : null,
+    maxTime: some ? Number(r[9]) : 0,
   };
 }
 
-function pieceOfPoints(seriesId: number, key: ChunkKey, points: readonly StoredPoint[]): Piece {
-  const p: Piece = {
-    seriesId,
-    key,
-    points: points.length,
-    firstStep: points[0]!.step,
-    lastStep: points[points.length - 1]!.step,
-    minValue: Infinity,
-    minStep: null,
-    minTime: 0,
-    maxValue: -Infinity,
-    maxStep: null,
-    maxTime: 0,
-  };
-  for (const q of points) {
-    if (q.value === null) continue;
-    if (p.minStep === null || q.value < p.minValue) [p.minValue, p.minStep, p.minTime] = [q.value, q.step, q.time];
-    if (p.maxStep === null || q.value > p.maxValue) [p.maxValue, p.maxStep, p.maxTime] = [q.value, q.step, q.time];
+/**
+ * Pushes the pieces of a chunk's points with step in [from, to]: one per bucket they fall in
+ * (bucketOf), each with its extremes over finite values (ties keep the lower step).
+ */
+function pushPiecesOfPoints(
+  out: Piece[],
+  seriesId: number,
+  key: ChunkKey,
+  c: ChunkView,
+  from: number,
+  to: number,
+  bucketOf: (step: number) => number,
+): void {
+  let piece: Piece | undefined;
+  let bucket = -1;
+  for (let i = lowerBound(c.steps, from); i < c.steps.length && c.steps[i]! <= to; i++) {
+    const step = c.steps[i]!;
+    const b = bucketOf(step);
+    if (!piece || b !== bucket) {
+      bucket = b;
+      piece = {
+        seriesId,
+        key,
+        points: 0,
+        firstStep: step,
+        lastStep: step,
+        minValue: Infinity,
+        minStep: null,
+        minTime: 0,
+        maxValue: -Infinity,
+        maxStep: null,
+        maxTime: 0,
+      };
+      out.push(piece);
+    }
+    piece.points++;
+    piece.lastStep = step;
+    const value = c.values[i]!;
+    if (!Number.isFinite(value)) continue;
+    if (piece.minStep === null || value < piece.minValue) {
+      [piece.minValue, piece.minStep, piece.minTime] = [value, step, c.times[i]!];
+    }
+    if (piece.maxStep === null || value > piece.maxValue) {
+      [piece.maxValue, piece.maxStep, piece.maxTime] = [value, step, c.times[i]!];
+    }
   }
-  return p;
 }
 
 /** Folds piece b (later steps) into a; ties of the minimum and maximum keep the lower step. */
@@ -106,26 +146,42 @@ function absorb(a: Piece, b: Piece): void {
 
 /** Decoded chunks of one read, by series and key. */
 class Decoded {
-  private readonly held = new Map<string, ChunkPoints>();
+  private readonly held = new Map<string, ChunkView>();
   constructor(private readonly tx: SqlExecutor) {}
-  async get(seriesId: number, key: ChunkKey): Promise<ChunkPoints> {
-    const id = `${seriesId}:${key.step}:${key.tie}`;
-    let c = this.held.get(id);
+  async get(seriesId: number, key: ChunkKey): Promise<ChunkView> {
+    let c = this.held.get(idOf(seriesId, key));
     if (!c) {
       const row = await readChunk(this.tx, seriesId, key);
-      c = row ? rowPoints(row) : { steps: [], times: [], values: [] };
-      this.held.set(id, c);
+      c = row ? viewChunk(row.data) : { steps: [], times: [], values: [] };
+      this.held.set(idOf(seriesId, key), c);
     }
     return c;
   }
+  /** Decodes the chunks overlapping a segment in one query; returns them by ascending key. */
+  async range(seg: Segment): Promise<[ChunkKey, ChunkView][]> {
+    const range = overlapping(seg.seriesId, seg.from, seg.to);
+    const rows = await this.tx.rows(
+      `SELECT first_step, first_tie, data FROM metric_chunks WHERE ${range.where} ORDER BY first_step, first_tie`,
+      range.params,
+    );
+    return rows.map((r) => {
+      const key = keyOfRow(r);
+      const c = viewChunk(r[2] as Uint8Array);
+      this.held.set(idOf(seg.seriesId, key), c);
+      return [key, c];
+    });
+  }
 }
+
+const idOf = (seriesId: number, key: ChunkKey): string => `${seriesId}:${key.step}:${key.tie}`;
 
 /**
  * At most `limit` effective points of the segments by shape-preserving sampling: the first
  * and last point and each bucket's minimum and maximum (its first point when it holds no
- * finite value); a chunk counts in the bucket of its first step. Returns null when the
- * chunks are fewer than the buckets (the range then holds under 2 × CHUNK_POINTS points per
- * bucket: read and sample them) or the range holds no more than `limit` points.
+ * finite value). With at least as many chunks as buckets, a chunk counts in the bucket of
+ * its first step and its extremes come from the index (only chunks cut by the range's ends
+ * are decoded); with fewer, every chunk in range is decoded and its points are bucketed one
+ * by one. Returns null when the range holds no more than `limit` points.
  */
 export async function sampleSegments(
   tx: SqlExecutor,
@@ -136,36 +192,41 @@ export async function sampleSegments(
   const first = segments[0];
   const last = segments[segments.length - 1];
   if (!first || !last || groups < 1) return null;
-  const rowsBySegment: ChunkRow[][] = [];
+  const rowsBySegment: ExtremeRow[][] = [];
   let count = 0;
   for (const seg of segments) {
     const range = overlapping(seg.seriesId, seg.from, seg.to);
-    const rows = await tx.all<ChunkRow>(
-      `SELECT ${CHUNK_STAT_COLUMNS} FROM metric_chunks WHERE ${range.where} ORDER BY first_step, first_tie`,
+    const rows = await tx.rows(
+      `SELECT ${EXTREME_COLUMNS} FROM metric_chunks WHERE ${range.where} ORDER BY first_step, first_tie`,
       range.params,
     );
     rowsBySegment.push(rows);
     count += rows.length;
   }
-  if (count < groups) return null;
+  const span = last.to - first.from + 1;
+  const bucketOf = (step: number): number => Math.min(groups - 1, Math.floor(((step - first.from) * groups) / span));
   const decoded = new Decoded(tx);
   const pieces: Piece[] = [];
   for (const [i, seg] of segments.entries()) {
+    if (count < groups) {
+      for (const [key, c] of await decoded.range(seg)) {
+        pushPiecesOfPoints(pieces, seg.seriesId, key, c, seg.from, seg.to, bucketOf);
+      }
+      continue;
+    }
     for (const r of rowsBySegment[i]!) {
-      const key = rowKey(r);
-      if (key.step >= seg.from && Number(r.last_step) <= seg.to) pieces.push(pieceOfRow(seg.seriesId, r));
+      if (stepOfRow(r) >= seg.from && lastStepOfRow(r) <= seg.to) pieces.push(pieceOfRow(seg.seriesId, r));
       else {
-        const inRange = chunkPoints(await decoded.get(seg.seriesId, key), seg.from, seg.to);
-        if (inRange.length > 0) pieces.push(pieceOfPoints(seg.seriesId, key, inRange));
+        const key = keyOfRow(r);
+        pushPiecesOfPoints(pieces, seg.seriesId, key, await decoded.get(seg.seriesId, key), seg.from, seg.to, () => 0);
       }
     }
   }
   const total = pieces.reduce((n, p) => n + p.points, 0);
   if (total <= limit || pieces.length === 0) return null;
-  const span = last.to - first.from + 1;
   const byGroup = new Map<number, Piece>();
   for (const p of pieces) {
-    const index = Math.min(groups - 1, Math.floor(((p.firstStep - first.from) * groups) / span));
+    const index = bucketOf(p.firstStep);
     const held = byGroup.get(index);
     if (held) absorb(held, p);
     else byGroup.set(index, { ...p });

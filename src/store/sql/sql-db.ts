@@ -10,6 +10,8 @@ export type SqlValue = string | number | bigint | null | Buffer;
 export interface SqlExecutor {
   /** All rows of a query, in the order the query gives. */
   all<T>(sql: string, params?: readonly SqlValue[]): Promise<T[]>;
+  /** All rows as arrays of column values in SELECT order: cheaper than objects for many rows. */
+  rows(sql: string, params?: readonly SqlValue[]): Promise<SqlValue[][]>;
   /** The first row of a query, or undefined. */
   get<T>(sql: string, params?: readonly SqlValue[]): Promise<T | undefined>;
   /** Runs a statement; returns the number of rows changed. */

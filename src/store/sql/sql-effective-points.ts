@@ -4,7 +4,7 @@
  * series keyed by time), merged in key order in pages.
  */
 import { compareKeys, tieOf } from '../../domain/time-keyed.js';
-import { lowerBound, type ChunkPoints } from './chunk-codec.js';
+import { lowerBound, type ChunkView } from './chunk-codec.js';
 import { CHUNK_COLUMNS, overlapping, rowKey, rowPoints, type ChunkDataRow } from './sql-chunk-rows.js';
 import type { SqlExecutor } from './sql-db.js';
 import { CHUNK_POINTS } from './chunk-size.js';
@@ -27,7 +27,7 @@ export interface PointSource {
 const PAGE_CHUNKS = Math.ceil(PAGE_SIZE / CHUNK_POINTS);
 
 /** Returns the stored points of a chunk with step in [stepMin, stepMax], ascending. */
-export function chunkPoints(c: ChunkPoints, stepMin: number, stepMax: number): StoredPoint[] {
+export function chunkPoints(c: ChunkView, stepMin: number, stepMax: number): StoredPoint[] {
   const out: StoredPoint[] = [];
   for (let i = lowerBound(c.steps, stepMin); i < c.steps.length && c.steps[i]! <= stepMax; i++) {
     out.push({ step: c.steps[i]!, time: c.times[i]!, ...encodeValue(c.values[i]!) });
