@@ -5,7 +5,7 @@ import { keyedByTime } from '../../domain/time-keyed.js';
 import type { LineageLink } from '../../domain/types.js';
 import type { SqlDb } from './sql-db.js';
 import type { PointSource } from './sql-effective-points.js';
-import { clampStep, SERIES_COLUMNS, type SeriesRow } from './sql-series-row.js';
+import { clampStep, SERIES_COLUMNS, seriesRows, type SeriesRow } from './sql-series-row.js';
 import { chunks, compareCodePoints, IN_CHUNK } from './sql-util.js';
 
 /** A metric as seen through a lineage: its visible series, earliest link first. */
@@ -99,7 +99,7 @@ export async function lineageMetrics(
       sql += ` AND log_name IN (${names.map(() => '?').join(', ')})`;
       params = [...params, ...names];
     }
-    rows.push(...(await db.all<SeriesRow>(sql, params)));
+    rows.push(...(await seriesRows(db, sql, params)));
   }
   return groupRows(index, rows);
 }
@@ -135,7 +135,7 @@ export async function* lineageMetricPages(
       sql += ` AND log_name ${c} >= ?`;
       params = [...params, from];
     }
-    const rows = await db.all<SeriesRow>(`${sql} ORDER BY log_name ${c} LIMIT ?`, [...params, limit]);
+    const rows = await seriesRows(db, `${sql} ORDER BY log_name ${c} LIMIT ?`, [...params, limit]);
     if (rows.length < limit) {
       yield groupRows(index, rows);
       return;

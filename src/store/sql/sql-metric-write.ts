@@ -39,6 +39,7 @@ import { inKeyOrder, statsId, type SeriesStats, type StatsCache } from './stats-
 import {
   rowState,
   SERIES_COLUMNS,
+  seriesRows,
   stateUpsertParams,
   UPSERT_SERIES_STATE,
   type SeriesRow,
@@ -98,7 +99,8 @@ async function ensureSeries(
   const select = async (list: readonly string[]): Promise<void> => {
     for (const part of chunks(list, IN_CHUNK)) {
       const marks = part.map(() => '?').join(', ');
-      const rows = await tx.all<SeriesRow>(
+      const rows = await seriesRows(
+        tx,
         `SELECT ${SERIES_COLUMNS} FROM series WHERE run_id = ? AND log_name IN (${marks}) ORDER BY id ${forUpdate}`,
         [run.id, ...part],
       );

@@ -4,7 +4,7 @@
  */
 import { emptyMoments, type Moments } from '../../domain/summary.js';
 import type { MetricPoint, SeriesSummary } from '../series-store.js';
-import type { SqlValue } from './sql-db.js';
+import type { SqlExecutor, SqlValue } from './sql-db.js';
 
 /** A series row as SELECT gives it (BIGINT columns may come back as strings on some engines). */
 export interface SeriesRow {
@@ -31,10 +31,39 @@ export interface SeriesRow {
   version: number | string;
 }
 
-/** The columns of SeriesRow, for SELECT lists. */
+/** The columns of SeriesRow, for SELECT lists (seriesRows reads them in this order). */
 export const SERIES_COLUMNS =
   'id, run_id, log_name, log_group, count, mean, mean_lo, m2, min_value, max_value, last_step, last_value, ' +
   'points, first_step, max_step, first_time, last_time, rollup_level, version';
+
+/**
+ * Returns the rows of a `SELECT ${SERIES_COLUMNS} …` query as SeriesRows. The rows come as
+ * arrays (SqlExecutor.rows) and are shaped here: about half the time of the driver's
+ * objects for the 1,000-series reads of statistics and ingest.
+ */
+export async function seriesRows(tx: SqlExecutor, sql: string, params: readonly SqlValue[]): Promise<SeriesRow[]> {
+  return (await tx.rows(sql, params)).map((r) => ({
+    id: r[0] as number,
+    run_id: r[1] as number,
+    log_name: r[2] as string,
+    log_group: r[3] as string,
+    count: r[4] as number,
+    mean: r[5] as number | null,
+    mean_lo: r[6] as number | null,
+    m2: r[7] as number | null,
+    min_value: r[8] as number | null,
+    max_value: r[9] as number | null,
+    last_step: r[10] as number | null,
+    last_value: r[11] as number | null,
+    points: r[12] as number,
+    first_step: r[13] as number | null,
+    max_step: r[14] as number | null,
+    first_time: r[15] as number | null,
+    last_time: r[16] as number | null,
+    rollup_level: r[17] as number,
+    version: r[18] as number,
+  }));
+}
 
 /** A series' summary in computing form: moments over finite values plus step/time bounds. */
 export interface SeriesState {
