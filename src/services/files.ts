@@ -94,6 +94,7 @@ export async function requestUploads(
     sampleIndex: f.sampleIndex ?? 0,
     time: f.time ?? now,
     caption: f.caption ?? null,
+    blobKey: `${run.orgId}/${run.id}/${randomUUID()}/${f.fileName}`,
   }));
   const entries = [...new Map(inputs.map((f) => [f.logName, fileLogType(f.fileType, f.fileName)])).entries()];
   await ctx.deps.metadata.addLogNames(
@@ -102,11 +103,7 @@ export async function requestUploads(
     entries.map(([logName, logType]) => ({ logName, logType, logGroup: logGroupOf(logName) })),
     now,
   );
-  const records = await ctx.deps.series.createFiles(
-    run.id,
-    inputs,
-    (f) => `${run.orgId}/${run.id}/${randomUUID()}/${f.fileName}`,
-  );
+  const records = await ctx.deps.series.createFiles(run.id, inputs);
   const out: Record<string, Record<string, string>[]> = {};
   for (const r of records) {
     (out[r.logName] ??= []).push({ [r.fileName]: await ctx.deps.blobs.uploadUrl(r.blobKey, r.fileSize) });

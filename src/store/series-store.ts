@@ -94,13 +94,14 @@ export interface FileInput {
   sampleIndex: number;
   time: number;
   caption: string | null;
+  /** Where the file's bytes go in the blob store. */
+  blobKey: string;
 }
 
 export interface FileRecord extends FileInput {
   id: number;
   runId: number;
   logGroup: string;
-  blobKey: string;
   uploadedAt: number | null;
 }
 
@@ -196,7 +197,7 @@ export interface SeriesStore {
   ): Promise<{ lines: DataLine[]; total: number }>;
 
   /** Creates (or replaces, for the same run/logName/fileName/step) file records awaiting bytes. */
-  createFiles(runId: number, files: readonly FileInput[], blobKey: (f: FileInput) => string): Promise<FileRecord[]>;
+  createFiles(runId: number, files: readonly FileInput[]): Promise<FileRecord[]>;
   /**
    * Marks the file with this blob key as uploaded with its real size. Returns false when
    * unknown or already uploaded (a finished file is never changed by a later mark).

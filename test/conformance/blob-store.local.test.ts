@@ -23,7 +23,7 @@ blobStoreSuite('local directory', async () => {
   // The server takes an upload only for a file record awaiting exactly that many bytes.
   const uploadUrl = async (key: string, size = 0): Promise<string> => {
     const file = { logName: 'f', fileName: key, fileType: 'bin', fileSize: size, step: 0, sampleIndex: 0, time: 1 };
-    await stores.series.createFiles(2, [{ ...file, caption: null }], () => key);
+    await stores.series.createFiles(2, [{ ...file, caption: null, blobKey: key }]);
     return blobs.uploadUrl(key, size);
   };
   return {

@@ -30,6 +30,7 @@ const file = (logName: string, fileName: string, step: number, sampleIndex = 0):
   sampleIndex,
   time: 5,
   caption: null,
+  blobKey: `${logName}/${step}/${fileName}`,
 });
 
 /** Registers the console, data, file and metric-name tests. */
@@ -110,7 +111,7 @@ export function linesCases(open: OpenSeriesStore): void {
           file('img/b', 'y.png', 1),
           file('other', 'x.png', 0),
         ];
-        const records = await s.createFiles(7, inputs, (f) => `7/${f.logName}/${f.step}/${f.fileName}`);
+        const records = await s.createFiles(7, inputs);
         expect(records.map((r) => [r.fileName, r.logGroup, r.uploadedAt, r.runId])).toEqual(
           inputs.map((f) => [f.fileName, f.logName === 'other' ? '' : 'img', null, 7]),
         );
@@ -130,9 +131,9 @@ export function linesCases(open: OpenSeriesStore): void {
     it(
       'creating a file again replaces its record, which waits for its bytes again',
       withStore(open, async (s) => {
-        const [first] = await s.createFiles(1, [file('img', 'a.png', 0)], () => 'key-1');
+        const [first] = await s.createFiles(1, [{ ...file('img', 'a.png', 0), blobKey: 'key-1' }]);
         await s.markFileUploaded('key-1', 10, 100);
-        const [second] = await s.createFiles(1, [{ ...file('img', 'a.png', 0), caption: 'new' }], () => 'key-2');
+        const [second] = await s.createFiles(1, [{ ...file('img', 'a.png', 0), caption: 'new', blobKey: 'key-2' }]);
         expect(second).toMatchObject({ id: first?.id, blobKey: 'key-2', caption: 'new', uploadedAt: null });
         expect(await s.listFiles(1, null, null)).toEqual([]);
         await s.markFileUploaded('key-2', 11, 200);

@@ -50,12 +50,7 @@ const UPSERT_FILE = `INSERT INTO files (run_id, log_name, log_group, file_name, 
  * Creates file records awaiting their bytes, in one transaction, in input order; a record with
  * the same (run, logName, fileName, step) is replaced and waits for bytes again. Returns them.
  */
-export function createFiles(
-  db: SqlDb,
-  runId: number,
-  files: readonly FileInput[],
-  blobKey: (f: FileInput) => string,
-): Promise<FileRecord[]> {
+export function createFiles(db: SqlDb, runId: number, files: readonly FileInput[]): Promise<FileRecord[]> {
   if (files.length === 0) return Promise.resolve([]);
   const at = Date.now();
   return db.transaction(async (tx) => {
@@ -72,7 +67,7 @@ export function createFiles(
         f.sampleIndex,
         f.time,
         f.caption,
-        blobKey(f),
+        f.blobKey,
         at,
       ]);
       if (!row) throw new Error(`file ${f.fileName} of run ${runId} was not stored`);

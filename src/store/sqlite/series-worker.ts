@@ -5,33 +5,20 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { AppError } from '../../errors.js';
-import type { FileInput } from '../series-store.js';
 import { SqlSeriesStore } from '../sql/sql-series-store.js';
 import { openSqlite } from './sqlite-db.js';
-import type { WorkerReply, WorkerRequest } from './worker-protocol.js';
+import { SERIES_WRITES, type WorkerReply, type WorkerRequest } from './worker-protocol.js';
 
 const { file } = workerData as { file: string };
 const db = openSqlite(file);
 const store = new SqlSeriesStore(db);
 
-async function handle(req: WorkerRequest): Promise<unknown> {
-  switch (req.method) {
-    case 'appendMetrics':
-      return store.appendPackedMetrics(req.args[0], req.args[1]);
-    case 'appendConsole':
-      return store.appendConsole(req.args[0], req.args[1]);
-    case 'appendData':
-      return store.appendData(req.args[0], req.args[1]);
-    case 'markFileUploaded':
-      return store.markFileUploaded(req.args[0], req.args[1], req.args[2]);
-    case 'createFiles': {
-      const [runId, files, keys] = req.args;
-      const byFile = new Map<FileInput, string>(files.map((f, i) => [f, keys[i]!]));
-      return store.createFiles(runId, files, (f) => byFile.get(f)!);
-    }
-    case 'close':
-      return db.close();
-  }
+/** Runs one write of the store (or closes the database) with the arguments as they came. */
+function handle(req: WorkerRequest): Promise<unknown> {
+  if (req.method === 'close') return db.close();
+  if (!SERIES_WRITES.includes(req.method)) return Promise.reject(new Error(`not a series write: ${req.method}`));
+  const write = store[req.method] as (...args: unknown[]) => Promise<unknown>;
+  return write.apply(store, req.args);
 }
 
 parentPort!.on('message', (req: WorkerRequest) => {

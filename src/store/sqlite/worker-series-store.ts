@@ -3,21 +3,16 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { AppError } from '../../errors.js';
-import type {
-  ConsoleLine,
-  DataLine,
-  FileInput,
-  FileRecord,
-  MetricPointInput,
-  RunRef,
-  SeriesStore,
-} from '../series-store.js';
+import type { SeriesStore } from '../series-store.js';
 import { SqlSeriesStore } from '../sql/sql-series-store.js';
-import { packPoints } from '../sql/packed-points.js';
 import type { SqlDb } from '../sql/sql-db.js';
-import type { WorkerReply, WorkerRequest } from './worker-protocol.js';
-
-type Call = WorkerRequest extends infer R ? (R extends { id: number } ? Omit<R, 'id'> : never) : never;
+import {
+  SERIES_WRITES,
+  WIRE_FORMS,
+  type SeriesWrite,
+  type WorkerReply,
+  type WorkerRequest,
+} from './worker-protocol.js';
 
 /** The compiled worker script (tests run this module from source; the worker runs from dist/). */
 function workerScript(): string {
@@ -59,43 +54,26 @@ export class WorkerSeriesStore extends SqlSeriesStore implements SeriesStore {
     };
     this.worker.on('error', fail);
     this.worker.on('exit', (code) => fail(new Error(`series writer thread exited (${code})`)));
+    // Every write method of the store runs on the writer thread; reads stay inherited.
+    for (const method of SERIES_WRITES) {
+      Object.defineProperty(this, method, { value: (...args: unknown[]) => this.call(method, args) });
+    }
   }
 
-  private call<T>(c: Call, transfer: ArrayBuffer[] = []): Promise<T> {
+  /** Sends one write to the writer thread; resolves with its result once committed. */
+  private call(method: SeriesWrite | 'close', args: unknown[]): Promise<unknown> {
     if (this.failure) return Promise.reject(this.failure);
+    const wire = (method !== 'close' && WIRE_FORMS[method]?.(args)) || { args, transfer: [] };
     const id = this.next++;
-    return new Promise<T>((resolve, reject) => {
-      this.pending.set(id, { resolve: resolve as (v: unknown) => void, reject });
-      this.worker.postMessage({ id, ...c } as WorkerRequest, transfer);
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      this.worker.postMessage({ id, method, args: wire.args } satisfies WorkerRequest, wire.transfer);
     });
-  }
-
-  /** Sends the points packed (one Float64Array moved, not 4 fields per point cloned). */
-  override appendMetrics(run: RunRef, points: readonly MetricPointInput[]): Promise<void> {
-    const packed = packPoints(points);
-    const buffer = packed.cols.buffer as ArrayBuffer;
-    return this.call({ method: 'appendMetrics', args: [{ id: run.id, projectId: run.projectId }, packed] }, [buffer]);
-  }
-  override appendConsole(runId: number, lines: readonly ConsoleLine[]): Promise<void> {
-    return this.call({ method: 'appendConsole', args: [runId, lines] });
-  }
-  override appendData(runId: number, lines: readonly DataLine[]): Promise<void> {
-    return this.call({ method: 'appendData', args: [runId, lines] });
-  }
-  override markFileUploaded(blobKey: string, size: number, at: number): Promise<boolean> {
-    return this.call({ method: 'markFileUploaded', args: [blobKey, size, at] });
-  }
-  override createFiles(
-    runId: number,
-    files: readonly FileInput[],
-    blobKey: (f: FileInput) => string,
-  ): Promise<FileRecord[]> {
-    return this.call({ method: 'createFiles', args: [runId, files, files.map(blobKey)] });
   }
 
   /** Finishes queued writes, stops the writer thread, then closes the read connection. */
   override async close(): Promise<void> {
-    if (!this.failure) await this.call({ method: 'close', args: [] });
+    if (!this.failure) await this.call('close', []);
     this.failure ??= new Error('series store is closed');
     await this.worker.terminate();
     await super.close();
