@@ -1,3 +1,6 @@
+/**
+ * Organization, user and API key queries of the SQL metadata store.
+ */
 import type { ApiKeyRecord } from '../../domain/types.js';
 import type { NewApiKey } from '../metadata-store.js';
 import type { SqlDb } from './sql-db.js';
@@ -40,81 +43,74 @@ function toKey(r: KeyRow): ApiKeyRecord {
   };
 }
 
-/** Organization, user and API key queries of the SQL metadata store. */
-export class SqlKeys {
-  constructor(private readonly db: SqlDb) {}
+export async function ensureOrganization(db: SqlDb, slug: string, at: number): Promise<number> {
+  await db.run('INSERT INTO organizations (slug, created_at) VALUES (?, ?) ON CONFLICT (slug) DO NOTHING', [slug, at]);
+  const row = await db.get<{ id: number }>('SELECT id FROM organizations WHERE slug = ?', [slug]);
+  return Number(row!.id);
+}
 
-  async ensureOrganization(slug: string, at: number): Promise<number> {
-    await this.db.run('INSERT INTO organizations (slug, created_at) VALUES (?, ?) ON CONFLICT (slug) DO NOTHING', [
-      slug,
-      at,
-    ]);
-    const row = await this.db.get<{ id: number }>('SELECT id FROM organizations WHERE slug = ?', [slug]);
-    return Number(row!.id);
-  }
+export async function ensureUser(db: SqlDb, orgId: number, name: string, at: number): Promise<number> {
+  await db.run('INSERT INTO users (org_id, name, created_at) VALUES (?, ?, ?) ON CONFLICT (org_id, name) DO NOTHING', [
+    orgId,
+    name,
+    at,
+  ]);
+  const row = await db.get<{ id: number }>('SELECT id FROM users WHERE org_id = ? AND name = ?', [orgId, name]);
+  return Number(row!.id);
+}
 
-  async ensureUser(orgId: number, name: string, at: number): Promise<number> {
-    await this.db.run(
-      'INSERT INTO users (org_id, name, created_at) VALUES (?, ?, ?) ON CONFLICT (org_id, name) DO NOTHING',
-      [orgId, name, at],
-    );
-    const row = await this.db.get<{ id: number }>('SELECT id FROM users WHERE org_id = ? AND name = ?', [orgId, name]);
-    return Number(row!.id);
-  }
+export async function countOrganizations(db: SqlDb): Promise<number> {
+  const row = await db.get<{ n: number }>('SELECT COUNT(*) AS n FROM organizations');
+  return Number(row?.n ?? 0);
+}
 
-  async countOrganizations(): Promise<number> {
-    const row = await this.db.get<{ n: number }>('SELECT COUNT(*) AS n FROM organizations');
-    return Number(row?.n ?? 0);
-  }
+export async function createApiKey(db: SqlDb, k: NewApiKey): Promise<number> {
+  const row = await db.transaction((tx) =>
+    tx.get<{ id: number }>(
+      `INSERT INTO api_keys (org_id, user_id, name, prefix, key_hash, created_at, expires_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+      [k.orgId, k.userId, k.name, k.prefix, k.keyHash, k.createdAt, k.expiresAt],
+    ),
+  );
+  return Number(row!.id);
+}
 
-  async createApiKey(k: NewApiKey): Promise<number> {
-    const row = await this.db.transaction((tx) =>
-      tx.get<{ id: number }>(
-        `INSERT INTO api_keys (org_id, user_id, name, prefix, key_hash, created_at, expires_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id`,
-        [k.orgId, k.userId, k.name, k.prefix, k.keyHash, k.createdAt, k.expiresAt],
-      ),
-    );
-    return Number(row!.id);
-  }
+export async function findApiKeyByHash(db: SqlDb, hash: string): Promise<ApiKeyRecord | undefined> {
+  const row = await db.get<KeyRow>(`${KEY_SELECT} WHERE k.key_hash = ?`, [hash]);
+  return row && toKey(row);
+}
 
-  async findApiKeyByHash(hash: string): Promise<ApiKeyRecord | undefined> {
-    const row = await this.db.get<KeyRow>(`${KEY_SELECT} WHERE k.key_hash = ?`, [hash]);
-    return row && toKey(row);
-  }
+export async function listApiKeys(db: SqlDb, orgSlug?: string): Promise<ApiKeyRecord[]> {
+  const rows =
+    orgSlug === undefined
+      ? await db.all<KeyRow>(`${KEY_SELECT} ORDER BY k.id`)
+      : await db.all<KeyRow>(`${KEY_SELECT} WHERE o.slug = ? ORDER BY k.id`, [orgSlug]);
+  return rows.map(toKey);
+}
 
-  async listApiKeys(orgSlug?: string): Promise<ApiKeyRecord[]> {
-    const rows =
-      orgSlug === undefined
-        ? await this.db.all<KeyRow>(`${KEY_SELECT} ORDER BY k.id`)
-        : await this.db.all<KeyRow>(`${KEY_SELECT} WHERE o.slug = ? ORDER BY k.id`, [orgSlug]);
-    return rows.map(toKey);
-  }
+export async function findApiKey(db: SqlDb, orgId: number, id: number): Promise<ApiKeyRecord | undefined> {
+  const row = await db.get<KeyRow>(`${KEY_SELECT} WHERE k.id = ? AND k.org_id = ?`, [id, orgId]);
+  return row && toKey(row);
+}
 
-  async findApiKey(orgId: number, id: number): Promise<ApiKeyRecord | undefined> {
-    const row = await this.db.get<KeyRow>(`${KEY_SELECT} WHERE k.id = ? AND k.org_id = ?`, [id, orgId]);
-    return row && toKey(row);
-  }
+export async function revokeApiKey(db: SqlDb, idOrHash: number | string, at: number): Promise<boolean> {
+  const column = typeof idOrHash === 'number' ? 'id' : 'key_hash';
+  const changed = await db.run(`UPDATE api_keys SET revoked_at = COALESCE(revoked_at, ?) WHERE ${column} = ?`, [
+    at,
+    idOrHash,
+  ]);
+  return changed > 0;
+}
 
-  async revokeApiKey(idOrHash: number | string, at: number): Promise<boolean> {
-    const column = typeof idOrHash === 'number' ? 'id' : 'key_hash';
-    const changed = await this.db.run(`UPDATE api_keys SET revoked_at = COALESCE(revoked_at, ?) WHERE ${column} = ?`, [
-      at,
-      idOrHash,
-    ]);
-    return changed > 0;
-  }
+export async function touchApiKey(db: SqlDb, id: number, at: number): Promise<void> {
+  await db.run('UPDATE api_keys SET last_used_at = ? WHERE id = ?', [at, id]);
+}
 
-  async touchApiKey(id: number, at: number): Promise<void> {
-    await this.db.run('UPDATE api_keys SET last_used_at = ? WHERE id = ?', [at, id]);
-  }
-
-  async getSecret(name: string, make: () => string): Promise<string> {
-    const select = 'SELECT value FROM settings WHERE name = ?';
-    const found = await this.db.get<{ value: string }>(select, [name]);
-    if (found) return found.value;
-    // Concurrent first calls (or replicas) race here; the first insert wins for everyone.
-    await this.db.run('INSERT INTO settings (name, value) VALUES (?, ?) ON CONFLICT (name) DO NOTHING', [name, make()]);
-    return (await this.db.get<{ value: string }>(select, [name]))!.value;
-  }
+export async function getSecret(db: SqlDb, name: string, make: () => string): Promise<string> {
+  const select = 'SELECT value FROM settings WHERE name = ?';
+  const found = await db.get<{ value: string }>(select, [name]);
+  if (found) return found.value;
+  // Concurrent first calls (or replicas) race here; the first insert wins for everyone.
+  await db.run('INSERT INTO settings (name, value) VALUES (?, ?) ON CONFLICT (name) DO NOTHING', [name, make()]);
+  return (await db.get<{ value: string }>(select, [name]))!.value;
 }

@@ -1,117 +1,210 @@
-import type { Project, Run, StatusEvent } from '../../domain/types.js';
+import type {
+  ApiKeyRecord,
+  LineageLink,
+  LogNameEntry,
+  Project,
+  Run,
+  SessionRecord,
+  StatusEvent,
+} from '../../domain/types.js';
 import { notFound } from '../../errors.js';
-import type { CreateRunInput, MetadataStore, RunSearchQuery, StatusWrite } from '../metadata-store.js';
+import type {
+  Alert,
+  AlertInput,
+  CreateRunInput,
+  MetadataStore,
+  ModelGraph,
+  NewApiKey,
+  NewSession,
+  RunSearchQuery,
+  StatusWrite,
+} from '../metadata-store.js';
 import type { SqlDb } from './sql-db.js';
-import { SqlKeys } from './sql-keys.js';
-import { SqlSessions } from './sql-sessions.js';
+import {
+  ensureOrganization,
+  ensureUser,
+  countOrganizations,
+  createApiKey,
+  findApiKeyByHash,
+  listApiKeys,
+  findApiKey,
+  revokeApiKey,
+  touchApiKey,
+  getSecret,
+} from './sql-keys.js';
+import { createSession, findSession, touchSession, deleteSession } from './sql-sessions.js';
 import { listProjects } from './sql-projects.js';
 import { createRunInTx, findRunInTx } from './sql-run-create.js';
+import {
+  findRunByDisplayId,
+  findRunByExternalId,
+  listForkedRunIds,
+  listProjectRuns,
+  listRunsByIds,
+} from './sql-run-read.js';
 import { listStatusEvents, updateStatus } from './sql-run-status.js';
-import { SqlRunUpdates } from './sql-run-updates.js';
+import {
+  updateNotes,
+  updateConfig,
+  updateTags,
+  addLogNames,
+  listLogNames,
+  setModelGraph,
+  findModelGraph,
+  getLineage,
+  touchRun,
+  createAlert,
+  listAlerts,
+} from './sql-run-updates.js';
 import { searchRuns } from './sql-run-search.js';
 import { failStaleRun, listStaleRuns, resumeStaleRun } from './sql-stale-runs.js';
-import { RUN_COLUMNS, RUN_FROM, type RunRow, toRun } from './run-row.js';
 
-/** MetadataStore over any SqlDb: one implementation for every SQL engine. */
-export class SqlMetadataStore extends SqlRunUpdates implements MetadataStore {
-  private readonly keys: SqlKeys;
-  private readonly sessions: SqlSessions;
+/**
+ * MetadataStore over any SqlDb: one implementation for every SQL engine. Each method forwards
+ * to one function of a sql-*.ts module; its rules are documented on the MetadataStore
+ * interface and its workings on that function.
+ */
+export class SqlMetadataStore implements MetadataStore {
+  constructor(private readonly sql: SqlDb) {}
 
-  constructor(private readonly sql: SqlDb) {
-    super(sql);
-    this.keys = new SqlKeys(sql);
-    this.sessions = new SqlSessions(sql);
+  ensureOrganization(slug: string, at: number): Promise<number> {
+    return ensureOrganization(this.sql, slug, at);
   }
 
-  ensureOrganization = (slug: string, at: number) => this.keys.ensureOrganization(slug, at);
-  ensureUser = (orgId: number, name: string, at: number) => this.keys.ensureUser(orgId, name, at);
-  countOrganizations = () => this.keys.countOrganizations();
-  createApiKey: MetadataStore['createApiKey'] = (k) => this.keys.createApiKey(k);
-  findApiKeyByHash = (hash: string) => this.keys.findApiKeyByHash(hash);
-  listApiKeys = (orgSlug?: string) => this.keys.listApiKeys(orgSlug);
-  findApiKey = (orgId: number, id: number) => this.keys.findApiKey(orgId, id);
-  revokeApiKey = (idOrHash: number | string, at: number) => this.keys.revokeApiKey(idOrHash, at);
-  touchApiKey = (id: number, at: number) => this.keys.touchApiKey(id, at);
-  getSecret = (name: string, make: () => string) => this.keys.getSecret(name, make);
-  createSession: MetadataStore['createSession'] = (session) => this.sessions.createSession(session);
-  findSession = (tokenHash: string) => this.sessions.findSession(tokenHash);
-  touchSession = (tokenHash: string, at: number, expiresAt: number) =>
-    this.sessions.touchSession(tokenHash, at, expiresAt);
-  deleteSession = (tokenHash: string) => this.sessions.deleteSession(tokenHash);
+  ensureUser(orgId: number, name: string, at: number): Promise<number> {
+    return ensureUser(this.sql, orgId, name, at);
+  }
+
+  countOrganizations(): Promise<number> {
+    return countOrganizations(this.sql);
+  }
+
+  createApiKey(k: NewApiKey): Promise<number> {
+    return createApiKey(this.sql, k);
+  }
+
+  findApiKeyByHash(hash: string): Promise<ApiKeyRecord | undefined> {
+    return findApiKeyByHash(this.sql, hash);
+  }
+
+  listApiKeys(orgSlug?: string): Promise<ApiKeyRecord[]> {
+    return listApiKeys(this.sql, orgSlug);
+  }
+
+  findApiKey(orgId: number, id: number): Promise<ApiKeyRecord | undefined> {
+    return findApiKey(this.sql, orgId, id);
+  }
+
+  revokeApiKey(idOrHash: number | string, at: number): Promise<boolean> {
+    return revokeApiKey(this.sql, idOrHash, at);
+  }
+
+  touchApiKey(id: number, at: number): Promise<void> {
+    return touchApiKey(this.sql, id, at);
+  }
+
+  getSecret(name: string, make: () => string): Promise<string> {
+    return getSecret(this.sql, name, make);
+  }
+
+  createSession(s: NewSession): Promise<void> {
+    return createSession(this.sql, s);
+  }
+
+  findSession(tokenHash: string): Promise<SessionRecord | undefined> {
+    return findSession(this.sql, tokenHash);
+  }
+
+  touchSession(tokenHash: string, at: number, expiresAt: number): Promise<void> {
+    return touchSession(this.sql, tokenHash, at, expiresAt);
+  }
+
+  deleteSession(tokenHash: string): Promise<boolean> {
+    return deleteSession(this.sql, tokenHash);
+  }
+
+  updateNotes(orgId: number, runId: number, notes: string | null, at: number): Promise<void> {
+    return updateNotes(this.sql, orgId, runId, notes, at);
+  }
+
+  updateConfig(orgId: number, runId: number, patch: Record<string, unknown>, at: number): Promise<void> {
+    return updateConfig(this.sql, orgId, runId, patch, at);
+  }
+
+  updateTags(orgId: number, runId: number, tags: string[], at: number): Promise<void> {
+    return updateTags(this.sql, orgId, runId, tags, at);
+  }
+
+  addLogNames(orgId: number, runId: number, entries: readonly LogNameEntry[], at: number): Promise<void> {
+    return addLogNames(this.sql, orgId, runId, entries, at);
+  }
+
+  listLogNames(runId: number): Promise<LogNameEntry[]> {
+    return listLogNames(this.sql, runId);
+  }
+
+  setModelGraph(orgId: number, runId: number, graph: ModelGraph, at: number): Promise<void> {
+    return setModelGraph(this.sql, orgId, runId, graph, at);
+  }
+
+  findModelGraph(orgId: number, runId: number): Promise<ModelGraph | undefined> {
+    return findModelGraph(this.sql, orgId, runId);
+  }
+
+  getLineage(orgId: number, runId: number, depth: number): Promise<LineageLink[]> {
+    return getLineage(this.sql, orgId, runId, depth);
+  }
+
+  touchRun(runId: number, at: number): Promise<void> {
+    return touchRun(this.sql, runId, at);
+  }
+
+  createAlert(orgId: number, runId: number, a: AlertInput, at: number): Promise<void> {
+    return createAlert(this.sql, orgId, runId, a, at);
+  }
+
+  listAlerts(orgId: number, runId: number): Promise<Alert[]> {
+    return listAlerts(this.sql, orgId, runId);
+  }
 
   listProjects(orgId: number): Promise<Project[]> {
     return listProjects(this.sql, orgId);
   }
 
-  async findProject(orgId: number, name: string): Promise<Project | undefined> {
-    return (await listProjects(this.sql, orgId, name))[0];
+  findProject(orgId: number, name: string): Promise<Project | undefined> {
+    return listProjects(this.sql, orgId, name).then((found) => found[0]);
   }
 
-  async listForkedRunIds(projectId: number): Promise<number[]> {
-    const rows = await this.sql.all<{ id: number }>(
-      'SELECT id FROM runs WHERE project_id = ? AND forked_from_run_id IS NOT NULL ORDER BY id',
-      [projectId],
-    );
-    return rows.map((r) => Number(r.id));
+  listForkedRunIds(projectId: number): Promise<number[]> {
+    return listForkedRunIds(this.sql, projectId);
   }
 
   createRun(input: CreateRunInput): Promise<{ run: Run; resumed: boolean }> {
     return this.sql.transaction((tx) => createRunInTx(tx, this.sql.dialect.forUpdate, input));
   }
 
-  async getRun(orgId: number, runId: number): Promise<Run> {
-    const run = await this.findRun(orgId, runId);
-    if (!run) throw notFound(`run ${runId} not found`);
-    return run;
-  }
-
   findRun(orgId: number, runId: number): Promise<Run | undefined> {
     return findRunInTx(this.sql, orgId, runId);
   }
 
-  async listRunsByIds(orgId: number, runIds: readonly number[]): Promise<Run[]> {
-    if (runIds.length === 0) return [];
-    const marks = runIds.map(() => '?').join(', ');
-    const rows = await this.sql.all<RunRow>(
-      `SELECT ${RUN_COLUMNS} FROM ${RUN_FROM} WHERE r.org_id = ? AND r.id IN (${marks})`,
-      [orgId, ...runIds],
-    );
-    const byId = new Map(rows.map((r) => [Number(r.id), toRun(r)]));
-    return runIds.flatMap((id) => byId.get(id) ?? []);
+  listRunsByIds(orgId: number, runIds: readonly number[]): Promise<Run[]> {
+    return listRunsByIds(this.sql, orgId, runIds);
   }
 
-  async listProjectRuns(orgId: number, projectName: string, limit: number, offset: number): Promise<Run[]> {
-    const rows = await this.sql.all<RunRow>(
-      `SELECT ${RUN_COLUMNS} FROM ${RUN_FROM} WHERE p.org_id = ? AND p.name = ? ORDER BY r.id DESC LIMIT ? OFFSET ?`,
-      [orgId, projectName, limit, offset],
-    );
-    return rows.map(toRun);
+  listProjectRuns(orgId: number, projectName: string, limit: number, offset: number): Promise<Run[]> {
+    return listProjectRuns(this.sql, orgId, projectName, limit, offset);
   }
 
   searchRuns(q: RunSearchQuery): Promise<{ ids: number[]; total: number }> {
     return searchRuns(this.sql, q);
   }
 
-  async findRunByDisplayId(
-    orgId: number,
-    prefix: string,
-    number: number,
-    projectName?: string,
-  ): Promise<Run | undefined> {
-    const row = await this.sql.get<RunRow>(
-      `SELECT ${RUN_COLUMNS} FROM ${RUN_FROM} WHERE p.org_id = ? AND p.prefix = ? AND r.number = ?`,
-      [orgId, prefix, number],
-    );
-    if (!row || (projectName !== undefined && row.project_name !== projectName)) return undefined;
-    return toRun(row);
+  findRunByDisplayId(orgId: number, prefix: string, number: number, projectName?: string): Promise<Run | undefined> {
+    return findRunByDisplayId(this.sql, orgId, prefix, number, projectName);
   }
 
-  async findRunByExternalId(orgId: number, projectName: string, externalId: string): Promise<Run | undefined> {
-    const row = await this.sql.get<RunRow>(
-      `SELECT ${RUN_COLUMNS} FROM ${RUN_FROM} WHERE p.org_id = ? AND p.name = ? AND r.external_id = ?`,
-      [orgId, projectName, externalId],
-    );
-    return row && toRun(row);
+  findRunByExternalId(orgId: number, projectName: string, externalId: string): Promise<Run | undefined> {
+    return findRunByExternalId(this.sql, orgId, projectName, externalId);
   }
 
   updateStatus(orgId: number, runId: number, write: StatusWrite): Promise<Run> {
@@ -122,10 +215,23 @@ export class SqlMetadataStore extends SqlRunUpdates implements MetadataStore {
     return listStatusEvents(this.sql, orgId, runId);
   }
 
-  listStaleRuns = (before: number, limit: number) => listStaleRuns(this.sql, before, limit);
-  failStaleRun = (runId: number, before: number, metadata: unknown, at: number) =>
-    failStaleRun(this.sql, runId, before, metadata, at);
-  resumeStaleRun = (orgId: number, runId: number, at: number) => resumeStaleRun(this.sql, orgId, runId, at);
+  listStaleRuns(before: number, limit: number): Promise<{ runId: number; lastSeenAt: number }[]> {
+    return listStaleRuns(this.sql, before, limit);
+  }
+
+  failStaleRun(runId: number, before: number, metadata: unknown, at: number): Promise<boolean> {
+    return failStaleRun(this.sql, runId, before, metadata, at);
+  }
+
+  resumeStaleRun(orgId: number, runId: number, at: number): Promise<boolean> {
+    return resumeStaleRun(this.sql, orgId, runId, at);
+  }
+
+  async getRun(orgId: number, runId: number): Promise<Run> {
+    const run = await this.findRun(orgId, runId);
+    if (!run) throw notFound(`run ${runId} not found`);
+    return run;
+  }
 
   close(): Promise<void> {
     return this.sql.close();

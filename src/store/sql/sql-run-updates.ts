@@ -1,3 +1,6 @@
+/**
+ * Simple per-run writes of the SQL metadata store; each throws NOT_FOUND for a foreign run.
+ */
 import { deepMerge } from '../../domain/deep-merge.js';
 import type { LineageLink, LogNameEntry } from '../../domain/types.js';
 import { notFound } from '../../errors.js';
@@ -11,127 +14,134 @@ async function requireRun(tx: SqlExecutor, orgId: number, runId: number, lock = 
   if (!row) throw notFound(`run ${runId} not found`);
 }
 
-/** Simple per-run writes of the SQL metadata store; each throws NOT_FOUND for a foreign run. */
-export class SqlRunUpdates {
-  constructor(private readonly db: SqlDb) {}
+export function updateNotes(db: SqlDb, orgId: number, runId: number, notes: string | null, at: number): Promise<void> {
+  return db.transaction(async (tx) => {
+    await requireRun(tx, orgId, runId);
+    await tx.run('UPDATE runs SET notes = ?, updated_at = ? WHERE id = ?', [notes, at, runId]);
+  });
+}
 
-  updateNotes(orgId: number, runId: number, notes: string | null, at: number): Promise<void> {
-    return this.db.transaction(async (tx) => {
-      await requireRun(tx, orgId, runId);
-      await tx.run('UPDATE runs SET notes = ?, updated_at = ? WHERE id = ?', [notes, at, runId]);
-    });
-  }
+export function updateConfig(
+  db: SqlDb,
+  orgId: number,
+  runId: number,
+  patch: Record<string, unknown>,
+  at: number,
+): Promise<void> {
+  return db.transaction(async (tx) => {
+    const run = await findRunInTx(tx, orgId, runId, db.dialect.forUpdate);
+    if (!run) throw notFound(`run ${runId} not found`);
+    const merged = toJsonColumn(deepMerge(run.config, patch));
+    await tx.run('UPDATE runs SET config = ?, updated_at = ? WHERE id = ?', [merged, at, runId]);
+  });
+}
 
-  updateConfig(orgId: number, runId: number, patch: Record<string, unknown>, at: number): Promise<void> {
-    return this.db.transaction(async (tx) => {
-      const run = await findRunInTx(tx, orgId, runId, this.db.dialect.forUpdate);
-      if (!run) throw notFound(`run ${runId} not found`);
-      const merged = toJsonColumn(deepMerge(run.config, patch));
-      await tx.run('UPDATE runs SET config = ?, updated_at = ? WHERE id = ?', [merged, at, runId]);
-    });
-  }
+export function updateTags(db: SqlDb, orgId: number, runId: number, tags: string[], at: number): Promise<void> {
+  return db.transaction(async (tx) => {
+    await requireRun(tx, orgId, runId);
+    await tx.run('UPDATE runs SET tags = ?, updated_at = ? WHERE id = ?', [JSON.stringify(tags), at, runId]);
+  });
+}
 
-  updateTags(orgId: number, runId: number, tags: string[], at: number): Promise<void> {
-    return this.db.transaction(async (tx) => {
-      await requireRun(tx, orgId, runId);
-      await tx.run('UPDATE runs SET tags = ?, updated_at = ? WHERE id = ?', [JSON.stringify(tags), at, runId]);
-    });
-  }
-
-  addLogNames(orgId: number, runId: number, entries: readonly LogNameEntry[], at: number): Promise<void> {
-    return this.db.transaction(async (tx) => {
-      await requireRun(tx, orgId, runId);
-      await tx.runMany(
-        `INSERT INTO log_names (run_id, log_name, log_type, log_group, created_at) VALUES (?, ?, ?, ?, ?)
-         ON CONFLICT (run_id, log_name) DO NOTHING`,
-        entries.map((e) => [runId, e.logName, e.logType, e.logGroup, at]),
-      );
-    });
-  }
-
-  async listLogNames(runId: number): Promise<LogNameEntry[]> {
-    const rows = await this.db.all<{ log_name: string; log_type: string; log_group: string }>(
-      `SELECT log_name, log_type, log_group FROM log_names WHERE run_id = ? ORDER BY log_name ${this.db.dialect.binaryCollate}`,
-      [runId],
+export function addLogNames(
+  db: SqlDb,
+  orgId: number,
+  runId: number,
+  entries: readonly LogNameEntry[],
+  at: number,
+): Promise<void> {
+  return db.transaction(async (tx) => {
+    await requireRun(tx, orgId, runId);
+    await tx.runMany(
+      `INSERT INTO log_names (run_id, log_name, log_type, log_group, created_at) VALUES (?, ?, ?, ?, ?)
+       ON CONFLICT (run_id, log_name) DO NOTHING`,
+      entries.map((e) => [runId, e.logName, e.logType, e.logGroup, at]),
     );
-    return rows.map((r) => ({ logName: r.log_name, logType: r.log_type, logGroup: r.log_group }));
-  }
+  });
+}
 
-  setModelGraph(orgId: number, runId: number, graph: ModelGraph, at: number): Promise<void> {
-    return this.db.transaction(async (tx) => {
-      await requireRun(tx, orgId, runId);
-      await tx.run(
-        `INSERT INTO model_graphs (run_id, format, nodes, updated_at) VALUES (?, ?, ?, ?)
-         ON CONFLICT (run_id) DO UPDATE SET format = excluded.format, nodes = excluded.nodes, updated_at = excluded.updated_at`,
-        [runId, graph.format, JSON.stringify(graph.nodes), at],
-      );
-    });
-  }
+export async function listLogNames(db: SqlDb, runId: number): Promise<LogNameEntry[]> {
+  const rows = await db.all<{ log_name: string; log_type: string; log_group: string }>(
+    `SELECT log_name, log_type, log_group FROM log_names WHERE run_id = ? ORDER BY log_name ${db.dialect.binaryCollate}`,
+    [runId],
+  );
+  return rows.map((r) => ({ logName: r.log_name, logType: r.log_type, logGroup: r.log_group }));
+}
 
-  async findModelGraph(orgId: number, runId: number): Promise<ModelGraph | undefined> {
-    await requireRun(this.db, orgId, runId);
-    const row = await this.db.get<{ format: string; nodes: string }>(
-      'SELECT format, nodes FROM model_graphs WHERE run_id = ?',
-      [runId],
+export function setModelGraph(db: SqlDb, orgId: number, runId: number, graph: ModelGraph, at: number): Promise<void> {
+  return db.transaction(async (tx) => {
+    await requireRun(tx, orgId, runId);
+    await tx.run(
+      `INSERT INTO model_graphs (run_id, format, nodes, updated_at) VALUES (?, ?, ?, ?)
+       ON CONFLICT (run_id) DO UPDATE SET format = excluded.format, nodes = excluded.nodes, updated_at = excluded.updated_at`,
+      [runId, graph.format, JSON.stringify(graph.nodes), at],
     );
-    return row && { format: row.format, nodes: parseJsonColumn(row.nodes) };
-  }
+  });
+}
 
-  async getLineage(orgId: number, runId: number, depth: number): Promise<LineageLink[]> {
-    const links: LineageLink[] = [];
-    let current: number | null = runId;
-    let maxStep = Infinity;
-    while (current !== null && links.length < depth) {
-      const row: { forked_from_run_id: number | null; fork_step: number | null } | undefined = await this.db.get(
-        'SELECT forked_from_run_id, fork_step FROM runs WHERE id = ? AND org_id = ?',
-        [current, orgId],
-      );
-      if (!row) break;
-      links.push({ runId: current, maxStep });
-      if (row.forked_from_run_id === null || row.fork_step === null) break;
-      maxStep = Math.min(maxStep, Number(row.fork_step));
-      current = Number(row.forked_from_run_id);
-    }
-    if (links.length === 0) throw notFound(`run ${runId} not found`);
-    return links;
-  }
+export async function findModelGraph(db: SqlDb, orgId: number, runId: number): Promise<ModelGraph | undefined> {
+  await requireRun(db, orgId, runId);
+  const row = await db.get<{ format: string; nodes: string }>(
+    'SELECT format, nodes FROM model_graphs WHERE run_id = ?',
+    [runId],
+  );
+  return row && { format: row.format, nodes: parseJsonColumn(row.nodes) };
+}
 
-  async touchRun(runId: number, at: number): Promise<void> {
-    await this.db.run('UPDATE runs SET last_seen_at = ? WHERE id = ?', [at, runId]);
+export async function getLineage(db: SqlDb, orgId: number, runId: number, depth: number): Promise<LineageLink[]> {
+  const links: LineageLink[] = [];
+  let current: number | null = runId;
+  let maxStep = Infinity;
+  while (current !== null && links.length < depth) {
+    const row: { forked_from_run_id: number | null; fork_step: number | null } | undefined = await db.get(
+      'SELECT forked_from_run_id, fork_step FROM runs WHERE id = ? AND org_id = ?',
+      [current, orgId],
+    );
+    if (!row) break;
+    links.push({ runId: current, maxStep });
+    if (row.forked_from_run_id === null || row.fork_step === null) break;
+    maxStep = Math.min(maxStep, Number(row.fork_step));
+    current = Number(row.forked_from_run_id);
   }
+  if (links.length === 0) throw notFound(`run ${runId} not found`);
+  return links;
+}
 
-  createAlert(orgId: number, runId: number, a: AlertInput, at: number): Promise<void> {
-    return this.db.transaction(async (tx) => {
-      await requireRun(tx, orgId, runId);
-      await tx.run(
-        'INSERT INTO alerts (run_id, level, title, body, payload, alert_time, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
-        [runId, a.level, a.title, a.body, JSON.stringify(a.payload), a.alertTime, at],
-      );
-    });
-  }
+export async function touchRun(db: SqlDb, runId: number, at: number): Promise<void> {
+  await db.run('UPDATE runs SET last_seen_at = ? WHERE id = ?', [at, runId]);
+}
 
-  async listAlerts(orgId: number, runId: number): Promise<Alert[]> {
-    await requireRun(this.db, orgId, runId);
-    const rows = await this.db.all<{
-      id: number;
-      level: string | null;
-      title: string | null;
-      body: string | null;
-      payload: string;
-      alert_time: number;
-      created_at: number;
-    }>('SELECT id, level, title, body, payload, alert_time, created_at FROM alerts WHERE run_id = ? ORDER BY id', [
-      runId,
-    ]);
-    return rows.map((r) => ({
-      id: Number(r.id),
-      runId,
-      level: r.level,
-      title: r.title,
-      body: r.body,
-      payload: parseJsonColumn(r.payload),
-      alertTime: Number(r.alert_time),
-      createdAt: Number(r.created_at),
-    }));
-  }
+export function createAlert(db: SqlDb, orgId: number, runId: number, a: AlertInput, at: number): Promise<void> {
+  return db.transaction(async (tx) => {
+    await requireRun(tx, orgId, runId);
+    await tx.run(
+      'INSERT INTO alerts (run_id, level, title, body, payload, alert_time, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
+      [runId, a.level, a.title, a.body, JSON.stringify(a.payload), a.alertTime, at],
+    );
+  });
+}
+
+export async function listAlerts(db: SqlDb, orgId: number, runId: number): Promise<Alert[]> {
+  await requireRun(db, orgId, runId);
+  const rows = await db.all<{
+    id: number;
+    level: string | null;
+    title: string | null;
+    body: string | null;
+    payload: string;
+    alert_time: number;
+    created_at: number;
+  }>('SELECT id, level, title, body, payload, alert_time, created_at FROM alerts WHERE run_id = ? ORDER BY id', [
+    runId,
+  ]);
+  return rows.map((r) => ({
+    id: Number(r.id),
+    runId,
+    level: r.level,
+    title: r.title,
+    body: r.body,
+    payload: parseJsonColumn(r.payload),
+    alertTime: Number(r.alert_time),
+    createdAt: Number(r.created_at),
+  }));
 }

@@ -1,3 +1,6 @@
+/**
+ * Dashboard session queries of the SQL metadata store (one primary-key row per session).
+ */
 import type { SessionRecord } from '../../domain/types.js';
 import type { NewSession } from '../metadata-store.js';
 import type { SqlDb } from './sql-db.js';
@@ -11,47 +14,38 @@ interface SessionRow {
   expires_at: number;
 }
 
-/** Dashboard session queries of the SQL metadata store (one primary-key row per session). */
-export class SqlSessions {
-  constructor(private readonly db: SqlDb) {}
-
-  async createSession(s: NewSession): Promise<void> {
-    await this.db.transaction(async (tx) => {
-      await tx.run('DELETE FROM sessions WHERE expires_at < ?', [s.createdAt]);
-      await tx.run(
-        `INSERT INTO sessions (token_hash, api_key_id, created_at, last_used_at, expires_at) VALUES (?, ?, ?, ?, ?)`,
-        [s.tokenHash, s.apiKeyId, s.createdAt, s.createdAt, s.expiresAt],
-      );
-    });
-  }
-
-  async findSession(tokenHash: string): Promise<SessionRecord | undefined> {
-    const r = await this.db.get<SessionRow>(
-      `SELECT s.token_hash, s.api_key_id, k.key_hash, s.created_at, s.last_used_at, s.expires_at
-       FROM sessions s JOIN api_keys k ON k.id = s.api_key_id WHERE s.token_hash = ?`,
-      [tokenHash],
+export async function createSession(db: SqlDb, s: NewSession): Promise<void> {
+  await db.transaction(async (tx) => {
+    await tx.run('DELETE FROM sessions WHERE expires_at < ?', [s.createdAt]);
+    await tx.run(
+      `INSERT INTO sessions (token_hash, api_key_id, created_at, last_used_at, expires_at) VALUES (?, ?, ?, ?, ?)`,
+      [s.tokenHash, s.apiKeyId, s.createdAt, s.createdAt, s.expiresAt],
     );
-    return (
-      r && {
-        tokenHash: r.token_hash,
-        apiKeyId: Number(r.api_key_id),
-        keyHash: r.key_hash,
-        createdAt: Number(r.created_at),
-        lastUsedAt: Number(r.last_used_at),
-        expiresAt: Number(r.expires_at),
-      }
-    );
-  }
+  });
+}
 
-  async touchSession(tokenHash: string, at: number, expiresAt: number): Promise<void> {
-    await this.db.run('UPDATE sessions SET last_used_at = ?, expires_at = ? WHERE token_hash = ?', [
-      at,
-      expiresAt,
-      tokenHash,
-    ]);
-  }
+export async function findSession(db: SqlDb, tokenHash: string): Promise<SessionRecord | undefined> {
+  const r = await db.get<SessionRow>(
+    `SELECT s.token_hash, s.api_key_id, k.key_hash, s.created_at, s.last_used_at, s.expires_at
+     FROM sessions s JOIN api_keys k ON k.id = s.api_key_id WHERE s.token_hash = ?`,
+    [tokenHash],
+  );
+  return (
+    r && {
+      tokenHash: r.token_hash,
+      apiKeyId: Number(r.api_key_id),
+      keyHash: r.key_hash,
+      createdAt: Number(r.created_at),
+      lastUsedAt: Number(r.last_used_at),
+      expiresAt: Number(r.expires_at),
+    }
+  );
+}
 
-  async deleteSession(tokenHash: string): Promise<boolean> {
-    return (await this.db.run('DELETE FROM sessions WHERE token_hash = ?', [tokenHash])) > 0;
-  }
+export async function touchSession(db: SqlDb, tokenHash: string, at: number, expiresAt: number): Promise<void> {
+  await db.run('UPDATE sessions SET last_used_at = ?, expires_at = ? WHERE token_hash = ?', [at, expiresAt, tokenHash]);
+}
+
+export async function deleteSession(db: SqlDb, tokenHash: string): Promise<boolean> {
+  return (await db.run('DELETE FROM sessions WHERE token_hash = ?', [tokenHash])) > 0;
 }
