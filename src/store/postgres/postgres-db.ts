@@ -39,8 +39,8 @@ async function all<T>(q: Queryable, sql: string, values?: readonly SqlValue[]): 
   return (await q.query(prepared(sql, values))).rows as T[];
 }
 
-async function rows(q: Queryable, sql: string, values?: readonly SqlValue[]): Promise<SqlValue[][]> {
-  return (await q.query({ ...prepared(sql, values), rowMode: 'array' })).rows as SqlValue[][];
+async function allArrays<T>(q: Queryable, sql: string, values?: readonly SqlValue[]): Promise<T[]> {
+  return (await q.query({ ...prepared(sql, values), rowMode: 'array' })).rows as T[];
 }
 
 async function runOne(q: Queryable, sql: string, values?: readonly SqlValue[]): Promise<number> {
@@ -53,8 +53,8 @@ class TxExecutor implements SqlExecutor {
   all<T>(sql: string, values?: readonly SqlValue[]): Promise<T[]> {
     return all<T>(this.client, sql, values);
   }
-  rows(sql: string, values?: readonly SqlValue[]): Promise<SqlValue[][]> {
-    return rows(this.client, sql, values);
+  allArrays<T>(sql: string, values?: readonly SqlValue[]): Promise<T[]> {
+    return allArrays<T>(this.client, sql, values);
   }
   async get<T>(sql: string, values?: readonly SqlValue[]): Promise<T | undefined> {
     return (await all<T>(this.client, sql, values))[0];
@@ -113,10 +113,10 @@ export async function openPostgres(url: string, options: PostgresOptions = {}): 
   return {
     dialect: postgresDialect,
     all: (sql, values) => all(pool, sql, values),
-    rows: (sql, values) => rows(pool, sql, values),
     get: async <T>(sql: string, values?: readonly SqlValue[]) => (await all<T>(pool, sql, values))[0],
     allAdHoc: async <T>(sql: string, values?: readonly SqlValue[]) =>
       (await pool.query({ text: toPositional(sql), values: (values ?? []) as unknown[] })).rows as T[],
+    allArrays: <T>(sql: string, values?: readonly SqlValue[]) => allArrays<T>(pool, sql, values),
     run: (sql, values) => runOne(pool, sql, values),
     runMany: (sql, rows) => (rows.length === 0 ? Promise.resolve(0) : transaction((tx) => tx.runMany(sql, rows))),
     transaction,

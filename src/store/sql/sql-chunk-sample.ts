@@ -56,7 +56,7 @@ interface Piece {
 
 /**
  * The columns sampling reads per chunk, all held by the index metric_chunk_extremes (migration
- * 008), so the read never touches the rows' points. Rows come as arrays in this order.
+ * 008), so the read never touches the rows' points. Rows come as arrays (allArrays) in this order.
  */
 const EXTREME_COLUMNS =
   'first_step, first_tie, last_step, points, min_value, min_step, min_time, max_value, max_step, max_time';
@@ -160,7 +160,7 @@ class Decoded {
   /** Decodes the chunks overlapping a segment in one query; returns them by ascending key. */
   async range(seg: Segment): Promise<[ChunkKey, ChunkView][]> {
     const range = overlapping(seg.seriesId, seg.from, seg.to);
-    const rows = await this.tx.rows(
+    const rows = await this.tx.allArrays(
       `SELECT first_step, first_tie, data FROM metric_chunks WHERE ${range.where} ORDER BY first_step, first_tie`,
       range.params,
     );
@@ -196,7 +196,7 @@ export async function sampleSegments(
   let count = 0;
   for (const seg of segments) {
     const range = overlapping(seg.seriesId, seg.from, seg.to);
-    const rows = await tx.rows(
+    const rows = await tx.allArrays(
       `SELECT ${EXTREME_COLUMNS} FROM metric_chunks WHERE ${range.where} ORDER BY first_step, first_tie`,
       range.params,
     );

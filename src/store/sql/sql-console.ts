@@ -15,13 +15,8 @@ import type { ConsoleLine } from '../series-store.js';
 import { countUpTo, makeRoom, placesOf, posProbe, RENUMBER_TAIL } from './sql-console-order.js';
 import type { SqlDb, SqlExecutor, SqlValue } from './sql-db.js';
 
-interface ConsoleRow {
-  time: number | string;
-  log_type: string;
-  line_number: number | string;
-  message: string;
-  step: number | string;
-}
+/** A console_lines row as listConsole reads it: time, log_type, line_number, message, step. */
+type ConsoleRow = readonly [number | string, string, number | string, string, number | string];
 
 /**
  * Late lines landing in up to this many gaps between stored lines are put in place by
@@ -225,11 +220,11 @@ export async function listConsole(
   const columns = 'time, log_type, line_number, message, step';
   const rows =
     logType === null
-      ? await db.all<ConsoleRow>(
+      ? await db.allArrays<ConsoleRow>(
           `SELECT ${columns} FROM console_lines WHERE run_id = ? AND pos >= ? AND pos < ? ORDER BY pos`,
           [runId, offset, offset + limit],
         )
-      : await db.all<ConsoleRow>(
+      : await db.allArrays<ConsoleRow>(
           `SELECT ${columns} FROM console_lines WHERE run_id = ? AND log_type = ? AND type_pos >= ? AND type_pos < ? ORDER BY type_pos`,
           [runId, logType, offset, offset + limit],
         );
@@ -242,11 +237,11 @@ export async function listConsole(
         );
   return {
     lines: rows.map((r) => ({
-      time: Number(r.time),
-      logType: r.log_type,
-      lineNumber: Number(r.line_number),
-      message: r.message,
-      step: Number(r.step),
+      time: Number(r[0]),
+      logType: r[1],
+      lineNumber: Number(r[2]),
+      message: r[3],
+      step: Number(r[4]),
     })),
     total: Number(count?.n ?? 0),
   };

@@ -20,8 +20,8 @@ type Statement = Database.Statement<unknown[], unknown>;
 /** One better-sqlite3 connection with a statement cache, exposed as an SqlExecutor. */
 class Connection implements SqlExecutor {
   private readonly cache = new Map<string, Statement>();
-  /** Statements in raw mode (rows as arrays), apart: raw() changes a statement for good. */
-  private readonly rawCache = new Map<string, Statement>();
+  /** Statements in raw mode (rows as arrays): a statement's mode is its own, so they are kept apart. */
+  private readonly arrayCache = new Map<string, Statement>();
   constructor(readonly raw: Database.Database) {}
 
   prepare(sql: string): Statement {
@@ -32,16 +32,16 @@ class Connection implements SqlExecutor {
     }
     return stmt;
   }
-  all<T>(sql: string, params: readonly SqlValue[] = []): Promise<T[]> {
-    return Promise.resolve(this.prepare(sql).all(...params) as T[]);
-  }
-  rows(sql: string, params: readonly SqlValue[] = []): Promise<SqlValue[][]> {
-    let stmt = this.rawCache.get(sql);
+  allArrays<T>(sql: string, params: readonly SqlValue[] = []): Promise<T[]> {
+    let stmt = this.arrayCache.get(sql);
     if (!stmt) {
       stmt = this.raw.prepare(sql).raw(true);
-      this.rawCache.set(sql, stmt);
+      this.arrayCache.set(sql, stmt);
     }
-    return Promise.resolve(stmt.all(...params) as SqlValue[][]);
+    return Promise.resolve(stmt.all(...params) as T[]);
+  }
+  all<T>(sql: string, params: readonly SqlValue[] = []): Promise<T[]> {
+    return Promise.resolve(this.prepare(sql).all(...params) as T[]);
   }
   get<T>(sql: string, params: readonly SqlValue[] = []): Promise<T | undefined> {
     return Promise.resolve(this.prepare(sql).get(...params) as T | undefined);
@@ -85,10 +85,10 @@ export function openSqlite(file: string): SqlDb {
   return {
     dialect: sqliteDialect,
     all: (sql, params) => reader.all(sql, params),
-    rows: (sql, params) => reader.rows(sql, params),
     get: (sql, params) => reader.get(sql, params),
     allAdHoc: <T>(sql: string, params: readonly SqlValue[] = []) =>
       Promise.resolve(reader.raw.prepare(sql).all(...params) as T[]),
+    allArrays: (sql, params) => reader.allArrays(sql, params),
     run: (sql, params) => writes.run((tx) => tx.run(sql, params)),
     runMany: (sql, rows) => writes.run((tx) => tx.runMany(sql, rows)),
     transaction: <T>(fn: (tx: SqlExecutor) => Promise<T>) => writes.run(fn),
