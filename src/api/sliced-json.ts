@@ -4,7 +4,6 @@
  * ~0.7 µs, and building the text batch by batch lets health checks and other requests run in
  * between. Batches become text as they arrive, so only strings (not item objects) pile up.
  */
-import { Readable } from 'node:stream';
 import type { FastifyReply } from 'fastify';
 import { TimeSlice } from '../time-slice.js';
 
@@ -75,9 +74,4 @@ export function sendJsonBuffer(reply: FastifyReply, pieces: readonly string[]): 
   let at = 0;
   for (const piece of pieces) at += bytes.write(piece, at);
   return reply.type('application/json; charset=utf-8').send(bytes);
-}
-
-/** Sends JSON text pieces as a stream with a JSON content type (no response serializer runs). */
-export function sendJsonPieces(reply: FastifyReply, pieces: readonly string[]): FastifyReply {
-  return reply.type('application/json; charset=utf-8').send(Readable.from(pieces));
 }

@@ -7,7 +7,7 @@ import { comparisonUrl, runUrl } from '../../services/run-urls.js';
 import type { App } from '../app-types.js';
 import { ctxOf } from '../auth-hook.js';
 import { JsonValue, Nullable, QueryInt, RunId, StringEnum } from '../schema-helpers.js';
-import { jsonPieces, sendJsonPieces } from '../sliced-json.js';
+import { jsonPieces, sendJsonBuffer } from '../sliced-json.js';
 
 const Name = Type.String({ maxLength: 1024 });
 const OptName = Type.Optional(Name);
@@ -61,7 +61,7 @@ export function registerMetricRoutes(app: App, deps: Deps): void {
     },
     async (request, reply) => {
       const metrics = await queryMetrics(ctxOf(deps, request), request.query);
-      return sendJsonPieces(reply, await jsonPieces({}, 'metrics', metrics));
+      return sendJsonBuffer(reply, await jsonPieces({}, 'metrics', metrics));
     },
   );
 
@@ -90,7 +90,7 @@ export function registerMetricRoutes(app: App, deps: Deps): void {
       const { run, metrics } = await runStatistics(ctx, request.query);
       const url = runUrl(publicUrl, ctx.principal.orgSlug, run.projectName, run.id);
       const head = { runId: run.id, runName: run.name, projectName: run.projectName, url };
-      return sendJsonPieces(reply, await jsonPieces(head, 'metrics', [metrics]));
+      return sendJsonBuffer(reply, await jsonPieces(head, 'metrics', [metrics]));
     },
   );
 
