@@ -1,6 +1,6 @@
 /**
  * SeriesStore conformance: sampled metric queries over wide step ranges (where a backend may
- * answer from rollups) checked against a brute-force model after random writes, also with
+ * answer from chunk statistics) checked against a brute-force model after random writes, also with
  * steps up to 2^53−1 (each such read must answer within seconds, not tile the whole span).
  */
 import fc from 'fast-check';

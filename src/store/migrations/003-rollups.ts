@@ -1,8 +1,9 @@
 /**
- * Step-bucket rollups of metric series (domain/rollup.ts), maintained on write so sampled
+ * Step-bucket rollups of metric series, maintained on write so sampled
  * reads of huge series touch O(limit) rows. series.rollup_level is the top level kept for
  * the series; -1 marks series written before rollups existed (read without rollups).
  * The moments may be NULL: SQLite stores a NaN (e.g. the mean of ±1.7e308) as NULL.
+ * Chunks (migration 008) replaced rollups: the table is emptied there and no longer read.
  */
 export const rollupMigration = `
 CREATE TABLE metric_rollups (

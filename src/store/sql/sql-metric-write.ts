@@ -111,7 +111,7 @@ async function ensureSeries(
   const missing = names.filter((n) => !found.has(n));
   if (missing.length === 0) return found;
   await tx.runMany(
-    'INSERT INTO series (run_id, project_id, log_name, log_group, rollup_level) VALUES (?, ?, ?, ?, 0) ON CONFLICT (run_id, log_name) DO NOTHING',
+    'INSERT INTO series (run_id, project_id, log_name, log_group) VALUES (?, ?, ?, ?) ON CONFLICT (run_id, log_name) DO NOTHING',
     missing.map((n) => [run.id, run.projectId, n, logGroupOf(n)]),
   );
   await select(missing);

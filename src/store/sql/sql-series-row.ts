@@ -25,8 +25,6 @@ export interface SeriesRow {
   max_step: number | string | null;
   first_time: number | string | null;
   last_time: number | string | null;
-  /** Top rollup level kept for the series; -1 when it has no rollups. */
-  rollup_level: number | string;
   /** Random token replaced by every write of the series (see tail-cache.ts). */
   version: number | string;
 }
@@ -34,7 +32,7 @@ export interface SeriesRow {
 /** The columns of SeriesRow, for SELECT lists (seriesRows reads them in this order). */
 export const SERIES_COLUMNS =
   'id, run_id, log_name, log_group, count, mean, mean_lo, m2, min_value, max_value, last_step, last_value, ' +
-  'points, first_step, max_step, first_time, last_time, rollup_level, version';
+  'points, first_step, max_step, first_time, last_time, version';
 
 /**
  * Returns the rows of a `SELECT ${SERIES_COLUMNS} …` query as SeriesRows. The rows come as
@@ -60,8 +58,7 @@ export async function seriesRows(tx: SqlExecutor, sql: string, params: readonly 
     max_step: r[14] as number | null,
     first_time: r[15] as number | null,
     last_time: r[16] as number | null,
-    rollup_level: r[17] as number,
-    version: r[18] as number,
+    version: r[17] as number,
   }));
 }
 
