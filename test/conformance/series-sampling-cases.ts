@@ -5,6 +5,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { samplePoints } from '../../src/domain/sampling.js';
 import type { LineageLink } from '../../src/domain/types.js';
 import type { MetricPoint, MetricPointInput, MetricQuery, SeriesStore } from '../../src/store/series-store.js';
 import { asStored, own, PointModel, pt, range, withStore, type OpenSeriesStore } from './series-suite-helpers.js';
@@ -143,6 +144,32 @@ export function samplingCases(open: OpenSeriesStore): void {
         points = (await series.queryMetrics(own(7), q))[0]?.points ?? [];
         expect(points.some((p) => p.value === 50)).toBe(false);
         expect(points.find((p) => p.step === 7_777)?.value).toBe(-50);
+      }),
+    );
+  });
+
+  describe('sampled metric queries answer as samplePoints would', () => {
+    it(
+      'a range of fewer chunks than buckets gives samplePoints’ exact answer, and dense ranges fill the limit either way',
+      withStore(open, async (series) => {
+        const run = { id: 8, projectId: 1 };
+        const wave = (s: number): number => Math.sin(s / 37) * 100 + (s % 11);
+        for (let from = 0; from < 40_000; from += 10_000) {
+          await series.appendMetrics(run, range('loss', from, from + 9_999, wave));
+        }
+        const all = asStored(range('loss', 0, 39_999, wave));
+        // 1,000 steps are 8 chunks for 49 buckets (decoded), 40,000 steps 313 chunks (chunk extremes).
+        for (const [stepMin, stepMax, limit] of [
+          [5_000, 5_999, 100],
+          [123, 4_567, 1_250],
+          [0, 39_999, 100],
+          [0, 39_999, 600],
+        ] as const) {
+          const got = (await series.queryMetrics(own(8), { logNames: ['loss'], stepMin, stepMax, limit }))[0]!.points;
+          const effective = all.filter((p) => p.step >= stepMin && p.step <= stepMax);
+          expect(got.length, `${stepMin}..${stepMax} limit ${limit}`).toBe(limit);
+          if (stepMax - stepMin < 5_000) expect(got).toEqual(samplePoints(effective, limit));
+        }
       }),
     );
   });

@@ -85,8 +85,9 @@ function pieceOfRow(seriesId: number, r: ExtremeRow): Piece {
 }
 
 /**
- * Pushes the pieces of a chunk's points with step in [from, to]: one per bucket they fall in
- * (bucketOf), each with its extremes over finite values (ties keep the lower step).
+ * Pushes the pieces of a chunk's points with step in [from, to], but for `ends` (the range's
+ * first and last point): one per bucket they fall in (bucketOf), each with its extremes over
+ * finite values (ties keep the lower step).
  */
 function pushPiecesOfPoints(
   out: Piece[],
@@ -96,11 +97,13 @@ function pushPiecesOfPoints(
   from: number,
   to: number,
   bucketOf: (step: number) => number,
+  ends: readonly StoredPoint[],
 ): void {
   let piece: Piece | undefined;
   let bucket = -1;
   for (let i = lowerBound(c.steps, from); i < c.steps.length && c.steps[i]! <= to; i++) {
     const step = c.steps[i]!;
+    if (ends.some((e) => e.step === step && e.time === c.times[i]!)) continue;
     const b = bucketOf(step);
     if (!piece || b !== bucket) {
       bucket = b;
@@ -175,13 +178,30 @@ class Decoded {
 
 const idOf = (seriesId: number, key: ChunkKey): string => `${seriesId}:${key.step}:${key.tie}`;
 
+/** Returns the first (or last) point of the chunks in [from, to], decoding from that end. */
+async function endPoint(
+  decoded: Decoded,
+  seg: Segment,
+  rows: readonly ExtremeRow[],
+  which: 'first' | 'last',
+): Promise<StoredPoint | undefined> {
+  const order = which === 'first' ? rows : [...rows].reverse();
+  for (const r of order) {
+    const found = chunkPoints(await decoded.get(seg.seriesId, keyOfRow(r)), seg.from, seg.to);
+    const point = which === 'first' ? found[0] : found[found.length - 1];
+    if (point) return point;
+  }
+  return undefined;
+}
+
 /**
- * At most `limit` effective points of the segments by shape-preserving sampling: the first
- * and last point and each bucket's minimum and maximum (its first point when it holds no
- * finite value). With at least as many chunks as buckets, a chunk counts in the bucket of
- * its first step and its extremes come from the index (only chunks cut by the range's ends
- * are decoded); with fewer, every chunk in range is decoded and its points are bucketed one
- * by one. Returns null when the range holds no more than `limit` points.
+ * At most `limit` effective points of the segments by shape-preserving sampling, as
+ * samplePoints (domain/sampling.ts) chooses them: the first and the last point, and each
+ * bucket's minimum and maximum of the points between them (its first point when it holds no
+ * finite value). With at least as many chunks as buckets, a chunk inside the range counts in
+ * the bucket of its first step and its extremes come from the index; the chunks at the
+ * range's ends are decoded. With fewer, every chunk in range is decoded and bucketed by
+ * point. Returns null when the range holds no more than `limit` points.
  */
 export async function sampleSegments(
   tx: SqlExecutor,
@@ -189,9 +209,7 @@ export async function sampleSegments(
   limit: number,
 ): Promise<StoredPoint[] | null> {
   const groups = Math.floor((limit - 2) / 2);
-  const first = segments[0];
-  const last = segments[segments.length - 1];
-  if (!first || !last || groups < 1) return null;
+  if (segments.length === 0 || groups < 1) return null;
   const rowsBySegment: ExtremeRow[][] = [];
   let count = 0;
   for (const seg of segments) {
@@ -203,27 +221,39 @@ export async function sampleSegments(
     rowsBySegment.push(rows);
     count += rows.length;
   }
-  const span = last.to - first.from + 1;
-  const bucketOf = (step: number): number => Math.min(groups - 1, Math.floor(((step - first.from) * groups) / span));
   const decoded = new Decoded(tx);
+  const withChunks = segments.flatMap((_, i) => (rowsBySegment[i]!.length > 0 ? [i] : []));
+  if (withChunks.length === 0) return null;
+  const firstSeg = withChunks[0]!;
+  const lastSeg = withChunks[withChunks.length - 1]!;
+  const first = await endPoint(decoded, segments[firstSeg]!, rowsBySegment[firstSeg]!, 'first');
+  const last = await endPoint(decoded, segments[lastSeg]!, rowsBySegment[lastSeg]!, 'last');
+  if (!first || !last) return null;
+  const ends = first.step === last.step && first.time === last.time ? [first] : [first, last];
+  const span = last.step - first.step;
+  const bucketOf = (step: number): number =>
+    span > 0 ? Math.min(groups - 1, Math.floor(((step - first.step) * groups) / span)) : 0;
   const pieces: Piece[] = [];
   for (const [i, seg] of segments.entries()) {
     if (count < groups) {
       for (const [key, c] of await decoded.range(seg)) {
-        pushPiecesOfPoints(pieces, seg.seriesId, key, c, seg.from, seg.to, bucketOf);
+        pushPiecesOfPoints(pieces, seg.seriesId, key, c, seg.from, seg.to, bucketOf, ends);
       }
       continue;
     }
     for (const r of rowsBySegment[i]!) {
-      if (stepOfRow(r) >= seg.from && lastStepOfRow(r) <= seg.to) pieces.push(pieceOfRow(seg.seriesId, r));
+      const inside = stepOfRow(r) >= seg.from && lastStepOfRow(r) <= seg.to;
+      const atEnd = stepOfRow(r) <= first.step || lastStepOfRow(r) >= last.step;
+      if (inside && !atEnd) pieces.push(pieceOfRow(seg.seriesId, r));
       else {
         const key = keyOfRow(r);
-        pushPiecesOfPoints(pieces, seg.seriesId, key, await decoded.get(seg.seriesId, key), seg.from, seg.to, () => 0);
+        const c = await decoded.get(seg.seriesId, key);
+        pushPiecesOfPoints(pieces, seg.seriesId, key, c, seg.from, seg.to, bucketOf, ends);
       }
     }
   }
-  const total = pieces.reduce((n, p) => n + p.points, 0);
-  if (total <= limit || pieces.length === 0) return null;
+  const total = pieces.reduce((n, p) => n + p.points, ends.length);
+  if (total <= limit) return null;
   const byGroup = new Map<number, Piece>();
   for (const p of pieces) {
     const index = bucketOf(p.firstStep);
@@ -237,18 +267,13 @@ export async function sampleSegments(
     const id = `${p.step}:${p.time}`;
     if (!out.has(id)) out.set(id, p);
   };
-  /** Keeps the first (or last) point of a piece at one of its steps. */
-  const pointAt = async (p: Piece, step: number, which: 'first' | 'last'): Promise<void> => {
-    const found = chunkPoints(await decoded.get(p.seriesId, p.key), step, step);
-    const point = which === 'first' ? found[0] : found[found.length - 1];
-    if (point) keep(point);
-  };
-  await pointAt(pieces[0]!, pieces[0]!.firstStep, 'first');
-  const end = pieces[pieces.length - 1]!;
-  await pointAt(end, end.lastStep, 'last');
+  for (const e of ends) keep(e);
   for (const g of byGroup.values()) {
     if (g.minStep === null || g.maxStep === null) {
-      await pointAt(g, g.firstStep, 'first');
+      // A bucket without a finite value keeps its first point.
+      const found = chunkPoints(await decoded.get(g.seriesId, g.key), g.firstStep, g.firstStep);
+      const head = found.find((p) => !ends.some((e) => e.step === p.step && e.time === p.time));
+      if (head) keep(head);
       continue;
     }
     keep({ step: g.minStep, time: g.minTime, value: g.minValue, flag: 0 });
