@@ -26,7 +26,18 @@ import { maxStep, metricSeries, queryMetrics, readPoints, summarize } from './sq
 import { appendMetrics } from './sql-metric-write.js';
 import { TailCache } from './tail-cache.js';
 import { StatsCache } from './stats-cache.js';
-import type { PackedPoints } from './packed-points.js';
+import { packPoints, type PackedPoints } from './packed-points.js';
+import { RunWriteQueue } from './run-write-queue.js';
+
+/** Options of SqlSeriesStore. */
+export interface SqlSeriesStoreOptions {
+  /**
+   * Store the metric batches of a run that arrive while one of its writes is in flight
+   * together, in one transaction (run-write-queue.ts): for engines whose transactions on
+   * one run wait for each other's row locks and commit flushes (PostgreSQL).
+   */
+  mergeRunWrites?: boolean;
+}
 
 /**
  * SeriesStore over any SqlDb: one implementation for every SQL engine. Each method's rules
@@ -38,18 +49,30 @@ export class SqlSeriesStore implements SeriesStore {
   /** Chunk statistics of series this store recomputed (StatsCache). */
   private readonly chunkStats = new StatsCache();
 
-  constructor(private readonly sql: SqlDb) {}
+  /** Metric writes waiting per run, when merged (SqlSeriesStoreOptions.mergeRunWrites). */
+  private readonly runWrites: RunWriteQueue | undefined;
+
+  constructor(
+    private readonly sql: SqlDb,
+    options: SqlSeriesStoreOptions = {},
+  ) {
+    this.runWrites = options.mergeRunWrites
+      ? new RunWriteQueue((run, points) => appendMetrics(this.sql, this.tails, this.chunkStats, run, points))
+      : undefined;
+  }
 
   /**
    * Stores a batch atomically, deduplicated per (series, step) — per (series, step, time) in a
    * sys/ series — with summaries updated in the same transaction.
    */
   appendMetrics(run: RunRef, points: readonly MetricPointInput[]): Promise<void> {
+    if (this.runWrites && points.length > 0) return this.runWrites.append(run, packPoints(points));
     return appendMetrics(this.sql, this.tails, this.chunkStats, run, points);
   }
 
   /** appendMetrics of points packed by packPoints (the embedded store's writer thread receives them so). */
   appendPackedMetrics(run: RunRef, points: PackedPoints): Promise<void> {
+    if (this.runWrites && points.cols.length > 0) return this.runWrites.append(run, points);
     return appendMetrics(this.sql, this.tails, this.chunkStats, run, points);
   }
 
