@@ -16,6 +16,8 @@ import { statementName, toPositional } from './postgres-dialect.js';
 export const COPY_MIN_ROWS = 1000;
 /** Rows per multi-row VALUES statement (also bounded by 65,535 parameters). */
 const VALUES_CHUNK = 500;
+/** Multi-row statements of at most this many rows are prepared by name. */
+const NAMED_MAX_ROWS = 64;
 
 /** An INSERT statement taken apart: target, columns, one row's tuple and what follows it. */
 interface InsertShape {
@@ -59,8 +61,10 @@ async function insertValues(
       return `(${Array.from({ length: width }, (_, c) => `$${r * width + c + 1}`).join(', ')})`;
     });
     const text = `INSERT INTO ${s.table} (${s.columns}) VALUES ${tuples.join(', ')}${s.tail}`;
-    // Named: a connection parses and plans each row count's text once (at most `per` texts).
-    changed += (await client.query({ name: statementName(text), text, values: values as unknown[] })).rowCount ?? 0;
+    // Named when small (a request's chunks and series): each connection parses and plans
+    // those texts once; larger ones stay unnamed so no connection keeps hundreds of big plans.
+    const name = part.length <= NAMED_MAX_ROWS ? statementName(text) : undefined;
+    changed += (await client.query({ name, text, values: values as unknown[] })).rowCount ?? 0;
   }
   return changed;
 }
