@@ -54,7 +54,7 @@ async function openPostgresStores(url: string): Promise<Stores> {
   const db = await migrated(await openPostgres(url));
   return {
     metadata: new SqlMetadataStore(db),
-    series: new SqlSeriesStore(db),
+    series: new SqlSeriesStore(db, { mergeRunWrites: true }),
     exclusive: (fn) => db.withLock('startup', fn),
     close: () => db.close(),
   };

@@ -8,7 +8,7 @@ describe.skipIf(postgresTestUrl() === undefined)('postgres', () => {
   afterAll(() => database.close());
   // The series store openStores builds on PostgreSQL, over a database emptied for each test.
   seriesStoreSuite('postgres', async () => ({
-    series: new SqlSeriesStore(await database.empty()),
+    series: new SqlSeriesStore(await database.empty(), { mergeRunWrites: true }),
     close: () => Promise.resolve(),
   }));
 });

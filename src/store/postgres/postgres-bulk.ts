@@ -16,6 +16,8 @@ import { statementName, toPositional } from './postgres-dialect.js';
 export const COPY_MIN_ROWS = 1000;
 /** Rows per multi-row VALUES statement (also bounded by 65,535 parameters). */
 const VALUES_CHUNK = 500;
+/** Multi-row statements of at most this many rows are prepared by name. */
+const NAMED_MAX_ROWS = 64;
 
 /** An INSERT statement taken apart: target, columns, one row's tuple and what follows it. */
 interface InsertShape {
@@ -50,7 +52,7 @@ async function insertValues(
 ): Promise<number> {
   const width = s.tuple.length - 1;
   const per = Math.max(1, Math.min(VALUES_CHUNK, Math.floor(65_535 / width)));
-  let changed = 0;
+  const sent: Promise<pg.QueryResult>[] = [];
   for (let i = 0; i < rows.length; i += per) {
     const part = rows.slice(i, i + per);
     const values: SqlValue[] = [];
@@ -59,9 +61,13 @@ async function insertValues(
       return `(${Array.from({ length: width }, (_, c) => `$${r * width + c + 1}`).join(', ')})`;
     });
     const text = `INSERT INTO ${s.table} (${s.columns}) VALUES ${tuples.join(', ')}${s.tail}`;
-    changed += (await client.query(text, values as unknown[])).rowCount ?? 0;
+    // Named when small (a request's chunks and series): each connection parses and plans
+    // those texts once; larger ones stay unnamed so no connection keeps hundreds of big plans.
+    const name = part.length <= NAMED_MAX_ROWS ? statementName(text) : undefined;
+    sent.push(client.query({ name, text, values: values as unknown[] }));
   }
-  return changed;
+  // Sent in order without waiting in between: a pipelined connection sends them at once.
+  return (await Promise.all(sent)).reduce((sum, r) => sum + (r.rowCount ?? 0), 0);
 }
 
 /** Returns one value in COPY text format. */
@@ -118,10 +124,15 @@ export async function runManyOn(
 ): Promise<number> {
   if (rows.length === 0) return 0;
   const shape = rows.length > 1 ? parseInsert(sql) : null;
-  if (shape && rows.length >= COPY_MIN_ROWS) return insertCopy(client, shape, rows);
+  // A pipelined connection cannot run COPY.
+  if (shape && rows.length >= COPY_MIN_ROWS && !client.pipeline) return insertCopy(client, shape, rows);
   if (shape) return insertValues(client, shape, rows);
   const text = toPositional(sql);
   const name = statementName(text);
+  if (client.pipeline) {
+    const sent = rows.map((row) => client.query({ name, text, values: row as unknown[] }));
+    return (await Promise.all(sent)).reduce((sum, r) => sum + (r.rowCount ?? 0), 0);
+  }
   let changed = 0;
   for (const row of rows) changed += (await client.query({ name, text, values: row as unknown[] })).rowCount ?? 0;
   return changed;

@@ -5,7 +5,7 @@
  * unique-key race. Row locks come from the dialect's `FOR UPDATE`.
  */
 import pg from 'pg';
-import type { SqlDb, SqlExecutor, SqlValue } from '../sql/sql-db.js';
+import type { SqlDb, SqlExecutor, SqlValue, TransactionOptions } from '../sql/sql-db.js';
 import { runManyOn } from './postgres-bulk.js';
 import { isRetryable, lockKey, postgresDialect, statementName, toPositional } from './postgres-dialect.js';
 
@@ -81,23 +81,33 @@ export interface PostgresOptions {
  * SqlDb; throws the driver's error when the server cannot be reached.
  */
 export async function openPostgres(url: string, options: PostgresOptions = {}): Promise<SqlDb> {
-  const pool = new pg.Pool({
+  const config: pg.PoolConfig = {
     connectionString: url,
     max: Math.max(2, options.maxConnections ?? 10),
     types,
     application_name: 'stepwise',
-  });
+  };
+  const pool = new pg.Pool(config);
+  // Connections of pipelined transactions (TransactionOptions.pipelined), opened when first used.
+  const pipelinedPool = new pg.Pool({ ...config, pipeline: true });
   // An idle connection that breaks is dropped by the pool; without a listener it would crash us.
   pool.on('error', () => undefined);
+  pipelinedPool.on('error', () => undefined);
   await pool.query('SELECT 1');
 
-  async function transaction<T>(fn: (tx: SqlExecutor) => Promise<T>): Promise<T> {
+  async function transaction<T>(fn: (tx: SqlExecutor) => Promise<T>, opts: TransactionOptions = {}): Promise<T> {
     for (let attempt = 1; ; attempt++) {
-      const client = await pool.connect();
+      const client = await (opts.pipelined ? pipelinedPool : pool).connect();
       let broken: Error | undefined;
       try {
-        await client.query('BEGIN');
-        const result = await fn(new TxExecutor(client));
+        let result: T;
+        if (opts.pipelined) {
+          // BEGIN goes out with the transaction's first statement instead of a round trip before it.
+          [, result] = await Promise.all([client.query('BEGIN'), fn(new TxExecutor(client))]);
+        } else {
+          await client.query('BEGIN');
+          result = await fn(new TxExecutor(client));
+        }
         await client.query('COMMIT');
         return result;
       } catch (err) {
@@ -136,6 +146,8 @@ export async function openPostgres(url: string, options: PostgresOptions = {}): 
         client.release(broken);
       }
     },
-    close: () => pool.end(),
+    close: async () => {
+      await Promise.all([pool.end(), pipelinedPool.end()]);
+    },
   };
 }

@@ -40,6 +40,17 @@ export interface Dialect {
   readonly search: SearchDialect;
 }
 
+/** Options of SqlDb.transaction. */
+export interface TransactionOptions {
+  /**
+   * fn sends statements that need not wait for each other's answers at once (Promise.all):
+   * an engine reached over the network may pipeline them, and its BEGIN, instead of waiting
+   * a round trip for each (PostgreSQL; such a transaction loads large batches with
+   * multi-row statements, not COPY, which a pipelined connection cannot run).
+   */
+  pipelined?: boolean;
+}
+
 /** A database: reads outside transactions, serialised write transactions. */
 export interface SqlDb extends SqlExecutor {
   readonly dialect: Dialect;
@@ -54,7 +65,7 @@ export interface SqlDb extends SqlExecutor {
    * may run fn again after a serialisation failure, deadlock or unique-key race (a few
    * times at most), so fn must do nothing but its statements on tx.
    */
-  transaction<T>(fn: (tx: SqlExecutor) => Promise<T>): Promise<T>;
+  transaction<T>(fn: (tx: SqlExecutor) => Promise<T>, options?: TransactionOptions): Promise<T>;
   /**
    * Runs fn while holding the database-wide lock `name` (every process on the same
    * database waits for it, e.g. migrations of servers starting at once); returns its result.

@@ -291,6 +291,9 @@ function nextState(s: SeriesState, added: readonly RawPoint[], lastTime: number)
   return next;
 }
 
+/** The chunk and summary upserts are sent together (PostgreSQL pipelines them, and BEGIN). */
+const PIPELINED = { pipelined: true };
+
 /**
  * Stores a batch of points for one run in one transaction and updates the summaries of the
  * touched series: a few statements whatever the batch's size (chunk upserts and series
@@ -320,9 +323,8 @@ export async function appendMetrics(
       if (tail) tails.set(Number(row.id), tail);
     }
     await deleteChunks(tx, w.deletes);
-    await upsertChunks(tx, w.upserts);
-    if (w.states.length > 0) await tx.runMany(UPSERT_SERIES_STATE, w.states);
+    await Promise.all([upsertChunks(tx, w.upserts), w.states.length > 0 && tx.runMany(UPSERT_SERIES_STATE, w.states)]);
     for (const [seriesId, tail] of tails) cache.put(seriesId, version, tail);
     for (const [seriesId, stats] of w.stats) statsCache.put(seriesId, version, stats);
-  });
+  }, PIPELINED);
 }

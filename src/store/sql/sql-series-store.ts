@@ -26,7 +26,18 @@ import { maxStep, metricSeries, queryMetrics, readPoints, summarize } from './sq
 import { appendMetrics } from './sql-metric-write.js';
 import { TailCache } from './tail-cache.js';
 import { StatsCache } from './stats-cache.js';
-import type { PackedPoints } from './packed-points.js';
+import { isPacked, packPoints, type PackedPoints } from './packed-points.js';
+import { RunWriteQueue } from './run-write-queue.js';
+
+/** Options of SqlSeriesStore. */
+export interface SqlSeriesStoreOptions {
+  /**
+   * Store the metric batches of a run that arrive while one of its writes is in flight
+   * together, in one transaction (run-write-queue.ts): for engines whose transactions on
+   * one run wait for each other's row locks and commit flushes (PostgreSQL).
+   */
+  mergeRunWrites?: boolean;
+}
 
 /**
  * SeriesStore over any SqlDb: one implementation for every SQL engine. Each method forwards
@@ -39,10 +50,24 @@ export class SqlSeriesStore implements SeriesStore {
   /** Chunk statistics of series this store recomputed (StatsCache). */
   private readonly chunkStats = new StatsCache();
 
-  constructor(private readonly sql: SqlDb) {}
+  /** Metric writes waiting per run, when merged (SqlSeriesStoreOptions.mergeRunWrites). */
+  private readonly runWrites: RunWriteQueue | undefined;
+
+  constructor(
+    private readonly sql: SqlDb,
+    options: SqlSeriesStoreOptions = {},
+  ) {
+    this.runWrites = options.mergeRunWrites
+      ? new RunWriteQueue((run, points) => appendMetrics(this.sql, this.tails, this.chunkStats, run, points))
+      : undefined;
+  }
 
   /** Also takes the points packed by packPoints, as the embedded store's writer thread receives them. */
   appendMetrics(run: RunRef, points: readonly MetricPointInput[] | PackedPoints): Promise<void> {
+    if (this.runWrites) {
+      const packed = isPacked(points) ? points : packPoints(points);
+      if (packed.cols.length > 0) return this.runWrites.append(run, packed);
+    }
     return appendMetrics(this.sql, this.tails, this.chunkStats, run, points);
   }
 
