@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { createOrgKey, listOrgKeys, revokeOrgKey } from '../../services/api-keys.js';
 import type { Deps } from '../../services/context.js';
 import type { App } from '../app-types.js';
-import { ctxOf } from '../auth-hook.js';
+import { ctxOf } from '../hooks/auth-hook.js';
 import { Nullable, Opt, StringEnum } from '../schema-helpers.js';
 import { apiKeyView, KEY_STATUSES } from '../views/api-key-view.js';
 

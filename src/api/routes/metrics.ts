@@ -4,7 +4,7 @@ import { MAX_COMPARE_RUNS, parseRunIds, queryMetrics, runStatistics } from '../.
 import { AGGREGATIONS, compareRuns, DIRECTIONS, leaderboard, metricNames } from '../../services/metric-rankings.js';
 import { comparisonUrl, runUrl } from '../../services/run-urls.js';
 import type { App } from '../app-types.js';
-import { ctxOf } from '../auth-hook.js';
+import { ctxOf } from '../hooks/auth-hook.js';
 import { JsonValue, Nullable, QueryInt, RunId, StringEnum } from '../schema-helpers.js';
 import { jsonPieces, sendJsonPieces } from '../sliced-json.js';
 import { compareRowView, leaderboardRowView, metricPointViews, metricStatsView } from '../views/metric-view.js';

@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import type { Deps } from '../../services/context.js';
 import { listProjects } from '../../services/projects.js';
 import type { App } from '../app-types.js';
-import { ctxOf } from '../auth-hook.js';
+import { ctxOf } from '../hooks/auth-hook.js';
 import { projectView } from '../views/project-view.js';
 
 const ProjectSchema = Type.Object({

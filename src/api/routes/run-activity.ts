@@ -4,7 +4,7 @@ import type { Deps } from '../../services/context.js';
 import { createAlert, heartbeat, listAlerts, listData, listLogs } from '../../services/run-activity.js';
 import type { App } from '../app-types.js';
 import { alertView, consoleLineView, dataLineView } from '../views/activity-view.js';
-import { ctxOf } from '../auth-hook.js';
+import { ctxOf } from '../hooks/auth-hook.js';
 import { JsonValue, Nullable, QueryInt, RunId, StringEnum } from '../schema-helpers.js';
 
 const OptProject = Type.Optional(Type.String({ maxLength: 256 }));

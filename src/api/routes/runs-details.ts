@@ -4,7 +4,7 @@ import { badRequest } from '../../errors.js';
 import type { Deps } from '../../services/context.js';
 import { getProjectRun, getRunByDisplayId, listRunLogNames } from '../../services/run-lookup.js';
 import type { App } from '../app-types.js';
-import { ctxOf } from '../auth-hook.js';
+import { ctxOf } from '../hooks/auth-hook.js';
 import { RunId } from '../schema-helpers.js';
 import { RunDetailsSchema, runDetailsView } from '../views/run-view.js';
 

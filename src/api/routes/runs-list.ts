@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import type { Deps } from '../../services/context.js';
 import { searchRuns } from '../../services/run-search.js';
 import type { App } from '../app-types.js';
-import { ctxOf } from '../auth-hook.js';
+import { ctxOf } from '../hooks/auth-hook.js';
 import { JsonValue, Nullable, ProjectName, QueryInt } from '../schema-helpers.js';
 import { runRowView } from '../views/run-view.js';
 

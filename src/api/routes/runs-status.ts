@@ -3,7 +3,7 @@ import { RUN_STATUSES } from '../../domain/types.js';
 import type { Deps } from '../../services/context.js';
 import { statusHistory, updateRunStatus } from '../../services/run-status.js';
 import type { App } from '../app-types.js';
-import { ctxOf } from '../auth-hook.js';
+import { ctxOf } from '../hooks/auth-hook.js';
 import { JsonValue, Nullable, Opt, RunId, StringEnum, Success } from '../schema-helpers.js';
 import { statusEventView } from '../views/status-event-view.js';
 
