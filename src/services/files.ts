@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { logGroupOf } from '../domain/log-group.js';
-import type { LogNameType, Run } from '../domain/types.js';
+import type { LogNameType, Run, FileInput, FileRecord } from '../domain/types.js';
 import { AppError, badRequest } from '../errors.js';
-import type { FileInput, FileRecord } from '../store/series-store.js';
 import type { Ctx, Deps } from './context.js';
 import { getProjectRun } from './run-lookup.js';
 import { confirmDirectUploads } from './upload-check.js';

@@ -1,9 +1,8 @@
 import { parseRunIdText } from '../domain/integer-text.js';
 import { logGroupOf } from '../domain/log-group.js';
-import { LOG_NAME_TYPES, type LogNameType, type Run } from '../domain/types.js';
+import { LOG_NAME_TYPES, type LogNameType, type Run, type MetricPointInput } from '../domain/types.js';
 import { badRequest } from '../errors.js';
 import { parseDataLines, parseLogLines, parseMetricLines } from '../ingest/lines.js';
-import type { MetricPointInput } from '../store/series-store.js';
 import type { Ctx } from './context.js';
 import { recordLiveness } from './liveness.js';
 import { LogNameCache } from './log-name-cache.js';

@@ -1,6 +1,5 @@
 import { type Aggregation, type Direction, type RankedRun, sortRanked } from '../domain/aggregation.js';
-import type { Run } from '../domain/types.js';
-import type { SeriesSummary } from '../store/series-store.js';
+import type { Run, SeriesSummary } from '../domain/types.js';
 import { type Ctx, MAX_LINEAGE_DEPTH } from './context.js';
 
 export { AGGREGATIONS, DIRECTIONS } from '../domain/aggregation.js';

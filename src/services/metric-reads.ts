@@ -1,5 +1,4 @@
-import type { Run } from '../domain/types.js';
-import type { MetricPoint, SeriesSummary } from '../store/series-store.js';
+import type { Run, MetricPoint, SeriesSummary } from '../domain/types.js';
 import { badRequest } from '../errors.js';
 import { type Ctx, MAX_LINEAGE_DEPTH } from './context.js';
 import { getProjectRun } from './run-lookup.js';

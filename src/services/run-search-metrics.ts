@@ -6,9 +6,8 @@
  * and each metric condition becomes the set of run ids it matches.
  */
 import type { Condition, FilterNode } from '../domain/run-search.js';
-import type { LineageLink, Run } from '../domain/types.js';
+import type { LineageLink, Run, SeriesSummary } from '../domain/types.js';
 import { type Ctx, MAX_LINEAGE_DEPTH } from './context.js';
-import type { SeriesSummary } from '../store/series-store.js';
 
 /** Forks of a project with the last finite value of each named metric of their effective series. */
 export interface ForkValues {

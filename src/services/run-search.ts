@@ -5,9 +5,8 @@
 import { parseFilter } from '../domain/run-filter-parse.js';
 import { parseSort } from '../domain/run-fields.js';
 import type { FilterNode, SearchSort } from '../domain/run-search.js';
-import { RUN_STATUSES, type Run } from '../domain/types.js';
+import { RUN_STATUSES, type Run, type SeriesSummary } from '../domain/types.js';
 import { badRequest } from '../errors.js';
-import type { SeriesSummary } from '../store/series-store.js';
 import type { Ctx } from './context.js';
 import {
   filterMetricNames,

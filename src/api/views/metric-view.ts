@@ -1,8 +1,7 @@
-import type { Run } from '../../domain/types.js';
+import type { Run, MetricPoint, SeriesSummary } from '../../domain/types.js';
 import { iso } from '../../domain/iso.js';
 import { logGroupOf } from '../../domain/log-group.js';
 import { runUrl } from '../../services/run-urls.js';
-import type { MetricPoint, SeriesSummary } from '../../store/series-store.js';
 
 /** The number, or null when it is NaN or ±Infinity (an overflowed moment of huge values). */
 export const finiteOrNull = (x: number | null): number | null => (x !== null && Number.isFinite(x) ? x : null);

@@ -1,8 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
-import type { LogNameEntry, Run } from '../../domain/types.js';
+import type { LogNameEntry, Run, SeriesSummary } from '../../domain/types.js';
 import { iso } from '../../domain/iso.js';
 import { runUrl } from '../../services/run-urls.js';
-import type { SeriesSummary } from '../../store/series-store.js';
 import { JsonValue, Nullable } from '../schema-helpers.js';
 import { metricSummaryView } from './metric-view.js';
 
