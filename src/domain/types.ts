@@ -113,3 +113,119 @@ export interface LineageLink {
   runId: number;
   maxStep: number;
 }
+
+/** A key to store: its hash and display prefix, never the key. */
+export interface NewApiKey {
+  orgId: number;
+  userId: number;
+  name: string;
+  prefix: string;
+  keyHash: string;
+  createdAt: number;
+  expiresAt: number | null;
+}
+
+/** A session to store: the hash of its token, never the token. */
+export interface NewSession {
+  tokenHash: string;
+  apiKeyId: number;
+  createdAt: number;
+  expiresAt: number;
+}
+
+/** An alert a run raises (POST /api/runs/alert). */
+export interface AlertInput {
+  level: string | null;
+  title: string | null;
+  body: string | null;
+  payload: unknown;
+  alertTime: number;
+}
+
+/** A stored alert of a run. */
+export interface Alert extends AlertInput {
+  id: number;
+  runId: number;
+  createdAt: number;
+}
+
+/** A run's model graph: its format and its nodes as sent. */
+export interface ModelGraph {
+  format: string;
+  nodes: unknown;
+}
+
+/** One metric value to store; value may be NaN or ±Infinity. */
+export interface MetricPointInput {
+  logName: string;
+  step: number;
+  time: number;
+  value: number;
+}
+
+/** A stored point. value is null for non-finite values, whose kind `flag` tells. */
+export interface MetricPoint {
+  step: number;
+  time: number;
+  value: number | null;
+  flag: 'NaN' | 'Infinity' | '-Infinity' | null;
+}
+
+/** Summary of a run's (effective) series of one metric; finite values only in the moments. */
+export interface SeriesSummary {
+  runId: number;
+  logName: string;
+  logGroup: string;
+  count: number;
+  mean: number;
+  m2: number;
+  min: number | null;
+  max: number | null;
+  lastStep: number | null;
+  lastValue: number | null;
+  points: number;
+  firstStep: number | null;
+  maxStep: number | null;
+  firstTime: number | null;
+  lastTime: number | null;
+}
+
+/** A console line of a run (logType: its level). */
+export interface ConsoleLine {
+  time: number;
+  logType: string;
+  lineNumber: number;
+  message: string;
+  step: number;
+}
+
+/** A data line of a run: a histogram, table or other structured value at a step. */
+export interface DataLine {
+  time: number;
+  step: number;
+  logName: string;
+  dataType: string;
+  data: string;
+}
+
+/** A file record to create, before its bytes arrive. */
+export interface FileInput {
+  logName: string;
+  fileName: string;
+  fileType: string;
+  fileSize: number;
+  step: number;
+  sampleIndex: number;
+  time: number;
+  caption: string | null;
+  /** Where the file's bytes go in the blob store. */
+  blobKey: string;
+}
+
+/** A stored file record; uploadedAt is null until its bytes arrive. */
+export interface FileRecord extends FileInput {
+  id: number;
+  runId: number;
+  logGroup: string;
+  uploadedAt: number | null;
+}

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { logGroupOf } from '../domain/log-group.js';
-import type { LogNameType, Run } from '../domain/types.js';
+import { logNameTypeOfFile } from '../domain/log-name-type.js';
+import type { Run, FileInput, FileRecord } from '../domain/types.js';
 import { AppError, badRequest } from '../errors.js';
-import type { FileInput, FileRecord } from '../store/series-store.js';
 import type { Ctx, Deps } from './context.js';
 import { getProjectRun } from './run-lookup.js';
 import { confirmDirectUploads } from './upload-check.js';
@@ -42,33 +42,6 @@ export function checkFileNames(f: { fileName: string; logName: string }): void {
   }
 }
 
-const KIND_BY_EXTENSION: Record<string, LogNameType> = {
-  png: 'IMAGE',
-  jpg: 'IMAGE',
-  jpeg: 'IMAGE',
-  gif: 'IMAGE',
-  webp: 'IMAGE',
-  bmp: 'IMAGE',
-  svg: 'IMAGE',
-  mp4: 'VIDEO',
-  webm: 'VIDEO',
-  mov: 'VIDEO',
-  avi: 'VIDEO',
-  wav: 'AUDIO',
-  mp3: 'AUDIO',
-  ogg: 'AUDIO',
-  flac: 'AUDIO',
-};
-
-/** The log type a file registers its logName with, from its type or extension. */
-export function fileLogType(fileType: string, fileName: string): LogNameType {
-  const ext = (fileType || fileName.split('.').pop() || '')
-    .toLowerCase()
-    .replace(/^\./, '')
-    .replace(/^(image|video|audio)\//, '');
-  return KIND_BY_EXTENSION[ext] ?? 'FILE';
-}
-
 /**
  * Records files awaiting upload and answers the Python client's shape:
  * `{"<logName>": [{"<fileName>": "<signed upload url>"}]}`.
@@ -96,7 +69,7 @@ export async function requestUploads(
     caption: f.caption ?? null,
     blobKey: `${run.orgId}/${run.id}/${randomUUID()}/${f.fileName}`,
   }));
-  const entries = [...new Map(inputs.map((f) => [f.logName, fileLogType(f.fileType, f.fileName)])).entries()];
+  const entries = [...new Map(inputs.map((f) => [f.logName, logNameTypeOfFile(f.fileType, f.fileName)])).entries()];
   await ctx.deps.metadata.addLogNames(
     ctx.principal.orgId,
     run.id,

@@ -1,9 +1,9 @@
 import { parseRunIdText } from '../domain/integer-text.js';
 import { logGroupOf } from '../domain/log-group.js';
-import { LOG_NAME_TYPES, type LogNameType, type Run } from '../domain/types.js';
+import { logNameTypeOfData } from '../domain/log-name-type.js';
+import type { LogNameType, Run, MetricPointInput } from '../domain/types.js';
 import { badRequest } from '../errors.js';
 import { parseDataLines, parseLogLines, parseMetricLines } from '../ingest/lines.js';
-import type { MetricPointInput } from '../store/series-store.js';
 import type { Ctx } from './context.js';
 import { recordLiveness } from './liveness.js';
 import { LogNameCache } from './log-name-cache.js';
@@ -79,16 +79,11 @@ export async function ingestLogs(ctx: Ctx, run: Run, body: string): Promise<numb
   return lines.length;
 }
 
-const asLogType = (dataType: string): LogNameType => {
-  const upper = dataType.toUpperCase();
-  return (LOG_NAME_TYPES as readonly string[]).includes(upper) ? (upper as LogNameType) : 'DATA';
-};
-
 /** Stores one NDJSON data body (histograms, tables, text) atomically; returns the number of lines. */
 export async function ingestData(ctx: Ctx, run: Run, body: string): Promise<number> {
   const lines = parseDataLines(body);
   const names = new Map<string, LogNameType>();
-  for (const l of lines) names.set(l.logName, asLogType(l.dataType));
+  for (const l of lines) names.set(l.logName, logNameTypeOfData(l.dataType));
   await register(ctx, run, names);
   await ctx.deps.series.appendData(
     run.id,

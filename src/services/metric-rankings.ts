@@ -1,8 +1,6 @@
 import { type Aggregation, type Direction, type RankedRun, sortRanked } from '../domain/aggregation.js';
-import type { Run } from '../domain/types.js';
-import type { SeriesSummary } from '../store/series-store.js';
+import type { Run, SeriesSummary } from '../domain/types.js';
 import { type Ctx, MAX_LINEAGE_DEPTH } from './context.js';
-import { finiteOrNull } from './metric-reads.js';
 
 export { AGGREGATIONS, DIRECTIONS } from '../domain/aggregation.js';
 
@@ -105,21 +103,20 @@ async function countForksRanked(
     .length;
 }
 
-/** Runs of a project (in request order; unknown, foreign or other-project ids omitted) with the metric's stats. */
-export async function compareRuns(ctx: Ctx, projectName: string, logName: string, runIds: readonly number[]) {
+/**
+ * Runs of a project (in request order; unknown, foreign or other-project ids omitted), each
+ * with its effective summary of the metric (undefined when it has no point of it).
+ */
+export async function compareRuns(
+  ctx: Ctx,
+  projectName: string,
+  logName: string,
+  runIds: readonly number[],
+): Promise<{ run: Run; summary: SeriesSummary | undefined }[]> {
   const runs = (await ctx.deps.metadata.listRunsByIds(ctx.principal.orgId, runIds)).filter(
     (r) => r.projectName === projectName,
   );
-  return Promise.all(
-    runs.map(async (run) => {
-      const s = await effectiveSummary(ctx, run.id, logName);
-      const stats =
-        s && s.count > 0
-          ? { count: s.count, min: s.min!, max: s.max!, mean: finiteOrNull(s.mean), final: s.lastValue! }
-          : null;
-      return { run, stats };
-    }),
-  );
+  return Promise.all(runs.map(async (run) => ({ run, summary: await effectiveSummary(ctx, run.id, logName) })));
 }
 
 /** Distinct metric names of a project (or of some of its runs, with their fork lineages), sorted. */

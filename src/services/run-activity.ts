@@ -1,6 +1,5 @@
+import type { Alert, ConsoleLine, DataLine } from '../domain/types.js';
 import { assertJsonValue } from '../domain/json-field.js';
-import type { Alert } from '../store/metadata-store.js';
-import type { ConsoleLine, DataLine } from '../store/series-store.js';
 import type { Ctx } from './context.js';
 import { recordLiveness } from './liveness.js';
 import { getProjectRun } from './run-lookup.js';

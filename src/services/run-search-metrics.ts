@@ -6,9 +6,8 @@
  * and each metric condition becomes the set of run ids it matches.
  */
 import type { Condition, FilterNode } from '../domain/run-search.js';
-import type { LineageLink, Run } from '../domain/types.js';
+import type { LineageLink, Run, SeriesSummary } from '../domain/types.js';
 import { type Ctx, MAX_LINEAGE_DEPTH } from './context.js';
-import { finiteOrNull } from './metric-reads.js';
 
 /** Forks of a project with the last finite value of each named metric of their effective series. */
 export interface ForkValues {
@@ -147,42 +146,20 @@ export async function pageByMetric(
 }
 
 /** One metric's summary as run search shows it. */
-export interface MetricSummaryView {
-  last: number | null;
-  min: number | null;
-  max: number | null;
-  mean: number | null;
-  count: number;
-}
-
 /** Summaries of the named metrics for each run (forks by their effective series), by run id. */
 export async function runSummaries(
   ctx: Ctx,
   runs: readonly Run[],
   names: readonly string[],
-): Promise<Map<number, Record<string, MetricSummaryView>>> {
-  const out = new Map<number, Record<string, MetricSummaryView>>();
+): Promise<Map<number, SeriesSummary[]>> {
+  const out = new Map<number, SeriesSummary[]>();
   await Promise.all(
     runs.map(async (run) => {
       const lineage: LineageLink[] =
         run.forkedFromRunId === null
           ? [{ runId: run.id, maxStep: Infinity }]
           : await ctx.deps.metadata.getLineage(ctx.principal.orgId, run.id, MAX_LINEAGE_DEPTH);
-      const summaries = await ctx.deps.series.summarize(lineage, names);
-      // fromEntries defines own properties, so a metric named __proto__ stays a plain key.
-      const summary = Object.fromEntries(
-        summaries.map((s): [string, MetricSummaryView] => [
-          s.logName,
-          {
-            last: finiteOrNull(s.lastValue),
-            min: finiteOrNull(s.min),
-            max: finiteOrNull(s.max),
-            mean: s.count > 0 ? finiteOrNull(s.mean) : null,
-            count: s.count,
-          },
-        ]),
-      );
-      out.set(run.id, summary);
+      out.set(run.id, await ctx.deps.series.summarize(lineage, names));
     }),
   );
   return out;

@@ -5,13 +5,12 @@
 import { parseFilter } from '../domain/run-filter-parse.js';
 import { parseSort } from '../domain/run-fields.js';
 import type { FilterNode, SearchSort } from '../domain/run-search.js';
-import { RUN_STATUSES, type Run } from '../domain/types.js';
+import { RUN_STATUSES, type Run, type SeriesSummary } from '../domain/types.js';
 import { badRequest } from '../errors.js';
 import type { Ctx } from './context.js';
 import {
   filterMetricNames,
   forkValues,
-  type MetricSummaryView,
   pageByMetric,
   resolveMetricConditions,
   runSummaries,
@@ -36,7 +35,8 @@ export interface RunSearchParams {
 
 export interface RunSearchRow {
   run: Run;
-  summary: Record<string, MetricSummaryView> | undefined;
+  /** The summaries of the metrics `metrics` named (those the run has); undefined when none were named. */
+  summaries: SeriesSummary[] | undefined;
 }
 
 /** The non-empty, trimmed, distinct items of a comma-separated list. */
@@ -105,5 +105,5 @@ export async function searchRuns(ctx: Ctx, p: RunSearchParams): Promise<{ rows: 
   }
   const runs = await metadata.listRunsByIds(ctx.principal.orgId, ids);
   const summaries = summaryNames.length > 0 ? await runSummaries(ctx, runs, summaryNames) : undefined;
-  return { rows: runs.map((run) => ({ run, summary: summaries?.get(run.id) })), total };
+  return { rows: runs.map((run) => ({ run, summaries: summaries?.get(run.id) })), total };
 }

@@ -1,9 +1,8 @@
 import { assertJsonValue, parseObjectField } from '../domain/json-field.js';
 import { logGroupOf } from '../domain/log-group.js';
 import { uniqueTags } from '../domain/tags.js';
-import type { LogNameType } from '../domain/types.js';
+import type { LogNameType, ModelGraph } from '../domain/types.js';
 import { badRequest, notFound } from '../errors.js';
-import type { ModelGraph } from '../store/metadata-store.js';
 import type { Ctx } from './context.js';
 
 /** Replaces the run's notes; null or "" clears. Throws NOT_FOUND. */

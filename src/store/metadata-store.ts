@@ -1,5 +1,10 @@
 import type {
+  Alert,
+  AlertInput,
   ApiKeyRecord,
+  ModelGraph,
+  NewApiKey,
+  NewSession,
   LineageLink,
   LogNameEntry,
   SessionRecord,
@@ -38,37 +43,6 @@ export interface StatusWrite {
   at: number;
 }
 
-export interface NewApiKey {
-  orgId: number;
-  userId: number;
-  name: string;
-  prefix: string;
-  keyHash: string;
-  createdAt: number;
-  expiresAt: number | null;
-}
-
-export interface NewSession {
-  tokenHash: string;
-  apiKeyId: number;
-  createdAt: number;
-  expiresAt: number;
-}
-
-export interface AlertInput {
-  level: string | null;
-  title: string | null;
-  body: string | null;
-  payload: unknown;
-  alertTime: number;
-}
-
-export interface Alert extends AlertInput {
-  id: number;
-  runId: number;
-  createdAt: number;
-}
-
 /** A run search as the metadata store runs it: metric conditions already resolved to run ids. */
 export interface RunSearchQuery {
   orgId: number;
@@ -78,11 +52,6 @@ export interface RunSearchQuery {
   nameContains: string | undefined;
   /** A page in this order; undefined asks for every matching id in ascending id order. */
   page: { sort: SearchSort; limit: number; offset: number } | undefined;
-}
-
-export interface ModelGraph {
-  format: string;
-  nodes: unknown;
 }
 
 /**

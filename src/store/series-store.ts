@@ -1,6 +1,15 @@
 import type { Aggregation, Direction, RankedRun } from '../domain/aggregation.js';
 import type { Condition } from '../domain/run-search.js';
-import type { LineageLink } from '../domain/types.js';
+import type {
+  ConsoleLine,
+  DataLine,
+  FileInput,
+  FileRecord,
+  LineageLink,
+  MetricPoint,
+  MetricPointInput,
+  SeriesSummary,
+} from '../domain/types.js';
 
 export interface RankQuery {
   projectId: number;
@@ -15,41 +24,6 @@ export interface RankQuery {
 export interface RunRef {
   id: number;
   projectId: number;
-}
-
-/** One metric value to store; value may be NaN or ±Infinity. */
-export interface MetricPointInput {
-  logName: string;
-  step: number;
-  time: number;
-  value: number;
-}
-
-/** A stored point. value is null for non-finite values, whose kind `flag` tells. */
-export interface MetricPoint {
-  step: number;
-  time: number;
-  value: number | null;
-  flag: 'NaN' | 'Infinity' | '-Infinity' | null;
-}
-
-/** Summary of a run's (effective) series of one metric; finite values only in the moments. */
-export interface SeriesSummary {
-  runId: number;
-  logName: string;
-  logGroup: string;
-  count: number;
-  mean: number;
-  m2: number;
-  min: number | null;
-  max: number | null;
-  lastStep: number | null;
-  lastValue: number | null;
-  points: number;
-  firstStep: number | null;
-  maxStep: number | null;
-  firstTime: number | null;
-  lastTime: number | null;
 }
 
 export interface MetricQuery {
@@ -67,42 +41,6 @@ export interface SummaryQuery {
   logGroup?: string;
   /** Most metrics the answer may hold; more throws RESULT_TOO_LARGE. Undefined = no bound. */
   maxMetrics?: number;
-}
-
-export interface ConsoleLine {
-  time: number;
-  logType: string;
-  lineNumber: number;
-  message: string;
-  step: number;
-}
-
-export interface DataLine {
-  time: number;
-  step: number;
-  logName: string;
-  dataType: string;
-  data: string;
-}
-
-export interface FileInput {
-  logName: string;
-  fileName: string;
-  fileType: string;
-  fileSize: number;
-  step: number;
-  sampleIndex: number;
-  time: number;
-  caption: string | null;
-  /** Where the file's bytes go in the blob store. */
-  blobKey: string;
-}
-
-export interface FileRecord extends FileInput {
-  id: number;
-  runId: number;
-  logGroup: string;
-  uploadedAt: number | null;
 }
 
 /**

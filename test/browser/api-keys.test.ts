@@ -5,8 +5,8 @@
  * session's own key signs out; the list's error state; phone width and the dark theme.
  */
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Dashboard, openPage, screenshot, signIn, startDashboard } from '../helpers/browser.js';
+import { describe, expect, it } from 'vitest';
+import { openPage, screenshot, signIn, useDashboard } from '../helpers/browser.js';
 import { http, pause } from '../helpers/http-client.js';
 
 /** Page errors, leaving out the browser's notes on 401s (signed out) and on the forced 500 below. */
@@ -15,9 +15,8 @@ const realErrors = (errors: readonly string[]) => errors.filter((e) => !/status 
 const pageWidth = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth);
 
 describe('the API keys page', () => {
-  let dash: Dashboard;
-  let base: string;
-  const validate = (key: string) => http(base, 'GET', '/api/runs/auth/validate', { key });
+  const dash = useDashboard();
+  const validate = (key: string) => http(dash.base, 'GET', '/api/runs/auth/validate', { key });
   /** Calls auth/validate with the key until it answers 401 (at most 2.5 s after `since`); returns that answer. */
   const refused = async (key: string, since: number) => {
     let answer = await validate(key);
@@ -28,20 +27,11 @@ describe('the API keys page', () => {
     return answer;
   };
 
-  beforeAll(async () => {
-    dash = await startDashboard();
-    base = dash.server.baseUrl;
-  });
-
-  afterAll(async () => {
-    await dash?.close();
-  });
-
   it('comes back to /api-keys after sign-in; a created key works with Bearer until it is revoked', async () => {
     const { page, context, errors } = await openPage(dash.browser);
-    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: base });
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: dash.base });
     try {
-      await signIn(page, base, dash.server.key, '/api-keys');
+      await signIn(page, dash.base, dash.key, '/api-keys');
       expect(new URL(page.url()).pathname).toBe('/api-keys');
       await page.getByRole('heading', { name: 'API keys', level: 1 }).waitFor();
       expect(await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'API keys' }).count()).toBe(
@@ -93,7 +83,7 @@ describe('the API keys page', () => {
       expect(Date.now() - revokedAt).toBeLessThan(2000);
       expect(answer.body).toEqual({ error: 'API key has been revoked', code: 'UNAUTHORIZED' });
       // The session's own key still works: only the revoked one stopped.
-      expect((await validate(dash.server.key)).status).toBe(200);
+      expect((await validate(dash.key)).status).toBe(200);
       // The new key was shown once: gone after a reload.
       await page.reload();
       await page.getByRole('row').filter({ hasText: 'browser-key' }).waitFor();
@@ -106,11 +96,14 @@ describe('the API keys page', () => {
   });
 
   it('revoking the key the session signed in with warns, then signs out', async () => {
-    const made = await http(base, 'POST', '/api/keys', { key: dash.server.key, json: { name: 'own-session-key' } });
+    const made = await http(dash.base, 'POST', '/api/keys', {
+      key: dash.key,
+      json: { name: 'own-session-key' },
+    });
     expect(made.status).toBe(200);
     const { page, context, errors } = await openPage(dash.browser);
     try {
-      await signIn(page, base, String(made.body.key), '/api-keys');
+      await signIn(page, dash.base, String(made.body.key), '/api-keys');
       const row = page.getByRole('row').filter({ hasText: 'own-session-key' });
       await row.getByText('this session').waitFor();
       await row.getByRole('button', { name: 'Revoke own-session-key' }).click();
@@ -141,7 +134,7 @@ describe('the API keys page', () => {
             })
           : route.continue(),
       );
-      await signIn(page, base, dash.server.key, '/api-keys');
+      await signIn(page, dash.base, dash.key, '/api-keys');
       const alert = page.getByRole('alert').filter({ hasText: 'The keys could not be read' });
       await alert.waitFor();
       fail = false;
@@ -161,7 +154,7 @@ describe('the API keys page', () => {
   it('fits a 390 px phone in the dark theme, with an expiry date', async () => {
     const { page, context, errors } = await openPage(dash.browser, { width: 390, height: 844, colorScheme: 'dark' });
     try {
-      await signIn(page, base, dash.server.key, '/api-keys');
+      await signIn(page, dash.base, dash.key, '/api-keys');
       await page.getByLabel('Key name').fill('a phone key with a fairly long descriptive name');
       const next = new Date(Date.now() + 30 * 86_400_000);
       const day = `${next.getFullYear()}-${String(next.getMonth() + 1).padStart(2, '0')}-${String(next.getDate()).padStart(2, '0')}`;
@@ -172,7 +165,7 @@ describe('the API keys page', () => {
       await row.getByText(day).waitFor();
       expect(await pageWidth(page)).toBeLessThanOrEqual(390);
       await screenshot(page, 'api-keys-phone');
-      const listed = await http(base, 'GET', '/api/keys', { key: dash.server.key });
+      const listed = await http(dash.base, 'GET', '/api/keys', { key: dash.key });
       const stored = (listed.body.keys as { name: string; expiresAt: string }[]).find((k) =>
         k.name.startsWith('a phone key'),
       );

@@ -5,8 +5,8 @@
  * double-click (zoom reset) does not; Back returns to the charts.
  */
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Dashboard, openPage, screenshot, signIn, startDashboard } from '../helpers/browser.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { openPage, screenshot, signIn, useDashboard } from '../helpers/browser.js';
 import { createRunHttp, ingestLogsHttp, ingestMetricsHttp, noErrors } from '../helpers/browser-seed.js';
 import { metricLine } from '../helpers/ingest-api.js';
 
@@ -27,22 +27,17 @@ async function clickPlot(page: Page, logName: string, fraction: number): Promise
 }
 
 describe('a chart point opens the console at its time', () => {
-  let dash: Dashboard;
-  let base: string;
-  let key: string;
+  const dash = useDashboard();
   let path: string;
 
   beforeAll(async () => {
-    dash = await startDashboard();
-    base = dash.server.baseUrl;
-    key = dash.server.key;
-    const run = await createRunHttp(base, key, { runName: 'linked', projectName: PROJECT, createdAt: T0 });
+    const run = await createRunHttp(dash.base, dash.key, { runName: 'linked', projectName: PROJECT, createdAt: T0 });
     const runId = run.runId;
     path = run.path;
     const metrics = Array.from({ length: STEPS }, (_, s) =>
       metricLine(s, { 'train/loss': 2 / (s + 1) }, T0 + s * STEP_MS),
     );
-    await ingestMetricsHttp(base, key, runId, PROJECT, metrics);
+    await ingestMetricsHttp(dash.base, dash.key, runId, PROJECT, metrics);
     for (let from = 0; from < LINES; from += 1000) {
       const lines = Array.from({ length: Math.min(1000, LINES - from) }, (_, k) => {
         const j = from + k;
@@ -53,16 +48,15 @@ describe('a chart point opens the console at its time', () => {
           message: `console line ${j + 1} at +${j * LINE_MS} ms`,
         };
       });
-      await ingestLogsHttp(base, key, runId, PROJECT, lines);
+      await ingestLogsHttp(dash.base, dash.key, runId, PROJECT, lines);
     }
   });
-  afterAll(() => dash?.close());
 
   it('goes to the nearest line, marks it, and Back returns to the chart', async () => {
     const watch = await openPage(dash.browser);
     const { page, context } = watch;
     try {
-      await signIn(page, base, key, path);
+      await signIn(page, dash.base, dash.key, path);
       await page.locator('figure[aria-label="train/loss"][aria-busy="false"]').waitFor({ timeout: 15_000 });
 
       // A double-click resets the zoom and stays on the charts.

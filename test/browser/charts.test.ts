@@ -6,16 +6,8 @@
  * fork's chart, the compare overlay's legend, dark theme and phone width.
  */
 import type { Page, Request } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  type Dashboard,
-  downloadedBytes,
-  hasInk,
-  openPage,
-  screenshot,
-  signIn,
-  startDashboard,
-} from '../helpers/browser.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { downloadedBytes, hasInk, openPage, screenshot, signIn, useDashboard } from '../helpers/browser.js';
 import {
   createRunHttp,
   drawn,
@@ -84,19 +76,13 @@ async function dragAcross(page: Page, logName: string, from: number, to: number)
 }
 
 describe('run charts', () => {
-  let dash: Dashboard;
-  let base: string;
-  let key: string;
+  const dash = useDashboard();
   let main: { runId: number; path: string };
   let fork: { runId: number; path: string };
   let wide: { runId: number; path: string };
 
   beforeAll(async () => {
-    dash = await startDashboard();
-    base = dash.server.baseUrl;
-    key = dash.server.key;
-
-    main = await createRun(base, key, 'loss-curve');
+    main = await createRun(dash.base, dash.key, 'loss-curve');
     const lines: PyValue[] = [];
     for (let step = 0; step < STEPS; step++) {
       const data: Record<string, PyValue> = { 'train/loss': lossAt(step) };
@@ -107,38 +93,34 @@ describe('run charts', () => {
       }
       lines.push(metricLine(step, data, T0 + step * 1000));
     }
-    await ingestLines(base, key, main.runId, lines);
-    await finish(base, key, main.runId);
+    await ingestLines(dash.base, dash.key, main.runId, lines);
+    await finish(dash.base, dash.key, main.runId);
 
-    fork = await createRun(base, key, 'loss-fork', { forkRunId: main.runId, forkStep: FORK_STEP });
+    fork = await createRun(dash.base, dash.key, 'loss-fork', { forkRunId: main.runId, forkStep: FORK_STEP });
     const own: PyValue[] = [];
     for (let step = FORK_STEP + 1; step <= FORK_STEP + 1000; step++) {
       own.push(metricLine(step, { 'train/loss': 0.3 + 0.2 * Math.exp(-(step - FORK_STEP) / 200) }, T0 + 4e6 + step));
     }
-    await ingestLines(base, key, fork.runId, own);
-    await finish(base, key, fork.runId);
+    await ingestLines(dash.base, dash.key, fork.runId, own);
+    await finish(dash.base, dash.key, fork.runId);
 
-    wide = await createRun(base, key, 'many-metrics');
+    wide = await createRun(dash.base, dash.key, 'many-metrics');
     const layerLine: Record<string, PyValue> = {};
     const layerLines: PyValue[] = [];
     for (let step = 0; step < 20; step++) {
       for (let i = 0; i < LAYERS; i++) layerLine[`layers/${String(i).padStart(3, '0')}/norm`] = i + Math.sin(step);
       layerLines.push(metricLine(step, { ...layerLine }, T0 + step * 1000));
     }
-    await ingestLines(base, key, wide.runId, layerLines);
-    await finish(base, key, wide.runId);
+    await ingestLines(dash.base, dash.key, wide.runId, layerLines);
+    await finish(dash.base, dash.key, wide.runId);
   }, 120_000);
-
-  afterAll(async () => {
-    await dash?.close();
-  });
 
   it('draws a 5,000-step metric from a sampled overview that keeps its spike', async () => {
     const watch = await openPage(dash.browser);
     const { page } = watch;
     try {
       const overview = page.waitForRequest(metricsRequest('train/loss', false));
-      await signIn(page, base, key, main.path);
+      await signIn(page, dash.base, dash.key, main.path);
       const request = await overview;
       await drawn(page, 'train/loss');
       expect(await hasInk(page, 'figure[aria-label="train/loss"]')).toBe(true);
@@ -184,7 +166,7 @@ describe('run charts', () => {
     const watch = await openPage(dash.browser);
     const { page } = watch;
     try {
-      await signIn(page, base, key, main.path);
+      await signIn(page, dash.base, dash.key, main.path);
       await drawn(page, 'train/loss');
       await drawn(page, 'val/acc');
 
@@ -232,7 +214,7 @@ describe('run charts', () => {
     const watch = await openPage(dash.browser);
     const { page } = watch;
     try {
-      await signIn(page, base, key, main.path);
+      await signIn(page, dash.base, dash.key, main.path);
       await drawn(page, 'train/loss');
 
       await page.getByLabel('Smoothing').fill('0.9');
@@ -280,7 +262,7 @@ describe('run charts', () => {
     const watch = await openPage(dash.browser);
     const { page } = watch;
     try {
-      await signIn(page, base, key, main.path);
+      await signIn(page, dash.base, dash.key, main.path);
       await drawn(page, 'train/loss');
 
       await page.getByLabel('Filter charts').fill('acc');
@@ -325,7 +307,7 @@ describe('run charts', () => {
     const { page } = watch;
     try {
       const overview = page.waitForRequest(metricsRequest('train/loss', false));
-      await signIn(page, base, key, fork.path);
+      await signIn(page, dash.base, dash.key, fork.path);
       const points = ((await (await (await overview).response())!.json()) as { metrics: Point[] }).metrics;
       expect(points.some((p) => p.step <= FORK_STEP)).toBe(true);
       expect(points.some((p) => p.step > FORK_STEP)).toBe(true);
@@ -348,7 +330,7 @@ describe('run charts', () => {
       if (url.pathname === '/api/runs/metrics') asked.add(url.searchParams.get('logName') ?? '');
     });
     try {
-      await signIn(page, base, key, wide.path);
+      await signIn(page, dash.base, dash.key, wide.path);
       await drawn(page, 'layers/000/norm');
       await expect.poll(() => page.locator('figure[aria-label]').count()).toBe(LAYERS);
       expect(asked.size).toBeGreaterThan(0);
@@ -368,9 +350,9 @@ describe('run charts', () => {
     const watch = await openPage(dash.browser);
     const { page } = watch;
     try {
-      const validate = await http(base, 'GET', '/api/runs/auth/validate', { key });
+      const validate = await http(dash.base, 'GET', '/api/runs/auth/validate', { key: dash.key });
       const org = (validate.body.organization as { slug: string }).slug;
-      await signIn(page, base, key, `/o/${org}/projects/${PROJECT}/compare?runs=${main.runId},${fork.runId}`);
+      await signIn(page, dash.base, dash.key, `/o/${org}/projects/${PROJECT}/compare?runs=${main.runId},${fork.runId}`);
       await drawn(page, 'train/loss');
       const legend = page.getByRole('list', { name: 'Runs' });
       const forkButton = legend.getByRole('button', { name: 'loss-fork' });
@@ -399,7 +381,7 @@ describe('run charts', () => {
   it('reads well in the dark theme and at phone width', async () => {
     const dark = await openPage(dash.browser, { colorScheme: 'dark' });
     try {
-      await signIn(dark.page, base, key, main.path);
+      await signIn(dark.page, dash.base, dash.key, main.path);
       await drawn(dark.page, 'train/loss');
       await drawn(dark.page, 'val/acc');
       expect(await hasInk(dark.page, 'figure[aria-label="train/loss"]')).toBe(true);
@@ -411,7 +393,7 @@ describe('run charts', () => {
 
     const phone = await openPage(dash.browser, { width: 390, height: 844 });
     try {
-      await signIn(phone.page, base, key, main.path);
+      await signIn(phone.page, dash.base, dash.key, main.path);
       await drawn(phone.page, 'train/loss');
       expect(await hasInk(phone.page, 'figure[aria-label="train/loss"]')).toBe(true);
       const plotWidth = (await figure(phone.page, 'train/loss').locator('.u-over').boundingBox())!.width;

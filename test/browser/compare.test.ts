@@ -4,8 +4,8 @@
  * charts (both in the legend), shows the statistics of a chosen metric and a config table
  * with only the keys that differ; unknown and foreign ids are named; phone width and dark.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Dashboard, openPage, screenshot, signIn, startDashboard } from '../helpers/browser.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { openPage, screenshot, signIn, useDashboard } from '../helpers/browser.js';
 import { createRunHttp, ingestMetricsHttp, noSidewaysScroll, pathOf, realErrors } from '../helpers/browser-seed.js';
 import { http } from '../helpers/http-client.js';
 import { metricLine } from '../helpers/ingest-api.js';
@@ -25,42 +25,36 @@ async function ingestLoss(base: string, key: string, runId: number, scale: numbe
 }
 
 describe('the compare page', () => {
-  let dash: Dashboard;
-  let base: string;
-  let key: string;
+  const dash = useDashboard();
   let a: number;
   let b: number;
   let comparisonUrl: string;
 
   beforeAll(async () => {
-    dash = await startDashboard();
-    base = dash.server.baseUrl;
-    key = dash.server.key;
     const shared = { batch_size: 32, model: { depth: 50, width: 2 }, data: 'cifar10' };
-    a = await createRun(base, key, 'lr-small', { ...shared, optimizer: { name: 'adam', lr: 0.001 } });
-    b = await createRun(base, key, 'lr-large', { ...shared, optimizer: { name: 'adam', lr: 0.01 } });
-    await ingestLoss(base, key, a, 2);
-    await ingestLoss(base, key, b, 3);
-    const done = await http(base, 'POST', '/api/runs/status/update', { key, json: { runId: a, status: 'COMPLETED' } });
+    a = await createRun(dash.base, dash.key, 'lr-small', { ...shared, optimizer: { name: 'adam', lr: 0.001 } });
+    b = await createRun(dash.base, dash.key, 'lr-large', { ...shared, optimizer: { name: 'adam', lr: 0.01 } });
+    await ingestLoss(dash.base, dash.key, a, 2);
+    await ingestLoss(dash.base, dash.key, b, 3);
+    const done = await http(dash.base, 'POST', '/api/runs/status/update', {
+      key: dash.key,
+      json: { runId: a, status: 'COMPLETED' },
+    });
     expect(done.status).toBe(200);
     const compared = await http(
-      base,
+      dash.base,
       'GET',
       `/api/runs/compare?runIds=${a},${b}&projectName=${PROJECT}&logName=train/loss`,
-      { key },
+      { key: dash.key },
     );
     expect(compared.status).toBe(200);
     comparisonUrl = String(compared.body.comparisonUrl);
   });
 
-  afterAll(async () => {
-    await dash?.close();
-  });
-
   it('shows both runs in the legend, their statistics and only the config key that differs', async () => {
     const { page, context, errors } = await openPage(dash.browser);
     try {
-      await signIn(page, base, key, pathOf(comparisonUrl));
+      await signIn(page, dash.base, dash.key, pathOf(comparisonUrl));
       expect(pathOf(page.url())).toBe(pathOf(comparisonUrl));
       await page.getByRole('heading', { level: 1, name: 'Compare runs' }).waitFor();
       // The header lists the runs with links to them.
@@ -119,11 +113,11 @@ describe('the compare page', () => {
 
   it('says when all configs match, and names unknown, foreign and malformed ids', async () => {
     const shared = { lr: 0.1, layers: [1, 2, 3] };
-    const c = await createRun(base, key, 'twin-one', shared);
-    const d = await createRun(base, key, 'twin-two', shared);
-    const elsewhere = await createRun(base, key, 'other-project-run', shared, 'another-project');
+    const c = await createRun(dash.base, dash.key, 'twin-one', shared);
+    const d = await createRun(dash.base, dash.key, 'twin-two', shared);
+    const elsewhere = await createRun(dash.base, dash.key, 'other-project-run', shared, 'another-project');
     const rivalKey = await createOrgKey(dash.server.dataDir, 'rival');
-    const foreign = await http(base, 'POST', '/api/runs/create', {
+    const foreign = await http(dash.base, 'POST', '/api/runs/create', {
       key: rivalKey,
       json: { runName: 'rival-secret', projectName: PROJECT },
     });
@@ -135,8 +129,8 @@ describe('the compare page', () => {
     try {
       await signIn(
         page,
-        base,
-        key,
+        dash.base,
+        dash.key,
         `/o/${org}/projects/${PROJECT}/compare?runs=${c},${d},${foreignId},99999,abc,${elsewhere}`,
       );
       const alert = page.getByRole('alert');
@@ -157,7 +151,7 @@ describe('the compare page', () => {
   it('fits a phone screen in the dark theme', async () => {
     const phone = await openPage(dash.browser, { width: 390, height: 844, colorScheme: 'dark' });
     try {
-      await signIn(phone.page, base, key, pathOf(comparisonUrl));
+      await signIn(phone.page, dash.base, dash.key, pathOf(comparisonUrl));
       await phone.page.getByRole('table', { name: 'Config keys whose values differ between the runs' }).waitFor();
       await phone.page.getByRole('table', { name: 'Statistics of train/loss per run' }).waitFor();
       await noSidewaysScroll(phone.page);

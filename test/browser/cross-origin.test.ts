@@ -8,7 +8,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Dashboard, openPage, screenshot, signIn, startDashboard } from '../helpers/browser.js';
+import { openPage, screenshot, signIn, useDashboard } from '../helpers/browser.js';
 import { realErrors } from '../helpers/browser-seed.js';
 import { http as call } from '../helpers/http-client.js';
 
@@ -16,20 +16,15 @@ const PROJECT = 'cross-origin-demo';
 const EVIL = 'https://evil.example';
 
 describe('cross-origin requests with the session cookie', () => {
-  let dash: Dashboard;
-  let base: string;
-  let key: string;
+  const dash = useDashboard();
   let runId: number;
   let runPath: string;
   let evil: http.Server;
   let evilOrigin: string;
 
   beforeAll(async () => {
-    dash = await startDashboard();
-    base = dash.server.baseUrl;
-    key = dash.server.key;
-    const created = await call(base, 'POST', '/api/runs/create', {
-      key,
+    const created = await call(dash.base, 'POST', '/api/runs/create', {
+      key: dash.key,
       json: { runName: 'guarded-run', projectName: PROJECT, tags: ['original'] },
     });
     expect(created.status).toBe(200);
@@ -46,45 +41,44 @@ describe('cross-origin requests with the session cookie', () => {
 
   afterAll(async () => {
     await new Promise((resolve) => evil?.close(resolve));
-    await dash?.close();
   });
 
-  const tagsOf = async () => (await call(base, 'GET', `/api/runs/details/${runId}`, { key })).body.tags;
+  const tagsOf = async () => (await call(dash.base, 'GET', `/api/runs/details/${runId}`, { key: dash.key })).body.tags;
 
   it('refuses the cookie from another origin (403) while the page keeps working', async () => {
     const { page, context, errors } = await openPage(dash.browser);
     try {
-      await signIn(page, base, key, runPath);
+      await signIn(page, dash.base, dash.key, runPath);
       await page.getByRole('heading', { level: 1, name: 'guarded-run' }).waitFor();
-      const session = (await context.cookies(base)).find((c) => c.name === 'stepwise_session');
+      const session = (await context.cookies(dash.base)).find((c) => c.name === 'stepwise_session');
       expect(session, 'the session cookie').toBeDefined();
       expect(session!.httpOnly).toBe(true);
       expect(session!.sameSite).toBe('Strict');
       const cookie = `${session!.name}=${session!.value}`;
 
       // Node with the copied cookie: a read and a write from another origin are refused.
-      const read = await fetch(`${base}/api/runs/details/${runId}`, { headers: { cookie, origin: EVIL } });
+      const read = await fetch(`${dash.base}/api/runs/details/${runId}`, { headers: { cookie, origin: EVIL } });
       expect(read.status).toBe(403);
       const readBody = (await read.json()) as { code?: string };
       expect(readBody.code).toBe('CROSS_ORIGIN');
-      const write = await fetch(`${base}/api/runs/tags/update`, {
+      const write = await fetch(`${dash.base}/api/runs/tags/update`, {
         method: 'POST',
         headers: { cookie, origin: EVIL, 'content-type': 'application/json' },
         body: JSON.stringify({ runId, tags: ['hacked'] }),
       });
       expect(write.status).toBe(403);
-      const crossSite = await fetch(`${base}/api/runs/details/${runId}`, {
+      const crossSite = await fetch(`${dash.base}/api/runs/details/${runId}`, {
         headers: { cookie, 'sec-fetch-site': 'cross-site' },
       });
       expect(crossSite.status).toBe(403);
       // The same cookie from the dashboard's own origin is accepted.
-      const own = await fetch(`${base}/api/runs/details/${runId}`, {
-        headers: { cookie, origin: base, 'sec-fetch-site': 'same-origin' },
+      const own = await fetch(`${dash.base}/api/runs/details/${runId}`, {
+        headers: { cookie, origin: dash.base, 'sec-fetch-site': 'same-origin' },
       });
       expect(own.status).toBe(200);
 
       // Playwright's request context carries the browser's cookies.
-      const viaContext = await context.request.post(`${base}/api/runs/notes/update`, {
+      const viaContext = await context.request.post(`${dash.base}/api/runs/notes/update`, {
         headers: { origin: EVIL },
         data: { runId, notes: 'hacked' },
       });
@@ -97,14 +91,14 @@ describe('cross-origin requests with the session cookie', () => {
       const answered = other.waitForResponse((r) => r.url().includes('/api/runs/details/'));
       await other.evaluate(
         ({ url }) => fetch(url, { credentials: 'include', mode: 'no-cors' }).catch(() => undefined),
-        { url: `${base}/api/runs/details/${runId}` },
+        { url: `${dash.base}/api/runs/details/${runId}` },
       );
       // (Without the cookie the answer would be 401: a 403 means it came and was refused.)
       expect((await answered).status()).toBe(403);
       await other.close();
 
       expect(await tagsOf()).toEqual(['original']);
-      const notes = (await call(base, 'GET', `/api/runs/details/${runId}`, { key })).body.notes;
+      const notes = (await call(dash.base, 'GET', `/api/runs/details/${runId}`, { key: dash.key })).body.notes;
       expect(notes).toBeNull();
 
       // The signed-in page still works: it reads and writes with its cookie.

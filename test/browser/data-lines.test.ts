@@ -6,16 +6,8 @@
  * a failed read shows an error with a retry; phone width and the dark theme.
  */
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  type Dashboard,
-  hasInk,
-  openPage,
-  type PageWatch,
-  screenshot,
-  signIn,
-  startDashboard,
-} from '../helpers/browser.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { hasInk, openPage, type PageWatch, screenshot, signIn, useDashboard } from '../helpers/browser.js';
 import { createRunHttp, ingestHttpOk, noSidewaysScroll, realErrors, scrollIntoView } from '../helpers/browser-seed.js';
 import { pyNdjson, type PyValue } from '../helpers/ingest-api.js';
 
@@ -59,16 +51,15 @@ const TABLE_STEP_2 = {
 const TEXTS = ['the cat sat on the mat', 'a dog barked twice', 'birds sing at dawn'];
 
 describe('the Data tab', () => {
-  let dash: Dashboard;
-  let base: string;
-  let key: string;
+  const dash = useDashboard();
   let runPath: string;
 
   beforeAll(async () => {
-    dash = await startDashboard();
-    base = dash.server.baseUrl;
-    key = dash.server.key;
-    const run = await createRunHttp(base, key, { runName: 'data-lines', projectName: PROJECT, createdAt: T0 });
+    const run = await createRunHttp(dash.base, dash.key, {
+      runName: 'data-lines',
+      projectName: PROJECT,
+      createdAt: T0,
+    });
     const runId = run.runId;
     runPath = run.path;
 
@@ -110,17 +101,13 @@ describe('the Data tab', () => {
     TEXTS.forEach((text, i) =>
       lines.push({ time: T0 + (i + 1) * 1000, step: i + 1, dataType: 'TEXT', logName: 'samples/caption', data: text }),
     );
-    await ingestHttpOk(base, key, 'data', runId, PROJECT, pyNdjson(lines));
-  });
-
-  afterAll(async () => {
-    await dash?.close();
+    await ingestHttpOk(dash.base, dash.key, 'data', runId, PROJECT, pyNdjson(lines));
   });
 
   const figure = (page: Page, name: string) => page.locator(`figure[aria-label="${name}"]`);
 
   async function openData(watch: PageWatch): Promise<void> {
-    await signIn(watch.page, base, key, `${runPath}?tab=data`);
+    await signIn(watch.page, dash.base, dash.key, `${runPath}?tab=data`);
     await watch.page.getByRole('tab', { name: 'Data' }).waitFor();
     expect(await watch.page.getByRole('tab', { name: 'Data' }).getAttribute('aria-selected')).toBe('true');
   }

@@ -4,8 +4,8 @@
  * link opens the fork (which names its parent), a run without forks shows no line; phone
  * width in the dark theme without sideways scroll.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Dashboard, openPage, screenshot, signIn, startDashboard } from '../helpers/browser.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { openPage, screenshot, signIn, useDashboard } from '../helpers/browser.js';
 import {
   createRunHttp,
   ingestMetricsHttp,
@@ -24,30 +24,24 @@ const createRun = (base: string, key: string, body: Record<string, unknown>): Pr
   createRunHttp(base, key, { projectName: PROJECT, ...body });
 
 describe('the forks of a run', () => {
-  let dash: Dashboard;
-  let base: string;
-  let key: string;
+  const dash = useDashboard();
   let parent: Created;
   let early: Created;
   let late: Created;
 
   beforeAll(async () => {
-    dash = await startDashboard();
-    base = dash.server.baseUrl;
-    key = dash.server.key;
-    parent = await createRun(base, key, { runName: 'base-run' });
+    parent = await createRun(dash.base, dash.key, { runName: 'base-run' });
     const lines = Array.from({ length: 10 }, (_, s) => metricLine(s, { loss: 1 / (s + 1) }));
-    await ingestMetricsHttp(base, key, parent.runId, PROJECT, lines);
-    early = await createRun(base, key, { runName: 'fork-early', forkRunId: parent.runId, forkStep: 2 });
-    late = await createRun(base, key, { runName: 'fork-late', forkRunId: parent.runId, forkStep: 7 });
-    await createRun(base, key, { runName: 'grandchild', forkRunId: late.runId, forkStep: 7 });
+    await ingestMetricsHttp(dash.base, dash.key, parent.runId, PROJECT, lines);
+    early = await createRun(dash.base, dash.key, { runName: 'fork-early', forkRunId: parent.runId, forkStep: 2 });
+    late = await createRun(dash.base, dash.key, { runName: 'fork-late', forkRunId: parent.runId, forkStep: 7 });
+    await createRun(dash.base, dash.key, { runName: 'grandchild', forkRunId: late.runId, forkStep: 7 });
   });
-  afterAll(() => dash?.close());
 
   it('lists each fork with its display id and step, and a fork link opens the fork', async () => {
     const { page, context, errors } = await openPage(dash.browser);
     try {
-      await signIn(page, base, key, pathOf(parent.url));
+      await signIn(page, dash.base, dash.key, pathOf(parent.url));
       await page.getByRole('heading', { level: 1, name: 'base-run' }).waitFor();
       const list = page.getByRole('list', { name: 'Forks of this run' });
       await list.waitFor();
@@ -73,7 +67,7 @@ describe('the forks of a run', () => {
   it('shows no Forks line for a run without forks', async () => {
     const { page, context, errors } = await openPage(dash.browser);
     try {
-      await signIn(page, base, key, pathOf(early.url));
+      await signIn(page, dash.base, dash.key, pathOf(early.url));
       await page.getByRole('heading', { level: 1, name: 'fork-early' }).waitFor();
       await page.getByRole('link', { name: 'base-run' }).waitFor();
       // The forks answer has arrived once the network is quiet.
@@ -88,7 +82,7 @@ describe('the forks of a run', () => {
   it('fits a phone in the dark theme', async () => {
     const { page, context, errors } = await openPage(dash.browser, { width: 390, height: 844, colorScheme: 'dark' });
     try {
-      await signIn(page, base, key, pathOf(parent.url));
+      await signIn(page, dash.base, dash.key, pathOf(parent.url));
       await page.getByRole('list', { name: 'Forks of this run' }).waitFor();
       await noSidewaysScroll(page);
       await screenshot(page, 'run-forks-phone-dark');

@@ -4,8 +4,8 @@
  * seen), a zoom stays put while new points arrive, and polling stops in a hidden tab.
  */
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Dashboard, hasInk, openPage, screenshot, signIn, startDashboard } from '../helpers/browser.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { hasInk, openPage, screenshot, signIn, useDashboard } from '../helpers/browser.js';
 import { createRunHttp, drawn, ingestMetricsHttp, noErrors } from '../helpers/browser-seed.js';
 import { pause } from '../helpers/http-client.js';
 import { metricLine, type PyValue } from '../helpers/ingest-api.js';
@@ -17,9 +17,7 @@ const figure = (page: Page, logName: string) => page.locator(`figure[aria-label=
 const caption = (page: Page, logName: string) => figure(page, logName).locator('figcaption').textContent();
 
 describe('live charts', () => {
-  let dash: Dashboard;
-  let base: string;
-  let key: string;
+  const dash = useDashboard();
   let runId: number;
   let path: string;
 
@@ -30,22 +28,15 @@ describe('live charts', () => {
       for (const name of names) data[name] = name === 'train/loss' ? 1 / (1 + step / 100) : 0.001 * (1 + step);
       lines.push(metricLine(step, data, T0 + step * 1000));
     }
-    await ingestMetricsHttp(base, key, runId, PROJECT, lines);
+    await ingestMetricsHttp(dash.base, dash.key, runId, PROJECT, lines);
   };
 
   beforeAll(async () => {
-    dash = await startDashboard();
-    base = dash.server.baseUrl;
-    key = dash.server.key;
-    const run = await createRunHttp(base, key, { runName: 'live-run', projectName: PROJECT, createdAt: T0 });
+    const run = await createRunHttp(dash.base, dash.key, { runName: 'live-run', projectName: PROJECT, createdAt: T0 });
     runId = run.runId;
     path = run.path;
     await ingestSteps(0, 200, ['train/loss']);
   }, 60_000);
-
-  afterAll(async () => {
-    await dash?.close();
-  });
 
   it('picks up new points and metrics within 5 s, fetching only the tail, and keeps a zoom', async () => {
     const watch = await openPage(dash.browser);
@@ -58,7 +49,7 @@ describe('live charts', () => {
       }
     });
     try {
-      await signIn(page, base, key, path);
+      await signIn(page, dash.base, dash.key, path);
       await drawn(page, 'train/loss');
       expect(await caption(page, 'train/loss')).toContain('200 points');
       await page.evaluate(() => {
@@ -138,7 +129,7 @@ describe('live charts', () => {
       if (p === '/api/runs/metrics' || p === '/api/runs/metric-names') asked++;
     });
     try {
-      await signIn(page, base, key, path);
+      await signIn(page, dash.base, dash.key, path);
       await drawn(page, 'train/loss');
       await expect.poll(() => asked, { timeout: 5_000 }).toBeGreaterThan(3);
       await page.evaluate(() => {

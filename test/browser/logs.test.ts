@@ -4,8 +4,8 @@
  * within 5 s, the empty state, phone width and the dark theme.
  */
 import type { Request } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Dashboard, openPage, screenshot, signIn, startDashboard } from '../helpers/browser.js';
+import { describe, expect, it } from 'vitest';
+import { openPage, screenshot, signIn, useDashboard } from '../helpers/browser.js';
 import { createRunHttp, ingestLogsHttp, noSidewaysScroll, realErrors } from '../helpers/browser-seed.js';
 import { http } from '../helpers/http-client.js';
 
@@ -41,31 +41,19 @@ function watchLogRequests(page: import('playwright-core').Page): URLSearchParams
 }
 
 describe('the Logs tab', () => {
-  let dash: Dashboard;
-  let base: string;
-  let key: string;
-
-  beforeAll(async () => {
-    dash = await startDashboard();
-    base = dash.server.baseUrl;
-    key = dash.server.key;
-  });
-
-  afterAll(async () => {
-    await dash?.close();
-  });
+  const dash = useDashboard();
 
   it('filters by type and searches the text of the lines', async () => {
-    const run = await createRun(base, key, 'mixed-console');
+    const run = await createRun(dash.base, dash.key, 'mixed-console');
     const lines: Line[] = Array.from({ length: 40 }, (_, i) => ({
       lineNumber: i + 1,
       logType: TYPES[i % TYPES.length]!,
       message: `${TYPES[i % TYPES.length]!.toLowerCase()} message ${i + 1}: epoch ${Math.floor(i / 4)}`,
     }));
-    await ingestLogs(base, key, run.runId, lines);
+    await ingestLogs(dash.base, dash.key, run.runId, lines);
     const { page, context, errors } = await openPage(dash.browser);
     try {
-      await signIn(page, base, key, `${run.path}?tab=logs`);
+      await signIn(page, dash.base, dash.key, `${run.path}?tab=logs`);
       const output = page.getByRole('list', { name: 'Console output' });
       await output.getByText('print message 1: epoch 0').waitFor();
       await page.getByText('40 lines').waitFor();
@@ -105,17 +93,17 @@ describe('the Logs tab', () => {
   });
 
   it('pages through 20,000 lines without loading them all', async () => {
-    const run = await createRun(base, key, 'long-console');
+    const run = await createRun(dash.base, dash.key, 'long-console');
     const lines: Line[] = Array.from({ length: 20_000 }, (_, i) => ({
       lineNumber: i + 1,
       logType: i % 97 === 0 ? 'ERROR' : 'PRINT',
       message: `line ${i + 1} of the long console`,
     }));
-    await ingestLogs(base, key, run.runId, lines);
+    await ingestLogs(dash.base, dash.key, run.runId, lines);
     const { page, context, errors } = await openPage(dash.browser);
     const requests = watchLogRequests(page);
     try {
-      await signIn(page, base, key, `${run.path}?tab=logs`);
+      await signIn(page, dash.base, dash.key, `${run.path}?tab=logs`);
       const output = page.getByRole('list', { name: 'Console output' });
       await output.getByText('line 1 of the long console', { exact: true }).waitFor();
       await page.getByText('20,000 lines').waitFor();
@@ -141,16 +129,16 @@ describe('the Logs tab', () => {
   });
 
   it('follows a RUNNING run: a new line shows within 5 s, at the bottom', async () => {
-    const run = await createRun(base, key, 'live-console');
+    const run = await createRun(dash.base, dash.key, 'live-console');
     await ingestLogs(
-      base,
-      key,
+      dash.base,
+      dash.key,
       run.runId,
       Array.from({ length: 300 }, (_, i) => ({ lineNumber: i + 1, logType: 'PRINT', message: `warmup ${i + 1}` })),
     );
     const { page, context, errors } = await openPage(dash.browser);
     try {
-      await signIn(page, base, key, `${run.path}?tab=logs`);
+      await signIn(page, dash.base, dash.key, `${run.path}?tab=logs`);
       const output = page.getByRole('list', { name: 'Console output' });
       await output.getByText('warmup 1', { exact: true }).waitFor();
       const follow = page.getByRole('button', { name: 'Follow' });
@@ -159,7 +147,7 @@ describe('the Logs tab', () => {
       expect(await follow.getAttribute('aria-pressed')).toBe('true');
       await output.getByText('warmup 300', { exact: true }).waitFor();
 
-      await ingestLogs(base, key, run.runId, [
+      await ingestLogs(dash.base, dash.key, run.runId, [
         { lineNumber: 301, logType: 'ERROR', message: 'fresh line after follow', time: Date.now() },
       ]);
       const started = Date.now();
@@ -174,8 +162,8 @@ describe('the Logs tab', () => {
       await output.hover();
       await page.mouse.wheel(0, -400);
       await expect.poll(() => follow.getAttribute('aria-pressed')).toBe('false');
-      const done = await http(base, 'POST', '/api/runs/status/update', {
-        key,
+      const done = await http(dash.base, 'POST', '/api/runs/status/update', {
+        key: dash.key,
         json: { runId: run.runId, status: 'COMPLETED' },
       });
       expect(done.status).toBe(200);
@@ -187,15 +175,15 @@ describe('the Logs tab', () => {
   });
 
   it('says so when a run has no console output, and fits a phone in the dark theme', async () => {
-    const empty = await createRun(base, key, 'quiet-run');
+    const empty = await createRun(dash.base, dash.key, 'quiet-run');
     const phone = await openPage(dash.browser, { width: 390, height: 844, colorScheme: 'dark' });
     try {
-      await signIn(phone.page, base, key, `${empty.path}?tab=logs`);
+      await signIn(phone.page, dash.base, dash.key, `${empty.path}?tab=logs`);
       await phone.page.getByText('No console output yet').waitFor();
-      const busy = await createRun(base, key, 'phone-console');
+      const busy = await createRun(dash.base, dash.key, 'phone-console');
       await ingestLogs(
-        base,
-        key,
+        dash.base,
+        dash.key,
         busy.runId,
         Array.from({ length: 50 }, (_, i) => ({
           lineNumber: i + 1,
@@ -203,7 +191,7 @@ describe('the Logs tab', () => {
           message: `a rather long console line number ${i + 1} that does not fit on a phone screen at all`,
         })),
       );
-      await phone.page.goto(`${base}${busy.path}?tab=logs`);
+      await phone.page.goto(`${dash.base}${busy.path}?tab=logs`);
       await phone.page.getByRole('list', { name: 'Console output' }).getByRole('listitem').first().waitFor();
       await noSidewaysScroll(phone.page);
       await screenshot(phone.page, 'logs-phone-dark');

@@ -8,7 +8,7 @@ import { deflateSync } from 'node:zlib';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { connectChromium, type Dashboard, openPage, screenshot, signIn, startDashboard } from '../helpers/browser.js';
+import { connectChromium, openPage, screenshot, signIn, useDashboard } from '../helpers/browser.js';
 import { S3_CREDENTIALS, startS3TestServer, type S3TestServer } from '../helpers/s3-test-server.js';
 import { spawnServer, type SpawnedServer } from '../helpers/spawned-server.js';
 import { createRunHttp, drawn, ingestMetricsHttp, noErrors, scrollIntoView } from '../helpers/browser-seed.js';
@@ -157,19 +157,14 @@ const noHorizontalScroll = (page: Page) =>
   page.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth);
 
 describe('media in the dashboard', () => {
-  let dash: Dashboard;
-  let base: string;
-  let key: string;
+  const dash = useDashboard();
   let a: { runId: number; path: string };
   let b: { runId: number; path: string };
 
   beforeAll(async () => {
-    dash = await startDashboard();
-    base = dash.server.baseUrl;
-    key = dash.server.key;
-    a = await createRun(base, key, 'media-a');
-    b = await createRun(base, key, 'media-b');
-    await upload(base, key, a.runId, [
+    a = await createRun(dash.base, dash.key, 'media-a');
+    b = await createRun(dash.base, dash.key, 'media-b');
+    await upload(dash.base, dash.key, a.runId, [
       ...imagesOf('a', 0),
       {
         fileName: 'a-step3-extra.png',
@@ -182,25 +177,21 @@ describe('media in the dashboard', () => {
       },
       { fileName: 'tone.wav', logName: AUDIO, step: 1, fileType: 'wav', bytes: wav() },
     ]);
-    await upload(base, key, b.runId, imagesOf('b', 1));
+    await upload(dash.base, dash.key, b.runId, imagesOf('b', 1));
     await ingestMetricsHttp(
-      base,
-      key,
+      dash.base,
+      dash.key,
       a.runId,
       PROJECT,
       [1, 2, 3].map((step) => metricLine(step, { 'train/loss': 1 / step }, T0 + step * 1000)),
     );
   }, 120_000);
 
-  afterAll(async () => {
-    await dash?.close();
-  });
-
   it('shows images by step with a slider, a large view, and playable audio', async () => {
     const watch = await openPage(dash.browser);
     const { page } = watch;
     try {
-      await signIn(page, base, key, `${a.path}?tab=media`);
+      await signIn(page, dash.base, dash.key, `${a.path}?tab=media`);
       const images = group(page, IMAGES);
       await images.waitFor();
       const grid = images.getByRole('group', { name: /^Step / });
@@ -269,7 +260,7 @@ describe('media in the dashboard', () => {
     const watch = await openPage(dash.browser);
     const { page } = watch;
     try {
-      await signIn(page, base, key, a.path);
+      await signIn(page, dash.base, dash.key, a.path);
       await drawn(page, 'train/loss');
       // Hover the chart at step 1 (the left end of its x range 1..3).
       const over = page.locator('figure[aria-label="train/loss"] .u-over');
@@ -306,7 +297,7 @@ describe('media in the dashboard', () => {
     const watch = await openPage(dash.browser, { width: 390, height: 844, colorScheme: 'dark' });
     const { page } = watch;
     try {
-      await signIn(page, base, key, `${a.path}?tab=media`);
+      await signIn(page, dash.base, dash.key, `${a.path}?tab=media`);
       const images = group(page, IMAGES);
       await images.waitFor();
       await expect.poll(() => decoded(images), { timeout: 10_000 }).toBe(true);
@@ -322,9 +313,9 @@ describe('media in the dashboard', () => {
     const watch = await openPage(dash.browser);
     const { page } = watch;
     try {
-      const validate = await http(base, 'GET', '/api/runs/auth/validate', { key });
+      const validate = await http(dash.base, 'GET', '/api/runs/auth/validate', { key: dash.key });
       const org = (validate.body.organization as { slug: string }).slug;
-      await signIn(page, base, key, `/o/${org}/projects/${PROJECT}/compare?runs=${a.runId},${b.runId}`);
+      await signIn(page, dash.base, dash.key, `/o/${org}/projects/${PROJECT}/compare?runs=${a.runId},${b.runId}`);
       const media = page.getByRole('region', { name: 'Media', exact: true });
       const row = media.getByRole('region', { name: IMAGES, exact: true });
       await row.waitFor();

@@ -6,8 +6,8 @@
  * without a graph shows how to log one; phone width and the dark theme.
  */
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Dashboard, openPage, type PageWatch, screenshot, signIn, startDashboard } from '../helpers/browser.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { openPage, type PageWatch, screenshot, signIn, useDashboard } from '../helpers/browser.js';
 import { createRunHttp, noSidewaysScroll } from '../helpers/browser-seed.js';
 import { http } from '../helpers/http-client.js';
 
@@ -60,33 +60,24 @@ const createRun = (base: string, key: string, runName: string): Promise<{ runId:
   createRunHttp(base, key, { runName, projectName: PROJECT });
 
 describe('the Model graph tab', () => {
-  let dash: Dashboard;
-  let base: string;
-  let key: string;
+  const dash = useDashboard();
   let withGraph: { runId: number; path: string };
   let without: { runId: number; path: string };
 
   beforeAll(async () => {
-    dash = await startDashboard();
-    base = dash.server.baseUrl;
-    key = dash.server.key;
-    withGraph = await createRun(base, key, 'tiny-transformer');
-    without = await createRun(base, key, 'no-graph');
-    const res = await http(base, 'POST', '/api/runs/modelGraph/create', {
-      key,
+    withGraph = await createRun(dash.base, dash.key, 'tiny-transformer');
+    without = await createRun(dash.base, dash.key, 'no-graph');
+    const res = await http(dash.base, 'POST', '/api/runs/modelGraph/create', {
+      key: dash.key,
       json: { runId: withGraph.runId, graph: GRAPH },
     });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
   });
 
-  afterAll(async () => {
-    await dash?.close();
-  });
-
   const item = (page: Page, name: RegExp) => page.getByRole('treeitem', { name });
 
   async function openGraph(watch: PageWatch, path: string): Promise<void> {
-    await signIn(watch.page, base, key, `${path}?tab=graph`);
+    await signIn(watch.page, dash.base, dash.key, `${path}?tab=graph`);
     await watch.page.getByRole('tab', { name: 'Model graph' }).waitFor();
   }
 

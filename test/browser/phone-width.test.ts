@@ -2,8 +2,8 @@
  * The sign-in, projects and runs pages at phone width (390 px): nothing scrolls the page
  * sideways (the runs table scrolls inside its own box). Also the runs page in the dark theme.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Dashboard, openPage, screenshot, signIn, startDashboard } from '../helpers/browser.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { openPage, screenshot, signIn, useDashboard } from '../helpers/browser.js';
 import { createRunHttp, ingestMetricsHttp, pageWidth, realErrors } from '../helpers/browser-seed.js';
 import { http } from '../helpers/http-client.js';
 import { metricLine } from '../helpers/ingest-api.js';
@@ -12,12 +12,11 @@ const PROJECT = 'a-rather-long-project-name-for-small-screens';
 const PHONE = { width: 390, height: 844 };
 
 describe('the dashboard at phone width', () => {
-  let dash: Dashboard;
+  const dash = useDashboard();
   let org: string;
 
   beforeAll(async () => {
-    dash = await startDashboard();
-    const { baseUrl: base, key } = dash.server;
+    const { base, key } = dash;
     const start = Date.now() - 3 * 3600_000;
     for (let i = 0; i < 12; i++) {
       const { runId } = await createRunHttp(base, key, {
@@ -40,25 +39,21 @@ describe('the dashboard at phone width', () => {
     org = (validate.body.organization as { slug: string }).slug;
   }, 60_000);
 
-  afterAll(async () => {
-    await dash?.close();
-  });
-
   it('has no horizontal page scroll on the sign-in, projects, runs, leaderboard and empty pages', async () => {
     const { page, context, errors } = await openPage(dash.browser, PHONE);
     try {
-      await page.goto(`${dash.server.baseUrl}/sign-in`);
+      await page.goto(`${dash.base}/sign-in`);
       await page.getByLabel('API key').waitFor();
       expect(await pageWidth(page)).toBeLessThanOrEqual(390);
       await screenshot(page, 'phone-sign-in');
 
-      await signIn(page, dash.server.baseUrl, dash.server.key, `/o/${org}/projects`);
+      await signIn(page, dash.base, dash.key, `/o/${org}/projects`);
       await page.getByRole('link', { name: PROJECT }).waitFor();
       expect(await pageWidth(page)).toBeLessThanOrEqual(390);
       await screenshot(page, 'phone-projects');
 
       const runs = `/o/${org}/projects/${PROJECT}?col=metric:last:train/loss&col=config:lr`;
-      await page.goto(`${dash.server.baseUrl}${runs}`);
+      await page.goto(`${dash.base}${runs}`);
       await page.getByText('12 runs').waitFor();
       await page.getByRole('columnheader', { name: /train\/loss/ }).waitFor();
       expect(await pageWidth(page)).toBeLessThanOrEqual(390);
@@ -79,7 +74,7 @@ describe('the dashboard at phone width', () => {
       expect(await pageWidth(page)).toBeLessThanOrEqual(390);
       await screenshot(page, 'phone-leaderboard');
 
-      await page.goto(`${dash.server.baseUrl}/o/${org}/projects/nothing-logged-yet`);
+      await page.goto(`${dash.base}/o/${org}/projects/nothing-logged-yet`);
       await page.getByRole('button', { name: /^Copy environment/ }).waitFor();
       expect(await pageWidth(page)).toBeLessThanOrEqual(390);
       await screenshot(page, 'phone-empty-project');
@@ -92,12 +87,7 @@ describe('the dashboard at phone width', () => {
   it('draws the runs page in the dark theme', async () => {
     const { page, context, errors } = await openPage(dash.browser, { colorScheme: 'dark' });
     try {
-      await signIn(
-        page,
-        dash.server.baseUrl,
-        dash.server.key,
-        `/o/${org}/projects/${PROJECT}?col=metric:last:train/loss`,
-      );
+      await signIn(page, dash.base, dash.key, `/o/${org}/projects/${PROJECT}?col=metric:last:train/loss`);
       await page.getByText('12 runs').waitFor();
       const background = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
       expect(background).toBe('rgb(15, 18, 22)');

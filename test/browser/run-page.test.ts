@@ -6,8 +6,8 @@
  * foreign and misplaced runs get a "Run not found" page; tabs work by keyboard and live in
  * the URL; phone width and the dark theme.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Dashboard, openPage, screenshot, signIn, startDashboard } from '../helpers/browser.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { openPage, screenshot, signIn, useDashboard } from '../helpers/browser.js';
 import { createRunHttp, noSidewaysScroll, pathOf, realErrors, type SeededRun } from '../helpers/browser-seed.js';
 import { http } from '../helpers/http-client.js';
 import { createOrgKey } from '../helpers/spawned-server.js';
@@ -39,16 +39,11 @@ async function details(base: string, key: string, runId: number): Promise<Record
 }
 
 describe('the run page', () => {
-  let dash: Dashboard;
-  let base: string;
-  let key: string;
+  const dash = useDashboard();
   let main: Created;
 
   beforeAll(async () => {
-    dash = await startDashboard();
-    base = dash.server.baseUrl;
-    key = dash.server.key;
-    main = await createRun(base, key, {
+    main = await createRun(dash.base, dash.key, {
       runName: 'resnet-baseline',
       tags: ['baseline', 'gpu'],
       config: JSON.stringify(CONFIG),
@@ -56,15 +51,11 @@ describe('the run page', () => {
     });
   });
 
-  afterAll(async () => {
-    await dash?.close();
-  });
-
   it('shows name, display id and status when reached through the url of runs/create', async () => {
     const watch = await openPage(dash.browser);
     const { page, context, errors } = watch;
     try {
-      await signIn(page, base, key, pathOf(main.url));
+      await signIn(page, dash.base, dash.key, pathOf(main.url));
       expect(new URL(page.url()).pathname).toBe(pathOf(main.url));
       await expect.poll(() => page.getByRole('heading', { level: 1, name: 'resnet-baseline' }).count()).toBe(1);
       await page.getByText(main.displayId, { exact: true }).first().waitFor();
@@ -97,16 +88,18 @@ describe('the run page', () => {
   it('adds and removes tags and saves notes, and the API returns them', async () => {
     const { page, context, errors } = await openPage(dash.browser);
     try {
-      await signIn(page, base, key, `${pathOf(main.url)}?tab=overview`);
+      await signIn(page, dash.base, dash.key, `${pathOf(main.url)}?tab=overview`);
       await page.getByRole('button', { name: 'Remove tag gpu' }).waitFor();
       await page.getByLabel('New tag').fill('promising');
       await page.getByRole('button', { name: 'Add tag' }).click();
       await page.getByRole('button', { name: 'Remove tag promising' }).waitFor();
       await expect
-        .poll(async () => (await details(base, key, main.runId)).tags)
+        .poll(async () => (await details(dash.base, dash.key, main.runId)).tags)
         .toEqual(['baseline', 'gpu', 'promising']);
       await page.getByRole('button', { name: 'Remove tag gpu' }).click();
-      await expect.poll(async () => (await details(base, key, main.runId)).tags).toEqual(['baseline', 'promising']);
+      await expect
+        .poll(async () => (await details(dash.base, dash.key, main.runId)).tags)
+        .toEqual(['baseline', 'promising']);
       await expect.poll(() => page.getByRole('button', { name: 'Remove tag gpu' }).count()).toBe(0);
       // A duplicate is refused in the page.
       await page.getByLabel('New tag').fill('baseline');
@@ -120,7 +113,7 @@ describe('the run page', () => {
       await save.click();
       await page.getByRole('status').filter({ hasText: 'Notes saved' }).waitFor();
       await expect
-        .poll(async () => (await details(base, key, main.runId)).notes)
+        .poll(async () => (await details(dash.base, dash.key, main.runId)).notes)
         .toBe('Warmup of 5 epochs helps.\nTry label smoothing next.');
       // After a reload the page shows what was stored.
       await page.reload();
@@ -137,7 +130,7 @@ describe('the run page', () => {
   it('opens nested config keys, searches them and shows long arrays in parts', async () => {
     const { page, context, errors } = await openPage(dash.browser);
     try {
-      await signIn(page, base, key, `${pathOf(main.url)}?tab=overview`);
+      await signIn(page, dash.base, dash.key, `${pathOf(main.url)}?tab=overview`);
       const config = page.getByRole('region', { name: 'Config' });
       const model = config.getByRole('button', { name: 'model' });
       await model.waitFor();
@@ -181,10 +174,13 @@ describe('the run page', () => {
   });
 
   it('follows a RUNNING run to COMPLETED without reload: status, duration and timeline', async () => {
-    const run = await createRun(base, key, { runName: 'live-status-run', config: JSON.stringify({ lr: 0.1 }) });
+    const run = await createRun(dash.base, dash.key, {
+      runName: 'live-status-run',
+      config: JSON.stringify({ lr: 0.1 }),
+    });
     const { page, context, errors } = await openPage(dash.browser);
     try {
-      await signIn(page, base, key, `${pathOf(run.url)}?tab=overview`);
+      await signIn(page, dash.base, dash.key, `${pathOf(run.url)}?tab=overview`);
       await page.locator('.run-header .status', { hasText: 'RUNNING' }).waitFor();
       const timeline = page.getByRole('list', { name: 'Status timeline' });
       await timeline.getByRole('listitem').first().waitFor();
@@ -195,7 +191,7 @@ describe('the run page', () => {
         (window as unknown as { marker: string }).marker = 'same page';
       });
 
-      await setStatus(base, key, run.runId, 'COMPLETED');
+      await setStatus(dash.base, dash.key, run.runId, 'COMPLETED');
       const started = Date.now();
       await page.locator('.run-header .status', { hasText: 'COMPLETED' }).waitFor({ timeout: 5_000 });
       expect(Date.now() - started).toBeLessThan(5_000);
@@ -217,16 +213,16 @@ describe('the run page', () => {
   });
 
   it('sends a page whose session ended to sign-in, and back to the run afterwards', async () => {
-    const run = await createRun(base, key, { runName: 'session-ends-here' });
+    const run = await createRun(dash.base, dash.key, { runName: 'session-ends-here' });
     const { page, context, errors } = await openPage(dash.browser);
     try {
-      await signIn(page, base, key, `${pathOf(run.url)}?tab=overview`);
+      await signIn(page, dash.base, dash.key, `${pathOf(run.url)}?tab=overview`);
       await page.getByRole('heading', { level: 1, name: 'session-ends-here' }).waitFor();
       // The session ends on the server (as Sign out in another tab would); the next poll finds out.
-      const ended = await context.request.delete(`${base}/api/session`, { headers: { origin: base } });
+      const ended = await context.request.delete(`${dash.base}/api/session`, { headers: { origin: dash.base } });
       expect(ended.status()).toBe(204);
       await page.waitForURL((url) => url.pathname === '/sign-in', { timeout: 10_000 });
-      await page.getByLabel('API key').fill(key);
+      await page.getByLabel('API key').fill(dash.key);
       await page.getByRole('button', { name: 'Sign in' }).click();
       await page.getByRole('heading', { level: 1, name: 'session-ends-here' }).waitFor();
       expect(new URL(page.url()).searchParams.get('tab')).toBe('overview');
@@ -237,10 +233,14 @@ describe('the run page', () => {
   });
 
   it('links a fork to its parent by name, and the link opens the parent', async () => {
-    const fork = await createRun(base, key, { runName: 'resnet-fork-lr', forkRunId: main.runId, forkStep: 0 });
+    const fork = await createRun(dash.base, dash.key, {
+      runName: 'resnet-fork-lr',
+      forkRunId: main.runId,
+      forkStep: 0,
+    });
     const { page, context, errors } = await openPage(dash.browser);
     try {
-      await signIn(page, base, key, pathOf(fork.url));
+      await signIn(page, dash.base, dash.key, pathOf(fork.url));
       await page.getByRole('heading', { level: 1, name: 'resnet-fork-lr' }).waitFor();
       const parent = page.getByRole('link', { name: 'resnet-baseline' });
       await parent.waitFor();
@@ -258,7 +258,7 @@ describe('the run page', () => {
   it('shows "Run not found" for an unknown SQID, another organization\'s run and the wrong project', async () => {
     // A run of another organization, created with that organization's own key.
     const otherKey = await createOrgKey(dash.server.dataDir, 'other-org', ['--user', 'eve', '--name', 'test']);
-    const foreign = await http(base, 'POST', '/api/runs/create', {
+    const foreign = await http(dash.base, 'POST', '/api/runs/create', {
       key: otherKey,
       json: { runName: 'secret-run', projectName: PROJECT },
     });
@@ -269,17 +269,17 @@ describe('the run page', () => {
 
     const { page, context, errors } = await openPage(dash.browser);
     try {
-      await signIn(page, base, key, `/o/${org}/projects/${PROJECT}/zzzzzzzzzz`);
+      await signIn(page, dash.base, dash.key, `/o/${org}/projects/${PROJECT}/zzzzzzzzzz`);
       await page.getByRole('heading', { name: 'Run not found' }).waitFor();
       await page.getByRole('link', { name: `Runs of ${PROJECT}` }).waitFor();
       await page.getByRole('link', { name: 'All projects' }).waitFor();
       await screenshot(page, 'run-not-found');
 
-      await page.goto(`${base}/o/${org}/projects/${PROJECT}/${foreignSqid}`);
+      await page.goto(`${dash.base}/o/${org}/projects/${PROJECT}/${foreignSqid}`);
       await page.getByRole('heading', { name: 'Run not found' }).waitFor();
       expect(await page.getByText('secret-run').count()).toBe(0);
 
-      await page.goto(`${base}/o/${org}/projects/some-other-project/${sqid}`);
+      await page.goto(`${dash.base}/o/${org}/projects/some-other-project/${sqid}`);
       await page.getByRole('heading', { name: 'Run not found' }).waitFor();
       await page.getByRole('link', { name: PROJECT, exact: true }).click();
       await page.getByRole('heading', { level: 1, name: 'resnet-baseline' }).waitFor();
@@ -291,10 +291,10 @@ describe('the run page', () => {
   });
 
   it('lists files with their size and a download link in a Files tab', async () => {
-    const run = await createRun(base, key, { runName: 'with-files' });
+    const run = await createRun(dash.base, dash.key, { runName: 'with-files' });
     const bytes = 'hello, file\n';
-    const links = await http(base, 'POST', '/files', {
-      key,
+    const links = await http(dash.base, 'POST', '/files', {
+      key: dash.key,
       json: {
         files: [{ fileName: 'notes.txt', logName: 'artifacts', fileSize: bytes.length, fileType: 'text', step: 3 }],
       },
@@ -307,14 +307,14 @@ describe('the run page', () => {
 
     const { page, context, errors } = await openPage(dash.browser);
     try {
-      await signIn(page, base, key, `${pathOf(run.url)}?tab=files`);
+      await signIn(page, dash.base, dash.key, `${pathOf(run.url)}?tab=files`);
       const tab = page.getByRole('tab', { name: /Files/ });
       await tab.waitFor();
       expect(await tab.getAttribute('aria-selected')).toBe('true');
       const link = page.getByRole('link', { name: 'notes.txt' });
       await link.waitFor();
       expect(await page.getByRole('row', { name: /notes\.txt/ }).textContent()).toContain('12 B');
-      const res = await context.request.get(new URL(String(await link.getAttribute('href')), base).href);
+      const res = await context.request.get(new URL(String(await link.getAttribute('href')), dash.base).href);
       expect(await res.text()).toBe(bytes);
       expect(realErrors(errors)).toEqual([]);
     } finally {
@@ -326,11 +326,11 @@ describe('the run page', () => {
     const phone = await openPage(dash.browser, { width: 390, height: 844 });
     const dark = await openPage(dash.browser, { colorScheme: 'dark' });
     try {
-      await signIn(phone.page, base, key, `${pathOf(main.url)}?tab=overview`);
+      await signIn(phone.page, dash.base, dash.key, `${pathOf(main.url)}?tab=overview`);
       await phone.page.getByLabel('Search config').waitFor();
       await noSidewaysScroll(phone.page);
       await screenshot(phone.page, 'run-phone');
-      await signIn(dark.page, base, key, `${pathOf(main.url)}?tab=overview`);
+      await signIn(dark.page, dash.base, dash.key, `${pathOf(main.url)}?tab=overview`);
       await dark.page.getByLabel('Search config').waitFor();
       await screenshot(dark.page, 'run-overview-dark');
       expect(realErrors([...phone.errors, ...dark.errors])).toEqual([]);

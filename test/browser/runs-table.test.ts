@@ -5,8 +5,8 @@
  * and the pluto snippet of an empty project.
  */
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Dashboard, openPage, screenshot, signIn, startDashboard } from '../helpers/browser.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { openPage, screenshot, signIn, useDashboard } from '../helpers/browser.js';
 import { createRunHttp, ingestMetricsHttp, noErrors } from '../helpers/browser-seed.js';
 import { http } from '../helpers/http-client.js';
 import { metricLine } from '../helpers/ingest-api.js';
@@ -45,18 +45,15 @@ async function rowNames(page: Page): Promise<string[]> {
 }
 
 describe('projects and runs pages', () => {
-  let dash: Dashboard;
-  let base: string;
+  const dash = useDashboard();
   let org: string;
   const seeded = new Map<string, Seeded>();
 
   beforeAll(async () => {
-    dash = await startDashboard();
-    base = dash.server.baseUrl;
-    const key = dash.server.key;
+    const key = dash.key;
     const t0 = Date.now() - 2 * 3600_000;
     for (const [i, run] of RUNS.entries()) {
-      const s = await createRun(base, key, PROJECT, run.name, {
+      const s = await createRun(dash.base, key, PROJECT, run.name, {
         tags: [...run.tags],
         config: JSON.stringify({ lr: run.lr, model: { depth: 50 + i } }),
         createdAt: t0 + i * 60_000,
@@ -66,9 +63,9 @@ describe('projects and runs pages', () => {
         metricLine(0, { 'train/loss': 2 }),
         metricLine(1, { 'train/loss': run.loss, 'val/acc': 1 - run.loss }),
       ];
-      await ingestMetricsHttp(base, key, s.runId, PROJECT, lines);
+      await ingestMetricsHttp(dash.base, key, s.runId, PROJECT, lines);
       if (run.status !== 'RUNNING') {
-        const res = await http(base, 'POST', '/api/runs/status/update', {
+        const res = await http(dash.base, 'POST', '/api/runs/status/update', {
           key,
           json: { runId: s.runId, status: run.status },
         });
@@ -76,21 +73,17 @@ describe('projects and runs pages', () => {
       }
     }
     for (let i = 0; i < MANY; i++) {
-      await createRun(base, key, 'many-runs', `many-${String(i).padStart(4, '0')}`, { createdAt: t0 + i * 1000 });
+      await createRun(dash.base, key, 'many-runs', `many-${String(i).padStart(4, '0')}`, { createdAt: t0 + i * 1000 });
     }
-    const validate = await http(base, 'GET', '/api/runs/auth/validate', { key });
+    const validate = await http(dash.base, 'GET', '/api/runs/auth/validate', { key });
     org = (validate.body.organization as { slug: string }).slug;
   }, 120_000);
-
-  afterAll(async () => {
-    await dash?.close();
-  });
 
   it('lists the projects with their run counts and filters them', async () => {
     const watch = await openPage(dash.browser);
     const { page } = watch;
     try {
-      await signIn(page, base, dash.server.key, `/o/${org}/projects`);
+      await signIn(page, dash.base, dash.key, `/o/${org}/projects`);
       const row = page.getByRole('row', { name: new RegExp(`^${PROJECT}\\b`) });
       await row.waitFor();
       expect(await row.getByRole('cell').nth(1).textContent()).toBe(String(RUNS.length));
@@ -112,7 +105,7 @@ describe('projects and runs pages', () => {
     const watch = await openPage(dash.browser);
     const { page } = watch;
     try {
-      await signIn(page, base, dash.server.key, `/o/${org}/projects/${PROJECT}`);
+      await signIn(page, dash.base, dash.key, `/o/${org}/projects/${PROJECT}`);
       await page.getByText(`${RUNS.length} runs`).waitFor();
       // Newest first by default.
       expect(await rowNames(page)).toEqual(RUNS.map((r) => r.name).reverse());
@@ -153,7 +146,7 @@ describe('projects and runs pages', () => {
     const watch = await openPage(dash.browser);
     const { page } = watch;
     try {
-      await signIn(page, base, dash.server.key, `/o/${org}/projects/${PROJECT}`);
+      await signIn(page, dash.base, dash.key, `/o/${org}/projects/${PROJECT}`);
       await page.getByText(`${RUNS.length} runs`).waitFor();
 
       await page.getByText('Add filter', { exact: true }).click();
@@ -188,7 +181,7 @@ describe('projects and runs pages', () => {
     const watch = await openPage(dash.browser);
     const { page } = watch;
     try {
-      await signIn(page, base, dash.server.key, `/o/${org}/projects/${PROJECT}`);
+      await signIn(page, dash.base, dash.key, `/o/${org}/projects/${PROJECT}`);
       const compare = page.getByRole('button', { name: /^Compare/ });
       await compare.waitFor();
       expect(await compare.isDisabled()).toBe(true);
@@ -211,7 +204,7 @@ describe('projects and runs pages', () => {
     const watch = await openPage(dash.browser);
     const { page } = watch;
     try {
-      await signIn(page, base, dash.server.key, `/o/${org}/projects/${PROJECT}`);
+      await signIn(page, dash.base, dash.key, `/o/${org}/projects/${PROJECT}`);
       await page.getByRole('button', { name: 'Leaderboard' }).click();
       await page.getByLabel('Metric').selectOption('val/acc');
       await page.getByLabel('Direction').selectOption('DESC');
@@ -238,7 +231,7 @@ describe('projects and runs pages', () => {
     const watch = await openPage(dash.browser);
     const { page } = watch;
     try {
-      await signIn(page, base, dash.server.key, `/o/${org}/projects/many-runs`);
+      await signIn(page, dash.base, dash.key, `/o/${org}/projects/many-runs`);
       await page.getByText(`${MANY} runs`).waitFor();
       const rendered = await page.locator('.runs-table tbody tr:not(.spacer)').count();
       expect(rendered).toBeLessThan(100);
@@ -259,7 +252,7 @@ describe('projects and runs pages', () => {
     const watch = await openPage(dash.browser);
     const { page } = watch;
     try {
-      await signIn(page, base, dash.server.key, `/o/${org}/projects/fresh-project`);
+      await signIn(page, dash.base, dash.key, `/o/${org}/projects/fresh-project`);
       await page
         .getByRole('heading', { name: /fresh-project/ })
         .nth(1)
@@ -267,7 +260,7 @@ describe('projects and runs pages', () => {
       const code = await page.locator('pre').allTextContents();
       const text = code.join('\n');
       for (const name of ['PLUTO_URL_APP', 'PLUTO_URL_API', 'PLUTO_URL_INGEST']) {
-        expect(text).toContain(`${name}=${base}`);
+        expect(text).toContain(`${name}=${dash.base}`);
       }
       expect(text).toContain('pluto.init(project="fresh-project"');
       await page.getByRole('button', { name: /^Copy environment/ }).waitFor();
@@ -282,11 +275,11 @@ describe('projects and runs pages', () => {
     const watch = await openPage(dash.browser);
     const { page } = watch;
     try {
-      await signIn(page, base, dash.server.key, '/o/someone-else/projects');
+      await signIn(page, dash.base, dash.key, '/o/someone-else/projects');
       await page.getByRole('heading', { name: 'Not your organization' }).waitFor();
       await page.getByRole('link', { name: `Go to the projects of ${org}` }).click();
       await page.waitForURL((url) => url.pathname === `/o/${org}/projects`);
-      await page.goto(`${base}/no/such/page`);
+      await page.goto(`${dash.base}/no/such/page`);
       await page.getByRole('heading', { name: 'Page not found' }).waitFor();
       await page.getByRole('link', { name: 'Your projects' }).waitFor();
       await screenshot(page, 'not-found');

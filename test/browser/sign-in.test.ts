@@ -2,32 +2,27 @@
  * Signing in and out of the dashboard in Chromium: a wrong key shows an alert, a right key
  * lands on the deep link that was opened signed out, Sign out ends the session.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Dashboard, openPage, screenshot, signIn, startDashboard } from '../helpers/browser.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { openPage, screenshot, signIn, useDashboard } from '../helpers/browser.js';
 import { createRunHttp, realErrors } from '../helpers/browser-seed.js';
 import { http } from '../helpers/http-client.js';
 
 describe('signing in to the dashboard', () => {
-  let dash: Dashboard;
+  const dash = useDashboard();
   let runPath: string;
 
   beforeAll(async () => {
-    dash = await startDashboard();
-    const created = await createRunHttp(dash.server.baseUrl, dash.server.key, {
+    const created = await createRunHttp(dash.base, dash.key, {
       runName: 'deep-link-run',
       projectName: 'sign-in-demo',
     });
     runPath = created.path;
   });
 
-  afterAll(async () => {
-    await dash?.close();
-  });
-
   it('shows an alert for a wrong key and stays on the sign-in page', async () => {
     const { page, context, errors } = await openPage(dash.browser);
     try {
-      await page.goto(`${dash.server.baseUrl}/`);
+      await page.goto(`${dash.base}/`);
       await page.waitForURL((url) => url.pathname === '/sign-in');
       const field = page.getByLabel('API key');
       expect(await field.getAttribute('type')).toBe('password');
@@ -55,19 +50,19 @@ describe('signing in to the dashboard', () => {
   it('lands on the run page that was opened signed out, and Sign out ends the session', async () => {
     const { page, context, errors } = await openPage(dash.browser);
     try {
-      await signIn(page, dash.server.baseUrl, dash.server.key, runPath);
+      await signIn(page, dash.base, dash.key, runPath);
       expect(new URL(page.url()).pathname).toBe(runPath);
       const stored = await page.evaluate(
         () => JSON.stringify({ ...localStorage }) + JSON.stringify({ ...sessionStorage }),
       );
-      expect(stored).not.toContain(dash.server.key);
+      expect(stored).not.toContain(dash.key);
 
       await page.getByRole('button', { name: 'Sign out' }).click();
       await page.waitForURL((url) => url.pathname === '/sign-in');
       await page.getByLabel('API key').waitFor();
 
       // The session is gone on the server: a protected page sends the browser back to sign-in.
-      await page.goto(`${dash.server.baseUrl}/o/anything/projects`);
+      await page.goto(`${dash.base}/o/anything/projects`);
       await page.waitForURL((url) => url.pathname === '/sign-in');
       expect(new URL(page.url()).searchParams.get('next')).toBe('/o/anything/projects');
       expect(realErrors(errors)).toEqual([]);
@@ -79,9 +74,9 @@ describe('signing in to the dashboard', () => {
   it('sends the page to sign-in when its session ends elsewhere', async () => {
     const { page, context, errors } = await openPage(dash.browser);
     try {
-      const validate = await http(dash.server.baseUrl, 'GET', '/api/runs/auth/validate', { key: dash.server.key });
+      const validate = await http(dash.base, 'GET', '/api/runs/auth/validate', { key: dash.key });
       const org = (validate.body.organization as { slug: string }).slug;
-      await signIn(page, dash.server.baseUrl, dash.server.key, `/o/${org}/projects/sign-in-demo`);
+      await signIn(page, dash.base, dash.key, `/o/${org}/projects/sign-in-demo`);
       await page.getByRole('link', { name: 'deep-link-run' }).waitFor();
       // Signed out by another tab: the page still believes in its session until a read fails.
       const status = await page.evaluate(async () => (await fetch('/api/session', { method: 'DELETE' })).status);
@@ -98,16 +93,16 @@ describe('signing in to the dashboard', () => {
   it('lands on a project page deep link, and goes straight on when already signed in', async () => {
     const { page, context, errors } = await openPage(dash.browser);
     try {
-      const validate = await http(dash.server.baseUrl, 'GET', '/api/runs/auth/validate', { key: dash.server.key });
+      const validate = await http(dash.base, 'GET', '/api/runs/auth/validate', { key: dash.key });
       const org = (validate.body.organization as { slug: string }).slug;
       const target = `/o/${org}/projects/sign-in-demo?q=deep`;
-      await signIn(page, dash.server.baseUrl, dash.server.key, target);
+      await signIn(page, dash.base, dash.key, target);
       const url = new URL(page.url());
       expect(url.pathname + url.search).toBe(target);
       await page.getByRole('heading', { name: 'sign-in-demo' }).waitFor();
 
       // Signed in already: the sign-in page goes on to `next` (and never off-site).
-      await page.goto(`${dash.server.baseUrl}/sign-in?next=${encodeURIComponent('//example.com/x')}`);
+      await page.goto(`${dash.base}/sign-in?next=${encodeURIComponent('//example.com/x')}`);
       await page.waitForURL((u) => u.pathname === `/o/${org}/projects`);
       expect(realErrors(errors)).toEqual([]);
     } finally {

@@ -6,8 +6,8 @@
  * `sys/` names out; phone width in the dark theme.
  */
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Dashboard, hasInk, openPage, screenshot, signIn, startDashboard } from '../helpers/browser.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { hasInk, openPage, screenshot, signIn, useDashboard } from '../helpers/browser.js';
 import { createRunHttp, ingestMetricsHttp, noErrors, noSidewaysScroll } from '../helpers/browser-seed.js';
 import { metricLine, type PyValue } from '../helpers/ingest-api.js';
 
@@ -18,16 +18,15 @@ const figure = (page: Page, logName: string) => page.locator(`figure[aria-label=
 const panel = (page: Page, name: string) => page.getByRole('tabpanel', { name });
 
 describe('the System tab', () => {
-  let dash: Dashboard;
-  let base: string;
-  let key: string;
+  const dash = useDashboard();
   let path: string;
 
   beforeAll(async () => {
-    dash = await startDashboard();
-    base = dash.server.baseUrl;
-    key = dash.server.key;
-    const run = await createRunHttp(base, key, { runName: 'with-system', projectName: PROJECT, createdAt: T0 });
+    const run = await createRunHttp(dash.base, dash.key, {
+      runName: 'with-system',
+      projectName: PROJECT,
+      createdAt: T0,
+    });
     const runId = run.runId;
     path = run.path;
     const lines: PyValue[] = [];
@@ -42,15 +41,14 @@ describe('the System tab', () => {
       );
       lines.push(metricLine(step, { 'train/loss': 1 / step }, T0 + step * 60_000));
     }
-    await ingestMetricsHttp(base, key, runId, PROJECT, lines);
+    await ingestMetricsHttp(dash.base, dash.key, runId, PROJECT, lines);
   });
-  afterAll(() => dash?.close());
 
   it('charts sys/ metrics against relative time, and the Charts tab leaves them out', async () => {
     const watch = await openPage(dash.browser);
     const { page, context } = watch;
     try {
-      await signIn(page, base, key, `${path}?tab=system`);
+      await signIn(page, dash.base, dash.key, `${path}?tab=system`);
       expect(await page.getByRole('tab', { name: 'System' }).getAttribute('aria-selected')).toBe('true');
       const system = panel(page, 'System');
       await system.locator('figure[aria-label="sys/cpu"][aria-busy="false"]').waitFor({ timeout: 15_000 });
@@ -84,7 +82,7 @@ describe('the System tab', () => {
     const watch = await openPage(dash.browser, { width: 390, height: 844, colorScheme: 'dark' });
     const { page, context } = watch;
     try {
-      await signIn(page, base, key, `${path}?tab=system`);
+      await signIn(page, dash.base, dash.key, `${path}?tab=system`);
       await figure(page, 'sys/cpu').and(page.locator('[aria-busy="false"]')).waitFor({ timeout: 15_000 });
       expect(await hasInk(page, 'figure[aria-label="sys/cpu"]')).toBe(true);
       await noSidewaysScroll(page);

@@ -1,6 +1,7 @@
 /** MetadataStore conformance: organizations, users, API keys and installation secrets. */
+import type { NewApiKey } from '../../src/domain/types.js';
 import { describe, expect, it } from 'vitest';
-import type { MetadataStore, NewApiKey } from '../../src/store/metadata-store.js';
+import type { MetadataStore } from '../../src/store/metadata-store.js';
 import { sha256, T0, twoOrgs, withStore, type OpenMetadataStore } from './metadata-suite-helpers.js';
 
 const CLEAR = ['sw_live_4f1c0d9a8b7e6f5a4b3c2d1e0f9a8b7c', 'sw_live_0a1b2c3d4e5f60718293a4b5c6d7e8f9'] as const;

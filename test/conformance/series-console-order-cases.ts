@@ -2,9 +2,10 @@
  * SeriesStore conformance: console lines arriving late, re-sent, or read at deep offsets,
  * checked page by page against a brute-force model of the contract.
  */
+import type { ConsoleLine } from '../../src/domain/types.js';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { ConsoleLine, SeriesStore } from '../../src/store/series-store.js';
+import type { SeriesStore } from '../../src/store/series-store.js';
 import { withStore, type OpenSeriesStore } from './series-suite-helpers.js';
 
 const TYPES = ['INFO', 'ERROR', 'PRINT'] as const;

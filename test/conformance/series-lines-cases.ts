@@ -1,6 +1,6 @@
 /** SeriesStore conformance: console lines, data lines, file records and metric names. */
+import type { ConsoleLine, DataLine, FileInput } from '../../src/domain/types.js';
 import { describe, expect, it } from 'vitest';
-import type { ConsoleLine, DataLine, FileInput } from '../../src/store/series-store.js';
 import { consoleOrderCases } from './series-console-order-cases.js';
 import { pt, withStore, type OpenSeriesStore } from './series-suite-helpers.js';
 

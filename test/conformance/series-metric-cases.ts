@@ -1,6 +1,6 @@
 /** SeriesStore conformance: metric writes, deduplication, summaries, names. */
+import type { MetricPointInput } from '../../src/domain/types.js';
 import { describe, expect, it } from 'vitest';
-import type { MetricPointInput } from '../../src/store/series-store.js';
 import {
   asStored,
   bruteSummary,

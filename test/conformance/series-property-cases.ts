@@ -1,8 +1,7 @@
 /** SeriesStore conformance: random batches against a brute-force model of the contract. */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { LineageLink } from '../../src/domain/types.js';
-import type { MetricPointInput } from '../../src/store/series-store.js';
+import type { LineageLink, MetricPointInput } from '../../src/domain/types.js';
 import {
   asStored,
   bruteSummary,

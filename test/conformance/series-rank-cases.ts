@@ -1,7 +1,7 @@
 /** SeriesStore conformance: ranking runs of a project in the store (leaderboards). */
+import type { SeriesSummary } from '../../src/domain/types.js';
 import { describe, expect, it } from 'vitest';
 import { AGGREGATIONS, DIRECTIONS, sortRanked, type Aggregation } from '../../src/domain/aggregation.js';
-import type { SeriesSummary } from '../../src/store/series-store.js';
 import { withStore, type OpenSeriesStore } from './series-suite-helpers.js';
 
 const valueOf = (s: SeriesSummary, a: Aggregation): number | null => {

@@ -6,8 +6,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { samplePoints } from '../../src/domain/sampling.js';
-import type { LineageLink } from '../../src/domain/types.js';
-import type { MetricPoint, MetricPointInput, MetricQuery, SeriesStore } from '../../src/store/series-store.js';
+import type { LineageLink, MetricPoint, MetricPointInput } from '../../src/domain/types.js';
+import type { MetricQuery, SeriesStore } from '../../src/store/series-store.js';
 import { asStored, own, PointModel, pt, range, withStore, type OpenSeriesStore } from './series-suite-helpers.js';
 
 // -0 is stored as 0 by SQL engines, so the model uses 0.

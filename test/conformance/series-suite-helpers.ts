@@ -3,8 +3,8 @@
  * of the deduplication and fork rules, and brute-force summaries to compare against.
  */
 import { expect } from 'vitest';
-import type { LineageLink } from '../../src/domain/types.js';
-import type { MetricPoint, MetricPointInput, SeriesStore, SeriesSummary } from '../../src/store/series-store.js';
+import type { LineageLink, MetricPoint, MetricPointInput, SeriesSummary } from '../../src/domain/types.js';
+import type { SeriesStore } from '../../src/store/series-store.js';
 
 /** Opens a fresh, isolated, migrated store; close() releases it. */
 export type OpenSeriesStore = () => Promise<{ series: SeriesStore; close: () => Promise<void> }>;

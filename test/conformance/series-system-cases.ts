@@ -4,8 +4,8 @@
  * one is stored once, reads order them by step then time, and sampling and summaries treat
  * them like any other series. Other series keep one point per step.
  */
+import type { MetricPoint, MetricPointInput } from '../../src/domain/types.js';
 import { describe, expect, it } from 'vitest';
-import type { MetricPoint, MetricPointInput } from '../../src/store/series-store.js';
 import {
   asStored,
   bruteSummary,

@@ -16,7 +16,7 @@ import {
   type Download,
   type Page,
 } from 'playwright-core';
-import { inject } from 'vitest';
+import { afterAll, beforeAll, inject } from 'vitest';
 import { createOrgKey, REPO_ROOT } from './spawned-server.js';
 
 // Declared beside its reader (the setup in test/setup/browser-global.ts provides it), so every
@@ -143,6 +143,31 @@ export async function startDashboard(): Promise<Dashboard> {
   const org = `browser-${randomBytes(4).toString('hex')}`;
   const [key, browser] = await Promise.all([createOrgKey(dataDir, org), connectChromium()]);
   return { server: { baseUrl, dataDir, key }, browser, close: () => browser.close() };
+}
+
+/** The dashboard of a test file, with its server's URL and its organization's key at hand. */
+export interface UsedDashboard extends Dashboard {
+  /** The shared server's URL (server.baseUrl). */
+  base: string;
+  /** A key of the file's own organization (server.key). */
+  key: string;
+}
+
+/**
+ * The dashboard for the calling file or `describe`: started (startDashboard) before its
+ * tests, disconnected after them. Call it before the file's own beforeAll, which then sees
+ * it set; its fields are filled in when the tests start, not when this returns.
+ */
+export function useDashboard(): UsedDashboard {
+  const dash = {} as UsedDashboard;
+  beforeAll(async () => {
+    const started = await startDashboard();
+    Object.assign(dash, started, { base: started.server.baseUrl, key: started.server.key });
+  });
+  afterAll(async () => {
+    await dash.close?.();
+  });
+  return dash;
 }
 
 /**

@@ -4,6 +4,7 @@
  * the writes (appends, overwrites, re-sends, steps below the first, NaN) and whichever
  * writer made them (a second store on the same database invalidates the first one's cached tail).
  */
+import type { MetricPointInput } from '../../src/domain/types.js';
 import fc from 'fast-check';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -16,7 +17,6 @@ import { chunkStats } from '../../src/store/sql/chunk-codec.js';
 import { CHUNK_POINTS } from '../../src/store/sql/chunk-size.js';
 import { CHUNK_COLUMNS, rowPoints, rowStats, type ChunkDataRow } from '../../src/store/sql/sql-chunk-rows.js';
 import type { SqlDb } from '../../src/store/sql/sql-db.js';
-import type { MetricPointInput } from '../../src/store/series-store.js';
 import { asStored, own, PointModel } from '../conformance/series-suite-helpers.js';
 
 async function expectChunksExact(db: SqlDb): Promise<void> {

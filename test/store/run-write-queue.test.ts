@@ -6,7 +6,8 @@
 import { describe, expect, it } from 'vitest';
 import { packPoints, type PackedPoints } from '../../src/store/sql/packed-points.js';
 import { mergePacked, RunWriteQueue } from '../../src/store/sql/run-write-queue.js';
-import type { MetricPointInput, RunRef } from '../../src/store/series-store.js';
+import type { MetricPointInput } from '../../src/domain/types.js';
+import type { RunRef } from '../../src/store/series-store.js';
 
 const unpack = (b: PackedPoints): MetricPointInput[] => {
   const out: MetricPointInput[] = [];

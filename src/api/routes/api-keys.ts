@@ -1,13 +1,10 @@
 import { Type } from '@sinclair/typebox';
-import type { ApiKeyRecord } from '../../domain/types.js';
 import { createOrgKey, listOrgKeys, revokeOrgKey } from '../../services/api-keys.js';
 import type { Deps } from '../../services/context.js';
-import { iso } from '../../domain/iso.js';
 import type { App } from '../app-types.js';
-import { ctxOf } from '../auth-hook.js';
+import { ctxOf } from '../hooks/auth-hook.js';
 import { Nullable, Opt, StringEnum } from '../schema-helpers.js';
-
-const KEY_STATUSES = ['ACTIVE', 'REVOKED', 'EXPIRED'] as const;
+import { apiKeyView, KEY_STATUSES } from '../views/api-key-view.js';
 
 const keyFields = {
   id: Type.Integer(),
@@ -31,26 +28,6 @@ const CreateKeyBody = Type.Object({
   ),
 });
 
-const isoOrNull = (ms: number | null): string | null => (ms === null ? null : iso(ms));
-
-/** A key record as answered: ISO times, its status now, whether it is the request's own key. */
-function keyView(k: ApiKeyRecord, currentKeyId: number, now: number) {
-  const status: (typeof KEY_STATUSES)[number] =
-    k.revokedAt !== null ? 'REVOKED' : k.expiresAt !== null && k.expiresAt < now ? 'EXPIRED' : 'ACTIVE';
-  return {
-    id: k.id,
-    name: k.name,
-    prefix: k.prefix,
-    userName: k.userName,
-    createdAt: iso(k.createdAt),
-    lastUsedAt: isoOrNull(k.lastUsedAt),
-    expiresAt: isoOrNull(k.expiresAt),
-    revokedAt: isoOrNull(k.revokedAt),
-    status,
-    current: k.id === currentKeyId,
-  };
-}
-
 /**
  * GET /api/keys (the organization's keys, newest first), POST /api/keys (a new key for the
  * requesting user, answered once in clear) and POST /api/keys/{keyId}/revoke.
@@ -62,7 +39,7 @@ export function registerApiKeyRoutes(app: App, deps: Deps): void {
     async (request) => {
       const ctx = ctxOf(deps, request);
       const now = Date.now();
-      return { keys: (await listOrgKeys(ctx)).map((k) => keyView(k, ctx.principal.keyId, now)) };
+      return { keys: (await listOrgKeys(ctx)).map((k) => apiKeyView(k, ctx.principal.keyId, now)) };
     },
   );
 
@@ -78,7 +55,7 @@ export function registerApiKeyRoutes(app: App, deps: Deps): void {
     async (request) => {
       const ctx = ctxOf(deps, request);
       const { key, record } = await createOrgKey(ctx, request.body);
-      return { ...keyView(record, ctx.principal.keyId, Date.now()), key };
+      return { ...apiKeyView(record, ctx.principal.keyId, Date.now()), key };
     },
   );
 
@@ -96,7 +73,7 @@ export function registerApiKeyRoutes(app: App, deps: Deps): void {
     async (request) => {
       const ctx = ctxOf(deps, request);
       const record = await revokeOrgKey(ctx, request.params.keyId);
-      return keyView(record, ctx.principal.keyId, Date.now());
+      return apiKeyView(record, ctx.principal.keyId, Date.now());
     },
   );
 }

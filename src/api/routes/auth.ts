@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import type { Principal } from '../../domain/types.js';
 import type { Deps } from '../../services/context.js';
 import type { App } from '../app-types.js';
-import { ctxOf } from '../auth-hook.js';
+import { ctxOf } from '../hooks/auth-hook.js';
 
 /** The answer of GET /api/runs/auth/validate and POST /api/session: who the credentials act as. */
 export const ValidateResponse = Type.Object({

@@ -7,11 +7,11 @@ import type { Deps } from '../../services/context.js';
 import { listRunFiles, openDownload, requestUploads } from '../../services/files.js';
 import { ingestRun } from '../../services/ingest.js';
 import { receiveUpload } from '../../services/upload-receive.js';
-import { admitRequest } from '../ingest-admission.js';
+import { admitRequest } from '../hooks/ingest-admission.js';
 import { admissionOf } from './ingest.js';
 import type { App } from '../app-types.js';
 import { fileView } from '../views/file-view.js';
-import { ctxOf } from '../auth-hook.js';
+import { ctxOf } from '../hooks/auth-hook.js';
 import { Nullable, Opt, RunId, Step } from '../schema-helpers.js';
 
 const FileBody = Type.Object({

@@ -3,9 +3,9 @@ import type { FastifyRequest } from 'fastify';
 import type { Deps } from '../../services/context.js';
 import { ingestData, ingestLogs, ingestMetrics, ingestRun } from '../../services/ingest.js';
 import type { App } from '../app-types.js';
-import { ctxOf } from '../auth-hook.js';
+import { ctxOf } from '../hooks/auth-hook.js';
 import { utf8Text } from '../body-text.js';
-import { Admission, type AdmissionLimits, installAdmission } from '../ingest-admission.js';
+import { Admission, type AdmissionLimits, installAdmission } from '../hooks/ingest-admission.js';
 
 /** Content types the ingest routes accept; each body is NDJSON text. */
 export const NDJSON_TYPES = ['application/x-ndjson', 'application/jsonl', 'application/json', 'text/plain'];

@@ -2,12 +2,12 @@ import { Type } from '@sinclair/typebox';
 import type { Deps } from '../../services/context.js';
 import { MAX_COMPARE_RUNS, parseRunIds, queryMetrics, runStatistics } from '../../services/metric-reads.js';
 import { AGGREGATIONS, compareRuns, DIRECTIONS, leaderboard, metricNames } from '../../services/metric-rankings.js';
-import { iso } from '../../domain/iso.js';
 import { comparisonUrl, runUrl } from '../../services/run-urls.js';
 import type { App } from '../app-types.js';
-import { ctxOf } from '../auth-hook.js';
+import { ctxOf } from '../hooks/auth-hook.js';
 import { JsonValue, Nullable, QueryInt, RunId, StringEnum } from '../schema-helpers.js';
 import { jsonPieces, sendJsonBuffer } from '../sliced-json.js';
+import { compareRowView, leaderboardRowView, metricPointViews, metricStatsView } from '../views/metric-view.js';
 
 const Name = Type.String({ maxLength: 1024 });
 const OptName = Type.Optional(Name);
@@ -60,8 +60,8 @@ export function registerMetricRoutes(app: App, deps: Deps): void {
       },
     },
     async (request, reply) => {
-      const metrics = await queryMetrics(ctxOf(deps, request), request.query);
-      return sendJsonBuffer(reply, await jsonPieces({}, 'metrics', metrics));
+      const series = await queryMetrics(ctxOf(deps, request), request.query);
+      return sendJsonBuffer(reply, await jsonPieces({}, 'metrics', metricPointViews(series)));
     },
   );
 
@@ -87,10 +87,10 @@ export function registerMetricRoutes(app: App, deps: Deps): void {
     },
     async (request, reply) => {
       const ctx = ctxOf(deps, request);
-      const { run, metrics } = await runStatistics(ctx, request.query);
+      const { run, summaries } = await runStatistics(ctx, request.query);
       const url = runUrl(publicUrl, ctx.principal.orgSlug, run.projectName, run.id);
       const head = { runId: run.id, runName: run.name, projectName: run.projectName, url };
-      return sendJsonBuffer(reply, await jsonPieces(head, 'metrics', [metrics]));
+      return sendJsonBuffer(reply, await jsonPieces(head, 'metrics', [summaries.map(metricStatsView)]));
     },
   );
 
@@ -143,17 +143,9 @@ export function registerMetricRoutes(app: App, deps: Deps): void {
         logName: q.logName,
         aggregation: q.aggregation,
         direction: q.direction,
-        runs: rows.map(({ run, value }, i) => ({
-          rank: q.offset + i + 1,
-          runId: run.id,
-          runName: run.name,
-          status: run.status,
-          url: runUrl(publicUrl, ctx.principal.orgSlug, run.projectName, run.id),
-          value,
-          tags: run.tags,
-          createdAt: iso(run.createdAt),
-          config: run.config,
-        })),
+        runs: rows.map(({ run, value }, i) =>
+          leaderboardRowView(run, value, q.offset + i + 1, publicUrl, ctx.principal.orgSlug),
+        ),
         total,
       };
     },
@@ -210,14 +202,7 @@ export function registerMetricRoutes(app: App, deps: Deps): void {
           projectName,
           compared.map((c) => c.run.id),
         ),
-        runs: compared.map(({ run, stats }) => ({
-          runId: run.id,
-          runName: run.name,
-          url: runUrl(publicUrl, slug, run.projectName, run.id),
-          status: run.status,
-          stats,
-          config: run.config,
-        })),
+        runs: compared.map(({ run, summary }) => compareRowView(run, summary, publicUrl, slug)),
       };
     },
   );

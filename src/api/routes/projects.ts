@@ -1,9 +1,9 @@
 import { Type } from '@sinclair/typebox';
 import type { Deps } from '../../services/context.js';
 import { listProjects } from '../../services/projects.js';
-import { iso } from '../../domain/iso.js';
 import type { App } from '../app-types.js';
-import { ctxOf } from '../auth-hook.js';
+import { ctxOf } from '../hooks/auth-hook.js';
+import { projectView } from '../views/project-view.js';
 
 const ProjectSchema = Type.Object({
   id: Type.Integer(),
@@ -19,9 +19,8 @@ export function registerProjectRoutes(app: App, deps: Deps): void {
     '/api/runs/projects',
     { schema: { response: { 200: Type.Object({ projects: Type.Array(ProjectSchema) }) } } },
     async (request) => {
-      const ctx = ctxOf(deps, request);
-      const projects = await listProjects(ctx);
-      return { projects: projects.map((p) => ({ ...p, createdAt: iso(p.createdAt), updatedAt: iso(p.updatedAt) })) };
+      const projects = await listProjects(ctxOf(deps, request));
+      return { projects: projects.map(projectView) };
     },
   );
 }

@@ -5,7 +5,7 @@ import { createAlert, heartbeat, listAlerts, listData, listLogs } from '../../se
 import type { App } from '../app-types.js';
 import { alertView, consoleLineView, dataLineView } from '../views/activity-view.js';
 import { jsonPieces, mapped, sendJsonBuffer } from '../sliced-json.js';
-import { ctxOf } from '../auth-hook.js';
+import { ctxOf } from '../hooks/auth-hook.js';
 import { JsonValue, Nullable, QueryInt, RunId, StringEnum } from '../schema-helpers.js';
 
 const OptProject = Type.Optional(Type.String({ maxLength: 256 }));

@@ -3,7 +3,7 @@ import { createRun } from '../../services/run-create.js';
 import { resumeRun } from '../../services/run-status.js';
 import type { Deps } from '../../services/context.js';
 import type { App } from '../app-types.js';
-import { ctxOf } from '../auth-hook.js';
+import { ctxOf } from '../hooks/auth-hook.js';
 import { Opt, ProjectName, RunId, Step, Tags } from '../schema-helpers.js';
 import { RunRefSchema, runRefView } from '../views/run-view.js';
 

@@ -2,23 +2,23 @@ import { Type } from '@sinclair/typebox';
 import { decodeRunId } from '../../domain/sqid.js';
 import { badRequest } from '../../errors.js';
 import type { Deps } from '../../services/context.js';
-import { getRunByDisplayId } from '../../services/run-lookup.js';
+import { getProjectRun, getRunByDisplayId, listRunLogNames } from '../../services/run-lookup.js';
 import type { App } from '../app-types.js';
-import { ctxOf } from '../auth-hook.js';
+import { ctxOf } from '../hooks/auth-hook.js';
 import { RunId } from '../schema-helpers.js';
 import { RunDetailsSchema, runDetailsView } from '../views/run-view.js';
 
 /** GET /api/runs/details/{runId}, .../by-display-id/{displayId} and GET /api/runs/{sqid}. */
 export function registerRunDetailsRoutes(app: App, deps: Deps): void {
-  const { metadata, config } = deps;
+  const { publicUrl } = deps.config;
 
   app.get(
     '/api/runs/details/:runId',
     { schema: { params: Type.Object({ runId: RunId }), response: { 200: RunDetailsSchema } } },
     async (request) => {
       const ctx = ctxOf(deps, request);
-      const run = await metadata.getRun(ctx.principal.orgId, request.params.runId);
-      return runDetailsView(run, await metadata.listLogNames(run.id), config.publicUrl, ctx.principal.orgSlug);
+      const run = await getProjectRun(ctx, request.params.runId, undefined);
+      return runDetailsView(run, await listRunLogNames(ctx, run), publicUrl, ctx.principal.orgSlug);
     },
   );
 
@@ -34,7 +34,7 @@ export function registerRunDetailsRoutes(app: App, deps: Deps): void {
     async (request) => {
       const ctx = ctxOf(deps, request);
       const run = await getRunByDisplayId(ctx, request.params.displayId, request.query.projectName);
-      return runDetailsView(run, await metadata.listLogNames(run.id), config.publicUrl, ctx.principal.orgSlug);
+      return runDetailsView(run, await listRunLogNames(ctx, run), publicUrl, ctx.principal.orgSlug);
     },
   );
 
@@ -50,7 +50,7 @@ export function registerRunDetailsRoutes(app: App, deps: Deps): void {
       const ctx = ctxOf(deps, request);
       const runId = decodeRunId(request.params.sqid);
       if (runId === undefined) throw badRequest(`${JSON.stringify(request.params.sqid)} is not a valid run SQID`);
-      const run = await metadata.getRun(ctx.principal.orgId, runId);
+      const run = await getProjectRun(ctx, runId, undefined);
       return { runId: run.id };
     },
   );

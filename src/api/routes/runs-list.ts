@@ -1,11 +1,10 @@
 import { Type } from '@sinclair/typebox';
 import type { Deps } from '../../services/context.js';
 import { searchRuns } from '../../services/run-search.js';
-import { iso } from '../../domain/iso.js';
-import { runUrl } from '../../services/run-urls.js';
 import type { App } from '../app-types.js';
-import { ctxOf } from '../auth-hook.js';
+import { ctxOf } from '../hooks/auth-hook.js';
 import { JsonValue, Nullable, ProjectName, QueryInt } from '../schema-helpers.js';
+import { runRowView } from '../views/run-view.js';
 
 const Num = Nullable(Type.Number());
 
@@ -51,22 +50,8 @@ export function registerRunListRoutes(app: App, deps: Deps): void {
     async (request) => {
       const ctx = ctxOf(deps, request);
       const { rows, total } = await searchRuns(ctx, request.query);
-      const runs = rows.map(({ run, summary }) => ({
-        id: run.id,
-        name: run.name,
-        number: run.number,
-        displayId: run.displayId,
-        projectName: run.projectName,
-        status: run.status,
-        tags: run.tags,
-        createdAt: iso(run.createdAt),
-        updatedAt: iso(run.updatedAt),
-        url: runUrl(deps.config.publicUrl, ctx.principal.orgSlug, run.projectName, run.id),
-        forkedFromRunId: run.forkedFromRunId,
-        forkStep: run.forkStep,
-        config: run.config,
-        ...(summary ? { summary } : {}),
-      }));
+      const { publicUrl } = deps.config;
+      const runs = rows.map(({ run, summaries }) => runRowView(run, summaries, publicUrl, ctx.principal.orgSlug));
       return { runs, total };
     },
   );

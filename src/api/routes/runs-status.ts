@@ -2,10 +2,10 @@ import { Type } from '@sinclair/typebox';
 import { RUN_STATUSES } from '../../domain/types.js';
 import type { Deps } from '../../services/context.js';
 import { statusHistory, updateRunStatus } from '../../services/run-status.js';
-import { iso } from '../../domain/iso.js';
 import type { App } from '../app-types.js';
-import { ctxOf } from '../auth-hook.js';
+import { ctxOf } from '../hooks/auth-hook.js';
 import { JsonValue, Nullable, Opt, RunId, StringEnum, Success } from '../schema-helpers.js';
+import { statusEventView } from '../views/status-event-view.js';
 
 const StatusBody = Type.Object({
   runId: RunId,
@@ -41,7 +41,7 @@ export function registerRunStatusRoutes(app: App, deps: Deps): void {
     },
     async (request) => {
       const events = await statusHistory(ctxOf(deps, request), request.query.runId);
-      return { runId: request.query.runId, events: events.map((e) => ({ ...e, createdAt: iso(e.createdAt) })) };
+      return { runId: request.query.runId, events: events.map(statusEventView) };
     },
   );
 }

@@ -10,7 +10,7 @@ import {
   updateTags,
 } from '../../services/run-updates.js';
 import type { App } from '../app-types.js';
-import { ctxOf } from '../auth-hook.js';
+import { ctxOf } from '../hooks/auth-hook.js';
 import { Nullable, RunId, StringEnum, Success, Tags } from '../schema-helpers.js';
 
 const LogName = Type.String({ minLength: 1, maxLength: 1024 });

@@ -1,6 +1,5 @@
+import type { Alert, ConsoleLine, DataLine } from '../../domain/types.js';
 import { iso } from '../../domain/iso.js';
-import type { Alert } from '../../store/metadata-store.js';
-import type { ConsoleLine, DataLine } from '../../store/series-store.js';
 
 /** A console line as GET /api/runs/logs answers it: the schema's keys, in its order. */
 export const consoleLineView = (l: ConsoleLine) => ({

@@ -1,5 +1,5 @@
+import type { FileRecord } from '../../domain/types.js';
 import { iso } from '../../domain/iso.js';
-import type { FileRecord } from '../../store/series-store.js';
 
 /** A stored file with its download link as GET /api/runs/files answers it. */
 export const fileView = (r: FileRecord & { url: string }) => ({

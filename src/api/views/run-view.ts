@@ -1,8 +1,9 @@
 import { Type, type Static } from '@sinclair/typebox';
-import type { LogNameEntry, Run } from '../../domain/types.js';
+import type { LogNameEntry, Run, SeriesSummary } from '../../domain/types.js';
 import { iso } from '../../domain/iso.js';
 import { runUrl } from '../../services/run-urls.js';
 import { JsonValue, Nullable } from '../schema-helpers.js';
+import { metricSummaryView } from './metric-view.js';
 
 export const LogNameSchema = Type.Object({ logName: Type.String(), logType: Type.String(), logGroup: Type.String() });
 
@@ -90,5 +91,29 @@ export function runRefView(
     resumed,
     forkedFromRunId: run.forkedFromRunId,
     forkStep: run.forkStep,
+  };
+}
+
+/**
+ * A row of GET /api/runs/list: the run with ISO times and its url, plus `summary` (by metric
+ * name) when metrics were asked for.
+ */
+export function runRowView(run: Run, summaries: SeriesSummary[] | undefined, publicUrl: string, orgSlug: string) {
+  return {
+    id: run.id,
+    name: run.name,
+    number: run.number,
+    displayId: run.displayId,
+    projectName: run.projectName,
+    status: run.status,
+    tags: run.tags,
+    createdAt: iso(run.createdAt),
+    updatedAt: iso(run.updatedAt),
+    url: runUrl(publicUrl, orgSlug, run.projectName, run.id),
+    forkedFromRunId: run.forkedFromRunId,
+    forkStep: run.forkStep,
+    config: run.config,
+    // fromEntries defines own properties, so a metric named __proto__ stays a plain key.
+    ...(summaries ? { summary: Object.fromEntries(summaries.map((s) => [s.logName, metricSummaryView(s)])) } : {}),
   };
 }

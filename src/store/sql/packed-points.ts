@@ -3,7 +3,7 @@
  * point (name index, step, time, value). A Float64Array is copied (or moved) as one block,
  * where an array of point objects is cloned field by field.
  */
-import type { MetricPointInput } from '../series-store.js';
+import type { MetricPointInput } from '../../domain/types.js';
 
 /** Points as packPoints returns them. */
 export interface PackedPoints {

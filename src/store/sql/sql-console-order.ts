@@ -4,7 +4,7 @@
  * in time order, see sql-console.ts), range shifts, and the window-function renumbering of
  * a run's tail. Portable SQL with `?` placeholders only.
  */
-import type { ConsoleLine } from '../series-store.js';
+import type { ConsoleLine } from '../../domain/types.js';
 import type { SqlExecutor, SqlValue } from './sql-db.js';
 
 /**

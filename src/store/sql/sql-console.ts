@@ -11,7 +11,7 @@
  * inserted at the end and the tail is renumbered by a window function. Either way each
  * commit leaves the numbering dense and in order.
  */
-import type { ConsoleLine } from '../series-store.js';
+import type { ConsoleLine } from '../../domain/types.js';
 import { countUpTo, makeRoom, placesOf, posProbe, RENUMBER_TAIL } from './sql-console-order.js';
 import type { SqlDb, SqlExecutor, SqlValue } from './sql-db.js';
 

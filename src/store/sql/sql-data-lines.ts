@@ -1,5 +1,5 @@
 /** Data lines (histograms, tables, text) of runs: idempotent appends and paged listing. */
-import type { DataLine } from '../series-store.js';
+import type { DataLine } from '../../domain/types.js';
 import type { SqlDb } from './sql-db.js';
 
 interface DataRow {

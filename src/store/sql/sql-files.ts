@@ -1,6 +1,6 @@
 /** File records of runs: created awaiting their bytes, marked uploaded, listed once uploaded. */
+import type { FileInput, FileRecord } from '../../domain/types.js';
 import { logGroupOf } from '../../domain/log-group.js';
-import type { FileInput, FileRecord } from '../series-store.js';
 import type { SqlDb } from './sql-db.js';
 
 interface FileRow {

@@ -1,8 +1,7 @@
 /**
  * Organization, user and API key queries of the SQL metadata store.
  */
-import type { ApiKeyRecord } from '../../domain/types.js';
-import type { NewApiKey } from '../metadata-store.js';
+import type { ApiKeyRecord, NewApiKey } from '../../domain/types.js';
 import type { SqlDb } from './sql-db.js';
 
 interface KeyRow {

@@ -6,19 +6,14 @@ import type {
   Run,
   SessionRecord,
   StatusEvent,
-} from '../../domain/types.js';
-import { notFound } from '../../errors.js';
-import type {
   Alert,
   AlertInput,
-  CreateRunInput,
-  MetadataStore,
   ModelGraph,
   NewApiKey,
   NewSession,
-  RunSearchQuery,
-  StatusWrite,
-} from '../metadata-store.js';
+} from '../../domain/types.js';
+import { notFound } from '../../errors.js';
+import type { CreateRunInput, MetadataStore, RunSearchQuery, StatusWrite } from '../metadata-store.js';
 import type { SqlDb } from './sql-db.js';
 import {
   ensureOrganization,

@@ -2,7 +2,7 @@
  * Project-wide metric reads: the stored summaries of one metric across runs, and the
  * distinct metric names of a project or of some runs.
  */
-import type { SeriesSummary } from '../series-store.js';
+import type { SeriesSummary } from '../../domain/types.js';
 import type { SqlDb } from './sql-db.js';
 import { chunks, compareCodePoints, IN_CHUNK } from './sql-util.js';
 import { rowState, SERIES_COLUMNS, stateSummary, type SeriesRow } from './sql-series-row.js';

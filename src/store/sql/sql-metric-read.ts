@@ -2,10 +2,10 @@
  * Metric reads through a fork lineage: points, sampled queries, summaries, highest step.
  */
 import { samplePoints } from '../../domain/sampling.js';
-import type { LineageLink } from '../../domain/types.js';
+import type { LineageLink, MetricPoint, SeriesSummary } from '../../domain/types.js';
 import { type AppError, resultTooLarge } from '../../errors.js';
 import { TimeSlice } from '../../time-slice.js';
-import type { MetricPoint, MetricQuery, SeriesSummary, SummaryQuery } from '../series-store.js';
+import type { MetricQuery, SummaryQuery } from '../series-store.js';
 import type { SqlDb } from './sql-db.js';
 import { collectPoints, effectivePages } from './sql-effective-points.js';
 import { lineageMetricPages, lineageMetrics, visibleBounds, type LineageMetric } from './sql-lineage-series.js';

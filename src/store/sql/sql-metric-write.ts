@@ -10,10 +10,11 @@
  * time and 0 otherwise, so a sys/ series sent all at step 0 still fills chunks of
  * CHUNK_POINTS in time order, appends only to its tail, and is read in step-then-time order.
  */
+import type { MetricPointInput } from '../../domain/types.js';
 import { logGroupOf } from '../../domain/log-group.js';
 import { mergeMoments, momentsOf } from '../../domain/summary.js';
 import { compareKeys, keyedByTime, tieOf } from '../../domain/time-keyed.js';
-import type { MetricPointInput, RunRef } from '../series-store.js';
+import type { RunRef } from '../series-store.js';
 import { chunkStats, type ChunkPoints } from './chunk-codec.js';
 import { isPacked, packPoints, type PackedPoints } from './packed-points.js';
 import { CHUNK_POINTS } from './chunk-size.js';

@@ -2,9 +2,8 @@
  * Simple per-run writes of the SQL metadata store; each throws NOT_FOUND for a foreign run.
  */
 import { deepMerge } from '../../domain/deep-merge.js';
-import type { LineageLink, LogNameEntry } from '../../domain/types.js';
+import type { LineageLink, LogNameEntry, Alert, AlertInput, ModelGraph } from '../../domain/types.js';
 import { notFound } from '../../errors.js';
-import type { Alert, AlertInput, ModelGraph } from '../metadata-store.js';
 import type { SqlDb, SqlExecutor } from './sql-db.js';
 import { findRunInTx } from './sql-run-create.js';
 import { parseJsonColumn, toJsonColumn } from './run-row.js';

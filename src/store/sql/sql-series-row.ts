@@ -2,8 +2,8 @@
  * The `series` row and `metric_points` encodings shared by the SQL series store: a series'
  * summary state, its conversion to a SeriesSummary, and the non-finite value flags.
  */
+import type { MetricPoint, SeriesSummary } from '../../domain/types.js';
 import { emptyMoments, type Moments } from '../../domain/summary.js';
-import type { MetricPoint, SeriesSummary } from '../series-store.js';
 import type { SqlExecutor, SqlValue } from './sql-db.js';
 
 /** A series row as SELECT gives it (BIGINT columns may come back as strings on some engines). */

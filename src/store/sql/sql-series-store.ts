@@ -1,19 +1,15 @@
 import type { Condition } from '../../domain/run-search.js';
-import type { LineageLink } from '../../domain/types.js';
 import type {
+  LineageLink,
   ConsoleLine,
   DataLine,
   FileInput,
   FileRecord,
   MetricPoint,
   MetricPointInput,
-  MetricQuery,
-  RankQuery,
-  RunRef,
-  SeriesStore,
   SeriesSummary,
-  SummaryQuery,
-} from '../series-store.js';
+} from '../../domain/types.js';
+import type { MetricQuery, RankQuery, RunRef, SeriesStore, SummaryQuery } from '../series-store.js';
 import { appendConsole, listConsole } from './sql-console.js';
 import { appendData, listData } from './sql-data-lines.js';
 import type { SqlDb } from './sql-db.js';

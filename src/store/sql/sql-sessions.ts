@@ -1,8 +1,7 @@
 /**
  * Dashboard session queries of the SQL metadata store (one primary-key row per session).
  */
-import type { SessionRecord } from '../../domain/types.js';
-import type { NewSession } from '../metadata-store.js';
+import type { SessionRecord, NewSession } from '../../domain/types.js';
 import type { SqlDb } from './sql-db.js';
 
 interface SessionRow {

@@ -4,8 +4,9 @@
  * listed in WIRE_FORMS crosses in a cheaper form. Adding a write to the store means adding its
  * name here, nothing else.
  */
+import type { MetricPointInput } from '../../domain/types.js';
 import type { ErrorCode } from '../../errors.js';
-import type { MetricPointInput, RunRef, SeriesStore } from '../series-store.js';
+import type { RunRef, SeriesStore } from '../series-store.js';
 import { packPoints } from '../sql/packed-points.js';
 
 /** The SeriesStore methods that write: the writer thread runs them; every other method reads on the caller's thread. */

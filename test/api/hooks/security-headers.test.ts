@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { blobOrigins, securityHeaders } from '../../src/api/security-headers.js';
+import { blobOrigins, securityHeaders } from '../../../src/api/hooks/security-headers.js';
+import { call, useTestApp } from '../../helpers/test-app.js';
+
+const t = useTestApp();
 
 const directive = (csp: string, name: string): string =>
   csp
@@ -40,5 +43,27 @@ describe('content policy for file bytes', () => {
     expect(blobOrigins('not a url')).toEqual([]);
     expect(blobOrigins('s3://b?endpoint=javascript:alert(1)')).toEqual([]);
     expect(blobOrigins("s3://b?endpoint=http://h'; script-src *")).toEqual([]);
+  });
+});
+
+const EXPECTED_HEADERS = {
+  'x-content-type-options': 'nosniff',
+  'x-frame-options': 'DENY',
+  'referrer-policy': 'no-referrer',
+};
+
+describe('security headers', () => {
+  const cases: { name: string; method: 'GET' | 'POST'; url: string; key: 'good' | null; body?: unknown }[] = [
+    { name: 'a public health check', method: 'GET', url: '/api/health', key: null },
+    { name: 'an authenticated read', method: 'GET', url: '/api/runs/projects', key: 'good' },
+    { name: 'a 401 without a key', method: 'GET', url: '/api/runs/projects', key: null },
+    { name: 'a 404 for an unknown route', method: 'GET', url: '/nowhere', key: null },
+    { name: 'a 400 for a bad body', method: 'POST', url: '/api/runs/create', key: 'good', body: '{"x":' },
+    { name: 'a 403 for a bad signed link', method: 'GET', url: '/files/download/1/2/x?expires=1&sig=x', key: null },
+  ];
+  it.each(cases)('are on $name', async ({ method, url, key, body }) => {
+    const res = await call(t.app, method, url, key === null ? null : t.key, body);
+    expect(res.headers).toMatchObject(EXPECTED_HEADERS);
+    expect(String(res.headers['content-security-policy'])).toContain("frame-ancestors 'none'");
   });
 });

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
-import { jsonValueProblem } from '../domain/json-field.js';
-import { LONE_SURROGATE_RULE } from '../domain/unicode-text.js';
-import { AppError } from '../errors.js';
+import { jsonValueProblem } from '../../domain/json-field.js';
+import { LONE_SURROGATE_RULE } from '../../domain/unicode-text.js';
+import { AppError } from '../../errors.js';
 
 /**
  * A `\uD800`-`\uDFFF` escape in JSON text. Bodies must be valid UTF-8, so an escape is the

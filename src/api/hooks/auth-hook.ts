@@ -1,11 +1,11 @@
 import type { FastifyRequest } from 'fastify';
-import type { Ctx, Deps } from '../services/context.js';
-import type { Authenticator } from '../services/authenticator.js';
-import type { SessionAuthenticator } from '../services/session-authenticator.js';
-import { unauthorized } from '../errors.js';
-import type { App } from './app-types.js';
-import { assertSameOrigin } from './same-origin.js';
-import { readSessionCookie, sessionCookie } from './session-cookie.js';
+import type { Ctx, Deps } from '../../services/context.js';
+import type { Authenticator } from '../../services/authenticator.js';
+import type { SessionAuthenticator } from '../../services/session-authenticator.js';
+import { unauthorized } from '../../errors.js';
+import type { App } from '../app-types.js';
+import { assertSameOrigin } from '../same-origin.js';
+import { readSessionCookie, sessionCookie } from '../session-cookie.js';
 
 /** What the auth hook checks credentials with. */
 export interface AuthOptions {

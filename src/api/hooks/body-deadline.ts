@@ -7,7 +7,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { Transform, type TransformCallback } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { AppError } from '../errors.js';
+import { AppError } from '../../errors.js';
 import { chargeReceived } from './ingest-admission.js';
 
 export interface BodyDeadlineLimits {

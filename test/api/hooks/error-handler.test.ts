@@ -6,8 +6,8 @@
 import { Writable } from 'node:stream';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { installErrorHandlers } from '../../src/api/error-handler.js';
-import { AppError } from '../../src/errors.js';
+import { installErrorHandlers } from '../../../src/api/hooks/error-handler.js';
+import { AppError } from '../../../src/errors.js';
 
 interface LogLine {
   level: number;

@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
-import { AppError, type ErrorCode, HTTP_STATUS } from '../errors.js';
+import { AppError, type ErrorCode, HTTP_STATUS } from '../../errors.js';
 
 /** Fastify's own error codes that mean the client sent something wrong. */
 const FASTIFY_CODES: Record<string, ErrorCode> = {

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { AppError } from '../errors.js';
+import { AppError } from '../../errors.js';
 
 /** A `\u0000` escape in JSON text (an even run of backslashes before it would make it literal text). */
 const ESCAPED_NUL = /(?<!\\)(?:\\\\)*\\u0000/i;

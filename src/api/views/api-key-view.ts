@@ -1,0 +1,25 @@
+import { iso } from '../../domain/iso.js';
+import type { ApiKeyRecord } from '../../domain/types.js';
+
+/** What a key is now: revoked, past its expiry, or usable. */
+export const KEY_STATUSES = ['ACTIVE', 'REVOKED', 'EXPIRED'] as const;
+
+const isoOrNull = (ms: number | null): string | null => (ms === null ? null : iso(ms));
+
+/** A key record as answered: ISO times, its status at `now`, whether it is the request's own key. */
+export function apiKeyView(k: ApiKeyRecord, currentKeyId: number, now: number) {
+  const status: (typeof KEY_STATUSES)[number] =
+    k.revokedAt !== null ? 'REVOKED' : k.expiresAt !== null && k.expiresAt < now ? 'EXPIRED' : 'ACTIVE';
+  return {
+    id: k.id,
+    name: k.name,
+    prefix: k.prefix,
+    userName: k.userName,
+    createdAt: iso(k.createdAt),
+    lastUsedAt: isoOrNull(k.lastUsedAt),
+    expiresAt: isoOrNull(k.expiresAt),
+    revokedAt: isoOrNull(k.revokedAt),
+    status,
+    current: k.id === currentKeyId,
+  };
+}

@@ -1,0 +1,88 @@
+import type { Run, MetricPoint, SeriesSummary } from '../../domain/types.js';
+import { iso } from '../../domain/iso.js';
+import { logGroupOf } from '../../domain/log-group.js';
+import { runUrl } from '../../services/run-urls.js';
+
+/** The number, or null when it is NaN or ±Infinity (an overflowed moment of huge values). */
+export const finiteOrNull = (x: number | null): number | null => (x !== null && Number.isFinite(x) ? x : null);
+
+/** Population standard deviation of a summary, or null without finite values. */
+const summaryStddev = (s: SeriesSummary): number | null =>
+  s.count > 0 ? Math.sqrt(Math.max(0, s.m2 / s.count)) : null;
+
+/** A metric point as GET /api/runs/metrics answers it. */
+export interface MetricPointView {
+  logName: string;
+  logGroup: string;
+  time: string;
+  step: number;
+  value: number | null;
+  valueFlag?: string;
+}
+
+/**
+ * Each series' points as GET /api/runs/metrics answers them, one array per series, in the
+ * series' order: one pass over each series' points, made as the series arrive.
+ */
+export async function* metricPointViews(
+  series: AsyncIterable<{ logName: string; points: MetricPoint[] }>,
+): AsyncIterable<MetricPointView[]> {
+  for await (const s of series) {
+    const logGroup = logGroupOf(s.logName);
+    yield s.points.map((p) => {
+      const view: MetricPointView = { logName: s.logName, logGroup, time: iso(p.time), step: p.step, value: p.value };
+      if (p.flag !== null) view.valueFlag = p.flag;
+      return view;
+    });
+  }
+}
+
+/** A metric's statistics as GET /api/runs/statistics answers them (non-finite moments as null). */
+export const metricStatsView = (s: SeriesSummary) => ({
+  logName: s.logName,
+  logGroup: s.logGroup,
+  count: s.count,
+  min: s.min,
+  max: s.max,
+  mean: s.count > 0 ? finiteOrNull(s.mean) : null,
+  stddev: finiteOrNull(summaryStddev(s)),
+  last: s.lastStep === null ? null : { step: s.lastStep, value: s.lastValue },
+});
+
+/** A metric's summary in a row of GET /api/runs/list (non-finite values as null). */
+export const metricSummaryView = (s: SeriesSummary) => ({
+  last: finiteOrNull(s.lastValue),
+  min: finiteOrNull(s.min),
+  max: finiteOrNull(s.max),
+  mean: s.count > 0 ? finiteOrNull(s.mean) : null,
+  count: s.count,
+});
+
+/** A ranked run as GET /api/runs/leaderboard answers it; `rank` counts from 1 over all pages. */
+export const leaderboardRowView = (run: Run, value: number, rank: number, publicUrl: string, orgSlug: string) => ({
+  rank,
+  runId: run.id,
+  runName: run.name,
+  status: run.status,
+  url: runUrl(publicUrl, orgSlug, run.projectName, run.id),
+  value,
+  tags: run.tags,
+  createdAt: iso(run.createdAt),
+  config: run.config,
+});
+
+/** The metric's stats in a compared run: null when the run has no finite value of it. */
+const compareStatsView = (s: SeriesSummary | undefined) =>
+  s && s.count > 0
+    ? { count: s.count, min: s.min!, max: s.max!, mean: finiteOrNull(s.mean), final: s.lastValue! }
+    : null;
+
+/** A run with one metric's summary as GET /api/runs/compare answers it. */
+export const compareRowView = (run: Run, summary: SeriesSummary | undefined, publicUrl: string, orgSlug: string) => ({
+  runId: run.id,
+  runName: run.name,
+  url: runUrl(publicUrl, orgSlug, run.projectName, run.id),
+  status: run.status,
+  stats: compareStatsView(summary),
+  config: run.config,
+});
