@@ -11,7 +11,8 @@ import { SERIES_WRITES, type WorkerReply, type WorkerRequest } from './worker-pr
 
 const { file } = workerData as { file: string };
 const db = openSqlite(file);
-const store = new SqlSeriesStore(db);
+// Requests of one run that queue up behind its write are stored together (run-write-queue.ts).
+const store = new SqlSeriesStore(db, { mergeRunWrites: true });
 
 /** Runs one write of the store (or closes the database) with the arguments as they came. */
 function handle(req: WorkerRequest): Promise<unknown> {
