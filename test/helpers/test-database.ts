@@ -4,6 +4,9 @@
  * (every table but schema_migrations, identities restarted, ≈ 20 ms) and hands it to the
  * next test, instead of cloning again (≈ 150 ms) or migrating an empty one (≈ 300 ms).
  */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import pg from 'pg';
 import { inject } from 'vitest';
 import { openPostgres } from '../../src/store/postgres/postgres-db.js';
@@ -128,4 +131,32 @@ export function reusedPostgresDb(): { empty: () => Promise<SqlDb>; close: () => 
       await drop();
     },
   };
+}
+
+/** An engine's fresh, unmigrated database for store tests that drive SqlDb directly, and its clean-up. */
+export interface RawEngine {
+  name: string;
+  open: () => Promise<{ db: SqlDb; done: () => Promise<void> }>;
+}
+
+/** SQLite in a temp dir named after `prefix`, and PostgreSQL when the test setup started one. */
+export function rawEngines(prefix: string): RawEngine[] {
+  const sqlite: RawEngine = {
+    name: 'sqlite',
+    open: async () => {
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+      const { openSqlite } = await import('../../src/store/sqlite/sqlite-db.js');
+      const db = openSqlite(path.join(dir, 'series.db'));
+      return { db, done: async () => fs.rmSync(dir, { recursive: true, force: true }) };
+    },
+  };
+  if (postgresTestUrl() === undefined) return [sqlite];
+  const postgres: RawEngine = {
+    name: 'postgres',
+    open: async () => {
+      const fresh = await freshPostgresUrl();
+      return { db: await openPostgres(fresh.url), done: fresh.drop };
+    },
+  };
+  return [sqlite, postgres];
 }

@@ -3,41 +3,15 @@
  * upgrades on start: its points are moved into chunks in batches, an interrupted upgrade
  * resumes, and every read answers what the same points written after the upgrade answer.
  */
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { logGroupOf } from '../../src/domain/log-group.js';
 import type { LineageLink, MetricPointInput } from '../../src/domain/types.js';
 import { migrate } from '../../src/store/migrations/index.js';
-import type { SqlDb } from '../../src/store/sql/sql-db.js';
 import { SqlSeriesStore } from '../../src/store/sql/sql-series-store.js';
 import { encodeValue, SERIES_COLUMNS, type SeriesRow } from '../../src/store/sql/sql-series-row.js';
-import { openSqlite } from '../../src/store/sqlite/sqlite-db.js';
-import { freshPostgresUrl, postgresTestUrl } from '../helpers/test-database.js';
+import { rawEngines } from '../helpers/test-database.js';
 
-const engines: { name: string; open: () => Promise<{ db: SqlDb; done: () => Promise<void> }> }[] = [
-  {
-    name: 'sqlite',
-    open: async () => {
-      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'stepwise-chunk-upgrade-'));
-      const db = openSqlite(path.join(dir, 'series.db'));
-      return { db, done: async () => fs.rmSync(dir, { recursive: true, force: true }) };
-    },
-  },
-  ...(postgresTestUrl() === undefined
-    ? []
-    : [
-        {
-          name: 'postgres',
-          open: async () => {
-            const fresh = await freshPostgresUrl();
-            const { openPostgres } = await import('../../src/store/postgres/postgres-db.js');
-            return { db: await openPostgres(fresh.url), done: fresh.drop };
-          },
-        },
-      ]),
-];
+const engines = rawEngines('stepwise-chunk-upgrade-');
 
 /** Points of a few series: long and short, NaN and ±Infinity, wide step gaps, two runs. */
 function fixture(): { run: number; points: MetricPointInput[] }[] {

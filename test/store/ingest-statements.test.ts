@@ -3,38 +3,13 @@
  * chunks cached, a 1,000-point request over 50 metrics locks the series rows (one select),
  * upserts the touched chunks and the series summaries (one bulk statement each).
  */
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { migrate } from '../../src/store/migrations/index.js';
 import type { SqlDb, SqlExecutor } from '../../src/store/sql/sql-db.js';
 import { SqlSeriesStore } from '../../src/store/sql/sql-series-store.js';
-import { openSqlite } from '../../src/store/sqlite/sqlite-db.js';
-import { freshPostgresUrl, postgresTestUrl } from '../helpers/test-database.js';
+import { rawEngines } from '../helpers/test-database.js';
 
-const engines: { name: string; open: () => Promise<{ db: SqlDb; done: () => Promise<void> }> }[] = [
-  {
-    name: 'sqlite',
-    open: async () => {
-      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'stepwise-ingest-statements-'));
-      const db = openSqlite(path.join(dir, 'series.db'));
-      return { db, done: async () => fs.rmSync(dir, { recursive: true, force: true }) };
-    },
-  },
-  ...(postgresTestUrl() === undefined
-    ? []
-    : [
-        {
-          name: 'postgres',
-          open: async () => {
-            const fresh = await freshPostgresUrl();
-            const { openPostgres } = await import('../../src/store/postgres/postgres-db.js');
-            return { db: await openPostgres(fresh.url), done: fresh.drop };
-          },
-        },
-      ]),
-];
+const engines = rawEngines('stepwise-ingest-statements-');
 
 /** The database with every statement run inside a transaction counted (a bulk INSERT of ≤ 500 rows is one). */
 function counting(db: SqlDb): { db: SqlDb; statements: string[] } {
