@@ -85,29 +85,31 @@ export interface ChunkView {
   readonly values: ArrayLike<number>;
 }
 
-/** Returns the points packed in bytes made by encodeChunk as typed arrays (no per-point objects). */
+/**
+ * Returns the points packed in bytes made by encodeChunk as typed arrays: one allocation of
+ * 3n doubles holding steps, times and values (no per-point objects, no aligned copy first).
+ */
 export function viewChunk(bytes: Uint8Array): ChunkView {
-  const aligned = new Uint8Array(bytes.byteLength);
-  aligned.set(bytes);
-  const packed = new Float64Array(aligned.buffer, 0, Math.floor(bytes.byteLength / 8));
-  const [n = 0, firstStep = 0, stride = NaN, firstTime = 0, form = 0] = packed.subarray(0, HEADER);
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const f64 = (index: number): number => view.getFloat64(index * 8, true);
+  const n = f64(0);
+  const firstStep = f64(1);
+  const stride = f64(2);
+  const firstTime = f64(3);
+  const form = f64(4);
+  const out = new Float64Array(3 * n);
+  const steps = out.subarray(0, n);
+  const times = out.subarray(n, 2 * n);
+  const values = out.subarray(2 * n, 3 * n);
   let at = HEADER;
-  let steps: Float64Array;
   if (Number.isNaN(stride)) {
-    steps = packed.subarray(at, at + n);
+    for (let i = 0; i < n; i++) steps[i] = f64(at + i);
     at += n;
-  } else {
-    steps = new Float64Array(n);
-    for (let i = 0; i < n; i++) steps[i] = firstStep + i * stride;
-  }
-  const values = packed.subarray(at, at + n);
+  } else for (let i = 0; i < n; i++) steps[i] = firstStep + i * stride;
+  for (let i = 0; i < n; i++) values[i] = f64(at + i);
   at += n;
-  let times: Float64Array;
-  if (form === 1) {
-    const ints = new Int32Array(aligned.buffer, at * 8, n);
-    times = new Float64Array(n);
-    for (let i = 0; i < n; i++) times[i] = firstTime + ints[i]!;
-  } else times = packed.subarray(at, at + n);
+  if (form === 1) for (let i = 0; i < n; i++) times[i] = firstTime + view.getInt32(at * 8 + i * 4, true);
+  else for (let i = 0; i < n; i++) times[i] = f64(at + i);
   return { steps, times, values };
 }
 

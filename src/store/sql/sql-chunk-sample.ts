@@ -85,12 +85,12 @@ function pieceOfRow(seriesId: number, r: ExtremeRow): Piece {
 }
 
 /**
- * Pushes the pieces of a chunk's points with step in [from, to], but for `ends` (the range's
+ * Adds (once complete) the pieces of a chunk's points with step in [from, to], but for `ends` (the range's
  * first and last point): one per bucket they fall in (bucketOf), each with its extremes over
  * finite values (ties keep the lower step).
  */
 function pushPiecesOfPoints(
-  out: Piece[],
+  add: (p: Piece) => void,
   seriesId: number,
   key: ChunkKey,
   c: ChunkView,
@@ -106,6 +106,7 @@ function pushPiecesOfPoints(
     if (ends.some((e) => e.step === step && e.time === c.times[i]!)) continue;
     const b = bucketOf(step);
     if (!piece || b !== bucket) {
+      if (piece) add(piece);
       bucket = b;
       piece = {
         seriesId,
@@ -120,7 +121,6 @@ function pushPiecesOfPoints(
         maxStep: null,
         maxTime: 0,
       };
-      out.push(piece);
     }
     piece.points++;
     piece.lastStep = step;
@@ -133,6 +133,7 @@ function pushPiecesOfPoints(
       [piece.maxValue, piece.maxStep, piece.maxTime] = [value, step, c.times[i]!];
     }
   }
+  if (piece) add(piece);
 }
 
 /** Folds piece b (later steps) into a; ties of the minimum and maximum keep the lower step. */
@@ -145,6 +146,17 @@ function absorb(a: Piece, b: Piece): void {
   if (b.maxStep !== null && (a.maxStep === null || b.maxValue > a.maxValue)) {
     [a.maxValue, a.maxStep, a.maxTime] = [b.maxValue, b.maxStep, b.maxTime];
   }
+}
+
+/** Folds an index row (later steps) into a, as absorb does, without making a piece of it. */
+function absorbRow(a: Piece, r: ExtremeRow): void {
+  a.points += Number(r[3]);
+  a.lastStep = Number(r[2]);
+  if (r[4] === null || r[5] === null) return;
+  const min = Number(r[4]);
+  const max = Number(r[7]);
+  if (a.minStep === null || min < a.minValue) [a.minValue, a.minStep, a.minTime] = [min, Number(r[5]), Number(r[6])];
+  if (a.maxStep === null || max > a.maxValue) [a.maxValue, a.maxStep, a.maxTime] = [max, Number(r[8]), Number(r[9])];
 }
 
 /** Decoded chunks of one read, by series and key. */
@@ -233,34 +245,40 @@ export async function sampleSegments(
   const span = last.step - first.step;
   const bucketOf = (step: number): number =>
     span > 0 ? Math.min(groups - 1, Math.floor(((step - first.step) * groups) / span)) : 0;
-  const pieces: Piece[] = [];
+  // Each bucket's piece, folded in step order as chunks and points come.
+  const byGroup: (Piece | undefined)[] = [];
+  let total = ends.length;
+  const add = (p: Piece): void => {
+    total += p.points;
+    const index = bucketOf(p.firstStep);
+    const held = byGroup[index];
+    if (held) absorb(held, p);
+    else byGroup[index] = p;
+  };
   for (const [i, seg] of segments.entries()) {
     if (count < groups) {
       for (const [key, c] of await decoded.range(seg)) {
-        pushPiecesOfPoints(pieces, seg.seriesId, key, c, seg.from, seg.to, bucketOf, ends);
+        pushPiecesOfPoints(add, seg.seriesId, key, c, seg.from, seg.to, bucketOf, ends);
       }
       continue;
     }
     for (const r of rowsBySegment[i]!) {
       const inside = stepOfRow(r) >= seg.from && lastStepOfRow(r) <= seg.to;
       const atEnd = stepOfRow(r) <= first.step || lastStepOfRow(r) >= last.step;
-      if (inside && !atEnd) pieces.push(pieceOfRow(seg.seriesId, r));
-      else {
+      if (inside && !atEnd) {
+        const held = byGroup[bucketOf(stepOfRow(r))];
+        if (held) {
+          total += Number(r[3]);
+          absorbRow(held, r);
+        } else add(pieceOfRow(seg.seriesId, r));
+      } else {
         const key = keyOfRow(r);
         const c = await decoded.get(seg.seriesId, key);
-        pushPiecesOfPoints(pieces, seg.seriesId, key, c, seg.from, seg.to, bucketOf, ends);
+        pushPiecesOfPoints(add, seg.seriesId, key, c, seg.from, seg.to, bucketOf, ends);
       }
     }
   }
-  const total = pieces.reduce((n, p) => n + p.points, ends.length);
   if (total <= limit) return null;
-  const byGroup = new Map<number, Piece>();
-  for (const p of pieces) {
-    const index = bucketOf(p.firstStep);
-    const held = byGroup.get(index);
-    if (held) absorb(held, p);
-    else byGroup.set(index, { ...p });
-  }
   // Keyed by step and time: a sys/ series holds several points at one step.
   const out = new Map<string, StoredPoint>();
   const keep = (p: StoredPoint): void => {
@@ -268,7 +286,8 @@ export async function sampleSegments(
     if (!out.has(id)) out.set(id, p);
   };
   for (const e of ends) keep(e);
-  for (const g of byGroup.values()) {
+  for (const g of byGroup) {
+    if (!g) continue;
     if (g.minStep === null || g.maxStep === null) {
       // A bucket without a finite value keeps its first point.
       const found = chunkPoints(await decoded.get(g.seriesId, g.key), g.firstStep, g.firstStep);
