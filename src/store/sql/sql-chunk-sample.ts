@@ -101,9 +101,11 @@ function pushPiecesOfPoints(
 ): void {
   let piece: Piece | undefined;
   let bucket = -1;
+  const [a, z] = [ends[0], ends[ends.length - 1]];
   for (let i = lowerBound(c.steps, from); i < c.steps.length && c.steps[i]! <= to; i++) {
     const step = c.steps[i]!;
-    if (ends.some((e) => e.step === step && e.time === c.times[i]!)) continue;
+    const time = c.times[i]!;
+    if ((step === a?.step && time === a.time) || (step === z?.step && time === z.time)) continue;
     const b = bucketOf(step);
     if (!piece || b !== bucket) {
       if (piece) add(piece);
@@ -127,10 +129,14 @@ function pushPiecesOfPoints(
     const value = c.values[i]!;
     if (!Number.isFinite(value)) continue;
     if (piece.minStep === null || value < piece.minValue) {
-      [piece.minValue, piece.minStep, piece.minTime] = [value, step, c.times[i]!];
+      piece.minValue = value;
+      piece.minStep = step;
+      piece.minTime = time;
     }
     if (piece.maxStep === null || value > piece.maxValue) {
-      [piece.maxValue, piece.maxStep, piece.maxTime] = [value, step, c.times[i]!];
+      piece.maxValue = value;
+      piece.maxStep = step;
+      piece.maxTime = time;
     }
   }
   if (piece) add(piece);
