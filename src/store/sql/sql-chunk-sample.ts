@@ -203,8 +203,8 @@ async function endPoint(
   rows: readonly ExtremeRow[],
   which: 'first' | 'last',
 ): Promise<StoredPoint | undefined> {
-  const order = which === 'first' ? rows : [...rows].reverse();
-  for (const r of order) {
+  for (let k = 0; k < rows.length; k++) {
+    const r = rows[which === 'first' ? k : rows.length - 1 - k]!;
     const found = chunkPoints(await decoded.get(seg.seriesId, keyOfRow(r)), seg.from, seg.to);
     const point = which === 'first' ? found[0] : found[found.length - 1];
     if (point) return point;
