@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import LongestFirst from './test/setup/sequencer.js';
 
 const POSTGRES = ['test/setup/postgres-global.ts'];
 /** Projects that open the embedded store need dist/ for its writer thread. */
@@ -39,6 +40,7 @@ export default defineConfig({
     // builds its own stores and app.
     isolate: false,
     reporters: ['default', './test/setup/project-times.ts'],
+    sequence: { sequencer: LongestFirst },
     projects: [
       {
         extends: true,
