@@ -6,7 +6,7 @@
  */
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { openPage, screenshot, signIn, useDashboard } from '../helpers/browser.js';
+import { openPage, screenshot, signIn, signInByForm, useDashboard } from '../helpers/browser.js';
 import { http, pause } from '../helpers/http-client.js';
 
 /** Page errors, leaving out the browser's notes on 401s (signed out) and on the forced 500 below. */
@@ -31,7 +31,7 @@ describe('the API keys page', () => {
     const { page, context, errors } = await openPage(dash.browser);
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: dash.base });
     try {
-      await signIn(page, dash.base, dash.key, '/api-keys');
+      await signInByForm(page, dash.base, dash.key, '/api-keys');
       expect(new URL(page.url()).pathname).toBe('/api-keys');
       await page.getByRole('heading', { name: 'API keys', level: 1 }).waitFor();
       expect(await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'API keys' }).count()).toBe(

@@ -3,7 +3,7 @@
  * lands on the deep link that was opened signed out, Sign out ends the session.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { openPage, screenshot, signIn, useDashboard } from '../helpers/browser.js';
+import { openPage, screenshot, signInByForm, useDashboard } from '../helpers/browser.js';
 import { createRunHttp, realErrors } from '../helpers/browser-seed.js';
 import { http } from '../helpers/http-client.js';
 
@@ -50,7 +50,7 @@ describe('signing in to the dashboard', () => {
   it('lands on the run page that was opened signed out, and Sign out ends the session', async () => {
     const { page, context, errors } = await openPage(dash.browser);
     try {
-      await signIn(page, dash.base, dash.key, runPath);
+      await signInByForm(page, dash.base, dash.key, runPath);
       expect(new URL(page.url()).pathname).toBe(runPath);
       const stored = await page.evaluate(
         () => JSON.stringify({ ...localStorage }) + JSON.stringify({ ...sessionStorage }),
@@ -76,7 +76,7 @@ describe('signing in to the dashboard', () => {
     try {
       const validate = await http(dash.base, 'GET', '/api/runs/auth/validate', { key: dash.key });
       const org = (validate.body.organization as { slug: string }).slug;
-      await signIn(page, dash.base, dash.key, `/o/${org}/projects/sign-in-demo`);
+      await signInByForm(page, dash.base, dash.key, `/o/${org}/projects/sign-in-demo`);
       await page.getByRole('link', { name: 'deep-link-run' }).waitFor();
       // Signed out by another tab: the page still believes in its session until a read fails.
       const status = await page.evaluate(async () => (await fetch('/api/session', { method: 'DELETE' })).status);
@@ -96,7 +96,7 @@ describe('signing in to the dashboard', () => {
       const validate = await http(dash.base, 'GET', '/api/runs/auth/validate', { key: dash.key });
       const org = (validate.body.organization as { slug: string }).slug;
       const target = `/o/${org}/projects/sign-in-demo?q=deep`;
-      await signIn(page, dash.base, dash.key, target);
+      await signInByForm(page, dash.base, dash.key, target);
       const url = new URL(page.url());
       expect(url.pathname + url.search).toBe(target);
       await page.getByRole('heading', { name: 'sign-in-demo' }).waitFor();
