@@ -35,8 +35,7 @@ import {
 } from './sql-chunk-rows.js';
 import type { SqlDb, SqlExecutor, SqlValue } from './sql-db.js';
 import { chunks, IN_CHUNK } from './sql-util.js';
-import { stateOfChunks } from './sql-metric-recompute.js';
-import { inKeyOrder, statsId, type SeriesStats, type StatsCache } from './stats-cache.js';
+import { SeriesStats, type StatsCache } from './stats-cache.js';
 import {
   rowState,
   SERIES_COLUMNS,
@@ -133,11 +132,8 @@ async function readSeriesStats(tx: SqlExecutor, seriesId: number): Promise<Serie
   const rows = await tx.all<ChunkRow>(`SELECT ${CHUNK_STAT_COLUMNS} FROM metric_chunks WHERE series_id = ?`, [
     seriesId,
   ]);
-  const out: SeriesStats = new Map();
-  for (const r of rows) {
-    const key = rowKey(r);
-    out.set(statsId(key), { key, stats: rowStats(r) });
-  }
+  const out = new SeriesStats();
+  for (const r of rows) out.set(rowKey(r), rowStats(r));
   return out;
 }
 
@@ -254,21 +250,21 @@ async function writeSeries(
     const first = keyAt(t.points, 0, byTime);
     if (t.key !== null && (first.step !== t.key.step || first.tie !== t.key.tie)) {
       w.deletes.push([seriesId, t.key.step, t.key.tie]);
-      chunkStatsOf?.delete(statsId(t.key));
+      chunkStatsOf?.delete(t.key);
     }
     const parts = pieces(t, t === open);
     for (const [from, to] of parts) {
       const stats = chunkStats(t.points, from, to);
       w.upserts.push(statsParams(seriesId, t.points, byTime, stats, from, to));
       const key = keyAt(t.points, from, byTime);
-      chunkStatsOf?.set(statsId(key), { key, stats });
+      chunkStatsOf?.set(key, stats);
     }
     if (t === open) {
       const [from, to] = parts[parts.length - 1]!;
       newTail = parts.length === 1 ? t.points : slicePoints(t.points, from, to);
     }
   }
-  const state = recompute && chunkStatsOf ? stateOfChunks(inKeyOrder(chunkStatsOf)) : nextState(s, added, lastTime);
+  const state = recompute && chunkStatsOf ? chunkStatsOf.summary() : nextState(s, added, lastTime);
   w.states.push(stateUpsertParams(row, run.projectId, state, version));
   if (chunkStatsOf) w.stats.set(seriesId, chunkStatsOf);
   return newTail;
