@@ -3,7 +3,7 @@
  * loopback and prints one line per figure with the baseline measured in the same run.
  * BENCH_SCALE (default 1) shrinks the data sizes for a quick look; BENCH_ONLY=ingest stops
  * each engine's pass after the ingest figures. The same workload then
- * runs on PostgreSQL (see bench/postgres.ts) at BENCH_PG_SCALE (default: BENCH_SCALE / 4).
+ * runs on PostgreSQL (see bench/postgres.ts) at BENCH_PG_SCALE (default: BENCH_SCALE).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -20,8 +20,8 @@ import { benchBrowser } from './bench-browser.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const SCALE = Number(process.env.BENCH_SCALE ?? 1);
-// PostgreSQL ingest is round-trip bound (see BENCHMARKS.md): a quarter of the data keeps the whole bench under 5 minutes.
-const PG_SCALE = Number(process.env.BENCH_PG_SCALE ?? SCALE / 4);
+// PostgreSQL runs the same sizes as SQLite (the whole bench takes about 3.5 minutes); BENCH_PG_SCALE overrides.
+const PG_SCALE = Number(process.env.BENCH_PG_SCALE ?? SCALE);
 let scale = SCALE;
 const KEY = 'bench-key-0123456789abcdef';
 const n = (full: number) => Math.max(1, Math.round(full * scale));
