@@ -171,8 +171,19 @@ export interface MetricPoint {
   flag: 'NaN' | 'Infinity' | '-Infinity' | null;
 }
 
+/** How far a series reaches: its point count, step and time bounds, and its last finite value. */
+export interface SeriesExtent {
+  lastStep: number | null;
+  lastValue: number | null;
+  points: number;
+  firstStep: number | null;
+  maxStep: number | null;
+  firstTime: number | null;
+  lastTime: number | null;
+}
+
 /** Summary of a run's (effective) series of one metric; finite values only in the moments. */
-export interface SeriesSummary {
+export interface SeriesSummary extends SeriesExtent {
   runId: number;
   logName: string;
   logGroup: string;
@@ -181,13 +192,6 @@ export interface SeriesSummary {
   m2: number;
   min: number | null;
   max: number | null;
-  lastStep: number | null;
-  lastValue: number | null;
-  points: number;
-  firstStep: number | null;
-  maxStep: number | null;
-  firstTime: number | null;
-  lastTime: number | null;
 }
 
 /** A console line of a run (logType: its level). */

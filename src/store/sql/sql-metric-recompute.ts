@@ -21,13 +21,14 @@ export function stateOfChunks(chunks: Iterable<ChunkStats>, into: SeriesState = 
   return s;
 }
 
+const earliest = (x: number | null, y: number | null) => (x === null ? y : y === null ? x : Math.min(x, y));
+const latest = (x: number | null, y: number | null) => (x === null ? y : y === null ? x : Math.max(x, y));
+
 /**
  * Returns the summary of two runs of chunks, `a`'s keys all before `b`'s: what stateOfChunks
  * gives for a's chunks followed by b's (an associative merge, so summaries can be kept in a tree).
  */
 export function mergeStates(a: SeriesState, b: SeriesState): SeriesState {
-  const earliest = (x: number | null, y: number | null) => (x === null ? y : y === null ? x : Math.min(x, y));
-  const latest = (x: number | null, y: number | null) => (x === null ? y : y === null ? x : Math.max(x, y));
   const finite = b.lastStep !== null ? b : a;
   return {
     moments: mergeMoments(a.moments, b.moments),

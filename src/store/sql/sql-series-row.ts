@@ -2,7 +2,7 @@
  * The `series` row and `metric_points` encodings shared by the SQL series store: a series'
  * summary state, its conversion to a SeriesSummary, and the non-finite value flags.
  */
-import type { MetricPoint, SeriesSummary } from '../../domain/types.js';
+import type { MetricPoint, SeriesExtent, SeriesSummary } from '../../domain/types.js';
 import { emptyMoments, type Moments } from '../../domain/summary.js';
 import type { SqlExecutor, SqlValue } from './sql-db.js';
 
@@ -62,16 +62,9 @@ export async function seriesRows(tx: SqlExecutor, sql: string, params: readonly 
   }));
 }
 
-/** A series' summary in computing form: moments over finite values plus step/time bounds. */
-export interface SeriesState {
+/** A series' summary in computing form: moments over finite values plus its extent. */
+export interface SeriesState extends SeriesExtent {
   moments: Moments;
-  lastStep: number | null;
-  lastValue: number | null;
-  points: number;
-  firstStep: number | null;
-  maxStep: number | null;
-  firstTime: number | null;
-  lastTime: number | null;
 }
 
 /** A point as stored: value null with flag 1 (NaN), 2 (+Infinity) or 3 (-Infinity); else flag 0. */
