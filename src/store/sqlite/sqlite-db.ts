@@ -66,6 +66,10 @@ function open(file: string, readonly: boolean): Database.Database {
     // answer); only an OS crash or power loss can lose the last commits.
     raw.pragma('synchronous = NORMAL');
     raw.pragma('foreign_keys = ON');
+    // Each group-committed job runs in a SAVEPOINT, whose undo copies of the pages it changes
+    // (the statement journal) spill to a new temp file past 64 KiB: a file created, written
+    // and deleted for nearly every ingest batch. In memory they are a copy.
+    raw.pragma('temp_store = MEMORY');
   }
   raw.pragma('cache_size = -65536');
   registerSearchFunctions(raw);
