@@ -1,7 +1,8 @@
 import { parseRunIdText } from '../domain/integer-text.js';
 import { logGroupOf } from '../domain/log-group.js';
 import { logNameTypeOfData } from '../domain/log-name-type.js';
-import type { LogNameType, Run, MetricPointInput } from '../domain/types.js';
+import { packLines } from '../domain/packed-points.js';
+import type { LogNameType, Run } from '../domain/types.js';
 import { badRequest } from '../errors.js';
 import { parseDataLines, parseLogLines, parseMetricLines } from '../ingest/lines.js';
 import type { Ctx } from './context.js';
@@ -52,18 +53,15 @@ async function register(ctx: Ctx, run: Run, names: Iterable<[string, LogNameType
 
 /** Stores one NDJSON metrics body atomically; returns the number of points stored. Throws BAD_REQUEST. */
 export async function ingestMetrics(ctx: Ctx, run: Run, body: string): Promise<number> {
-  const lines = parseMetricLines(body);
-  const points: MetricPointInput[] = [];
-  const names = new Map<string, LogNameType>();
-  for (const line of lines) {
-    for (const { logName, value } of line.values) {
-      points.push({ logName, step: line.step, time: line.time, value });
-      names.set(logName, 'METRIC');
-    }
-  }
-  await register(ctx, run, names);
+  const points = packLines(parseMetricLines(body));
+  const count = points.cols.length / 4;
+  await register(
+    ctx,
+    run,
+    points.names.map((name) => [name, 'METRIC']),
+  );
   await ctx.deps.series.appendMetrics(run, points);
-  return points.length;
+  return count;
 }
 
 /** Stores one NDJSON console-log body atomically; returns the number of lines. Throws BAD_REQUEST. */

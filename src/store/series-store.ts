@@ -1,5 +1,6 @@
 import type { Aggregation, Direction, RankedRun } from '../domain/aggregation.js';
 import type { Condition } from '../domain/run-search.js';
+import type { PackedPoints } from '../domain/packed-points.js';
 import type {
   ConsoleLine,
   DataLine,
@@ -53,8 +54,9 @@ export interface SeriesStore {
    * Stores points atomically: one point per (run, logName, step), the later time winning
    * (equal times: this write wins) — per (run, logName, step, time) for a sys/ logName
    * (contract §4), so every system sample is kept; summaries are updated in the same transaction.
+   * Packed points (as ingest parses them) are handed over: the store may move their buffer.
    */
-  appendMetrics(run: RunRef, points: readonly MetricPointInput[]): Promise<void>;
+  appendMetrics(run: RunRef, points: readonly MetricPointInput[] | PackedPoints): Promise<void>;
   /** Effective points of one metric in [stepMin, stepMax], ordered by step (then time in a sys/ series). */
   readPoints(
     lineage: readonly LineageLink[],

@@ -9,7 +9,7 @@
  * database refuses fails alone.
  */
 import type { RunRef } from '../series-store.js';
-import type { PackedPoints } from './packed-points.js';
+import type { PackedPoints } from '../../domain/packed-points.js';
 
 interface Job {
   points: PackedPoints;

@@ -16,7 +16,7 @@ import { mergeMoments, momentsOf } from '../../domain/summary.js';
 import { compareKeys, keyedByTime, tieOf } from '../../domain/time-keyed.js';
 import type { RunRef } from '../series-store.js';
 import { chunkStats, type ChunkPoints } from './chunk-codec.js';
-import { isPacked, packPoints, type PackedPoints } from './packed-points.js';
+import { isPacked, packPoints, type PackedPoints } from '../../domain/packed-points.js';
 import { CHUNK_POINTS } from './chunk-size.js';
 import { mergeInto, slicePoints, type RawPoint } from './chunk-merge.js';
 import {

@@ -22,7 +22,7 @@ import { maxStep, metricSeries, queryMetrics, readPoints, summarize } from './sq
 import { appendMetrics } from './sql-metric-write.js';
 import { TailCache } from './tail-cache.js';
 import { StatsCache } from './stats-cache.js';
-import { isPacked, packPoints, type PackedPoints } from './packed-points.js';
+import { isPacked, packPoints, type PackedPoints } from '../../domain/packed-points.js';
 import { RunWriteQueue } from './run-write-queue.js';
 
 /** Options of SqlSeriesStore. */

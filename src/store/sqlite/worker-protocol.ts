@@ -4,10 +4,10 @@
  * listed in WIRE_FORMS crosses in a cheaper form. Adding a write to the store means adding its
  * name here, nothing else.
  */
-import type { MetricPointInput } from '../../domain/types.js';
 import type { ErrorCode } from '../../errors.js';
 import type { RunRef, SeriesStore } from '../series-store.js';
-import { packPoints } from '../sql/packed-points.js';
+import { isPacked, packPoints, type PackedPoints } from '../../domain/packed-points.js';
+import type { MetricPointInput } from '../../domain/types.js';
 
 /** The SeriesStore methods that write: the writer thread runs them; every other method reads on the caller's thread. */
 export const SERIES_WRITES = [
@@ -31,7 +31,8 @@ export const WIRE_FORMS: Partial<Record<SeriesWrite, (args: unknown[]) => WireFo
   // One Float64Array moved instead of 4 fields per point cloned, and only the run's ids.
   appendMetrics: ([run, points]) => {
     const { id, projectId } = run as RunRef;
-    const packed = packPoints(points as readonly MetricPointInput[]);
+    const given = points as readonly MetricPointInput[] | PackedPoints;
+    const packed = isPacked(given) ? given : packPoints(given);
     return { args: [{ id, projectId }, packed], transfer: [packed.cols.buffer as ArrayBuffer] };
   },
 };
