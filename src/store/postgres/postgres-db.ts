@@ -47,22 +47,47 @@ async function runOne(q: Queryable, sql: string, values?: readonly SqlValue[]): 
   return (await q.query(prepared(sql, values))).rowCount ?? 0;
 }
 
+/** The socket under a pg client, which can hold writes back (cork) and send them together. */
+type Corkable = { connection?: { stream?: { cork?: () => void; uncork?: () => void } } };
+const corked = new WeakSet<pg.PoolClient>();
+
+/**
+ * On a pipelined connection, holds this turn's messages back and sends them in one write
+ * when the turn ends: BEGIN with the first statement, or a transaction's statements sent
+ * together, go out in one system call instead of one each (measured: writev was 13% of the
+ * server's time in a PostgreSQL ingest).
+ */
+function writeTogether(client: pg.PoolClient): void {
+  const stream = (client as unknown as Corkable).connection?.stream;
+  if (!client.pipeline || !stream?.cork || !stream.uncork || corked.has(client)) return;
+  corked.add(client);
+  stream.cork();
+  process.nextTick(() => {
+    corked.delete(client);
+    stream.uncork!();
+  });
+}
+
 /** A connection inside an open transaction. */
 class TxExecutor implements SqlExecutor {
   constructor(private readonly client: pg.PoolClient) {}
   all<T>(sql: string, values?: readonly SqlValue[]): Promise<T[]> {
+    writeTogether(this.client);
     return all<T>(this.client, sql, values);
   }
   allArrays<T>(sql: string, values?: readonly SqlValue[]): Promise<T[]> {
+    writeTogether(this.client);
     return allArrays<T>(this.client, sql, values);
   }
   async get<T>(sql: string, values?: readonly SqlValue[]): Promise<T | undefined> {
-    return (await all<T>(this.client, sql, values))[0];
+    return (await this.all<T>(sql, values))[0];
   }
   run(sql: string, values?: readonly SqlValue[]): Promise<number> {
+    writeTogether(this.client);
     return runOne(this.client, sql, values);
   }
   runMany(sql: string, rows: readonly (readonly SqlValue[])[]): Promise<number> {
+    writeTogether(this.client);
     return runManyOn(this.client, sql, rows);
   }
 }
@@ -103,6 +128,7 @@ export async function openPostgres(url: string, options: PostgresOptions = {}): 
         let result: T;
         if (opts.pipelined) {
           // BEGIN goes out with the transaction's first statement instead of a round trip before it.
+          writeTogether(client);
           [, result] = await Promise.all([client.query('BEGIN'), fn(new TxExecutor(client))]);
         } else {
           await client.query('BEGIN');
