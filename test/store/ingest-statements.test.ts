@@ -1,7 +1,8 @@
 /**
  * One ingest request is a handful of statements whatever its size: with the series' tail
  * chunks cached, a 1,000-point request over 50 metrics locks the series rows (one select),
- * upserts the touched chunks and the series summaries (one bulk statement each).
+ * upserts the touched chunks and the series summaries (one bulk statement each). A series
+ * appended many points at a time gets new chunks, its tail left as it is once half full.
  */
 import { describe, expect, it } from 'vitest';
 import { migrate } from '../../src/store/migrations/index.js';
@@ -12,20 +13,22 @@ import { rawEngines } from '../helpers/test-database.js';
 const engines = rawEngines('stepwise-ingest-statements-');
 
 /** The database with every statement run inside a transaction counted (a bulk INSERT of ≤ 500 rows is one). */
-function counting(db: SqlDb): { db: SqlDb; statements: string[] } {
+function counting(db: SqlDb): { db: SqlDb; statements: string[]; chunkKeys: number[] } {
   const statements: string[] = [];
+  const chunkKeys: number[] = [];
   const wrap = (tx: SqlExecutor): SqlExecutor => ({
     all: (sql, params) => (statements.push(sql), tx.all(sql, params)),
     allArrays: (sql, params) => (statements.push(sql), tx.allArrays(sql, params)),
     get: (sql, params) => (statements.push(sql), tx.get(sql, params)),
     run: (sql, params) => (statements.push(sql), tx.run(sql, params)),
     runMany: (sql, rows) => {
+      if (sql.startsWith('INSERT INTO metric_chunks')) for (const row of rows) chunkKeys.push(Number(row[1]));
       const one = /^\s*INSERT/i.test(sql) && rows.length <= 500;
       for (let i = 0; i < (one ? 1 : rows.length); i++) statements.push(sql);
       return tx.runMany(sql, rows);
     },
   });
-  return { db: { ...db, transaction: (fn) => db.transaction((tx) => fn(wrap(tx))) }, statements };
+  return { db: { ...db, transaction: (fn) => db.transaction((tx) => fn(wrap(tx))) }, statements, chunkKeys };
 }
 
 /** 1,000 points: 20 steps from `from` of 50 metrics. */
@@ -54,6 +57,39 @@ describe.each(engines)('an ingest request ($name)', ({ open }) => {
       ]);
       const [loss] = await store.summarize([{ runId: 1, maxStep: Infinity }], ['train/m0']);
       expect(loss).toMatchObject({ points: 40, firstStep: 0, maxStep: 39 });
+    } finally {
+      await db.close();
+      await done();
+    }
+  });
+
+  it('appends a busy series in new chunks, and fills the tail of a series logged a point at a time', async () => {
+    const { db, done } = await open();
+    try {
+      await migrate(db);
+      const c = counting(db);
+      const store = new SqlSeriesStore(c.db);
+      const run = { id: 1, projectId: 1 };
+      const steps = (from: number, n: number, logName: string) =>
+        Array.from({ length: n }, (_, i) => ({ logName, step: from + i, time: from + i, value: from + i }));
+      await store.appendMetrics(run, steps(0, 100, 'busy'));
+      c.chunkKeys.length = 0;
+      await store.appendMetrics(run, steps(100, 100, 'busy'));
+      // The 100-point tail is more than half full and would overflow: the new points start a chunk.
+      expect(c.chunkKeys).toEqual([100]);
+      for (let step = 0; step < 130; step++) await store.appendMetrics(run, steps(step, 1, 'slow'));
+      const chunks = await db.all<{ log_name: string; first_step: number; points: number }>(
+        'SELECT s.log_name, c.first_step, c.points FROM metric_chunks c JOIN series s ON s.id = c.series_id ' +
+          'ORDER BY s.log_name, c.first_step',
+      );
+      expect(chunks.map((r) => [r.log_name, Number(r.first_step), Number(r.points)])).toEqual([
+        ['busy', 0, 100],
+        ['busy', 100, 100],
+        ['slow', 0, 128],
+        ['slow', 128, 2],
+      ]);
+      const points = await store.readPoints([{ runId: 1, maxStep: Infinity }], 'busy', 0, 1000);
+      expect(points.map((p) => p.step)).toEqual(Array.from({ length: 200 }, (_, i) => i));
     } finally {
       await db.close();
       await done();

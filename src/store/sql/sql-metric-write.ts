@@ -176,6 +176,17 @@ async function placeEarlier(
   }
 }
 
+/**
+ * True when appended points start a chunk of their own instead of joining the tail: the
+ * tail is full, or at least half full and would overflow. A tail is then left as it is
+ * (sealed short) instead of rewritten to take a few more points: an append batch of a busy
+ * series only inserts chunks, where it rewrote the tail each time (on PostgreSQL, an updated
+ * row is a new row version and new index entries); a series logged a few points at a time
+ * still fills its tail.
+ */
+const sealsTail = (held: number, adding: number): boolean =>
+  held >= CHUNK_POINTS || (held >= CHUNK_POINTS / 2 && held + adding > CHUNK_POINTS);
+
 /** Splits a rewritten chunk for storage: the tail into pieces of CHUNK_POINTS, others past 2×. */
 function pieces(t: Touched, isTail: boolean): [number, number][] {
   const n = t.points.steps.length;
@@ -217,7 +228,7 @@ async function writeSeries(
   const appended = last === null ? incoming : incoming.filter((p) => comparePoint(p, byTime, last) > 0);
   await placeEarlier(tx, seriesId, byTime, earlier, touched);
   if (appended.length > 0) {
-    if (!open || open.points.steps.length >= CHUNK_POINTS) {
+    if (!open || sealsTail(open.points.steps.length, appended.length)) {
       open = { points: empty(), key: null, incoming: [] };
       touched.push(open);
     }
