@@ -32,3 +32,18 @@ export function rssMb(pid: number): number {
     return NaN;
   }
 }
+
+/** CPU time (user + system, all threads) a process has used so far, in ms; NaN when unreadable. */
+export function cpuMs(pid: number): number {
+  try {
+    // Fields after the command's closing parenthesis: utime and stime are the 12th and 13th.
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
+  } catch {
+    return NaN;
+  }
+}
+
+/** Linux's USER_HZ: /proc reports CPU time in these ticks. */
+const CLOCK_TICKS = 100;

@@ -11,7 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { BenchClient, runPool } from './bench-http.js';
-import { p50p95, quantile, rssMb, timeCalls } from './bench-stats.js';
+import { cpuMs, p50p95, quantile, rssMb, timeCalls } from './bench-stats.js';
 import { openStores } from '../src/store/open-stores.js';
 import { benchPostgres } from './postgres.js';
 import { parseMetricLines } from '../src/ingest/lines.js';
@@ -182,9 +182,13 @@ async function benchBackend(backend: Backend): Promise<void> {
     });
     let peak = 0;
     const sampler = setInterval(() => (peak = Math.max(peak, rssMb(child.pid!))), 50);
+    const cpu0 = cpuMs(child.pid!);
+    const clientCpu0 = process.cpuUsage();
     let t0 = performance.now();
     await runPool(requests, 4, (i) => api.ingest('metrics', run.runId, 'bench', bodies[i]!));
     const ingestS = (performance.now() - t0) / 1000;
+    const ingestCpu = cpuMs(child.pid!) - cpu0;
+    const clientCpu = process.cpuUsage(clientCpu0);
     clearInterval(sampler);
     const base = await startBaseline();
     const bare = new BenchClient(`http://127.0.0.1:${base.port}`, KEY, 4);
@@ -208,6 +212,9 @@ async function benchBackend(backend: Backend): Promise<void> {
     log(
       `ingest: ${fmt(points / ingestS)} points/s through POST /ingest/metrics (${fmt(points)} points, 4 keep-alive connections, 1,000 points/request) | baseline bare node:http parse-only ${fmt(points / bareS)} points/s, ratio ${(bareS / ingestS).toFixed(2)} | raw store appendMetrics without HTTP ${fmt(points / rawS)} points/s`,
     );
+    log(
+      `server CPU during ingest: ${fmt(ingestCpu)} ms for ${fmt(points)} points (${((ingestCpu * 1000) / points).toFixed(2)} µs a point, all threads; ${(ingestCpu / 10 / ingestS).toFixed(0)}% of one core over the phase) | the bench's own client ${fmt((clientCpu.user + clientCpu.system) / 1000)} ms`,
+    );
     log(`memory: peak RSS during ingest ${peak.toFixed(1)} MB`);
     const bytes = await seriesBytes(dataDir, backend.urls?.server);
     log(
@@ -217,11 +224,13 @@ async function benchBackend(backend: Backend): Promise<void> {
     // The same shape with 1% of points re-logging scattered earlier steps (later time: each replaces a point).
     const relogs = n(200);
     const relogBodies = Array.from({ length: relogs }, (_, i) => relogBody((requests + i) * 100));
+    const relogCpu0 = cpuMs(child.pid!);
     t0 = performance.now();
     await runPool(relogs, 4, (i) => api.ingest('metrics', run.runId, 'bench', relogBodies[i]!));
     const relogS = (performance.now() - t0) / 1000;
+    const relogCpu = cpuMs(child.pid!) - relogCpu0;
     log(
-      `ingest with 1% re-logs of scattered earlier steps: ${fmt((relogs * 1000) / relogS)} points/s (${fmt(relogs * 1000)} points, 4 connections, 1,000 points/request, 10 of them re-logs) | baseline bare node:http parse-only ${fmt(points / bareS)} points/s`,
+      `ingest with 1% re-logs of scattered earlier steps: ${fmt((relogs * 1000) / relogS)} points/s (${fmt(relogs * 1000)} points, 4 connections, 1,000 points/request, 10 of them re-logs) | baseline bare node:http parse-only ${fmt(points / bareS)} points/s | server CPU ${((relogCpu * 1000) / (relogs * 1000)).toFixed(2)} µs a point`,
     );
     if (process.env.BENCH_ONLY === 'ingest') return;
 
