@@ -95,4 +95,43 @@ describe.each(engines)('an ingest request ($name)', ({ open }) => {
       await done();
     }
   });
+
+  it('stores a batch that arrives after a later one as a chunk of its own, reading no chunk back', async () => {
+    const { db, done } = await open();
+    try {
+      await migrate(db);
+      const c = counting(db);
+      const store = new SqlSeriesStore(c.db);
+      const run = { id: 1, projectId: 1 };
+      const steps = (from: number, n: number) =>
+        Array.from({ length: n }, (_, i) => ({ logName: 'loss', step: from + i, time: 1, value: from + i }));
+      await store.appendMetrics(run, steps(0, 100));
+      await store.appendMetrics(run, steps(200, 100));
+      c.statements.length = 0;
+      c.chunkKeys.length = 0;
+      await store.appendMetrics(run, steps(100, 100));
+      expect(c.statements.map((s) => s.split(' ').slice(0, 3).join(' '))).toEqual([
+        'SELECT id, run_id,',
+        'INSERT INTO metric_chunks',
+        'INSERT INTO series',
+      ]);
+      expect(c.chunkKeys).toEqual([100]);
+      // One point into the middle chunk and one between it and the tail: both land in place.
+      await store.appendMetrics(run, [
+        { logName: 'loss', step: 150, time: 2, value: -1 },
+        { logName: 'loss', step: 250, time: 2, value: -2 },
+      ]);
+      const points = await store.readPoints([{ runId: 1, maxStep: Infinity }], 'loss', 0, 1000);
+      expect(points.map((p) => p.step)).toEqual(Array.from({ length: 300 }, (_, i) => i));
+      expect(points.filter((p) => p.value !== p.step).map((p) => [p.step, p.value])).toEqual([
+        [150, -1],
+        [250, -2],
+      ]);
+      const [summary] = await store.summarize([{ runId: 1, maxStep: Infinity }], ['loss']);
+      expect(summary).toMatchObject({ points: 300, firstStep: 0, maxStep: 299 });
+    } finally {
+      await db.close();
+      await done();
+    }
+  });
 });

@@ -45,7 +45,7 @@ import {
   type SeriesRow,
   type SeriesState,
 } from './sql-series-row.js';
-import { newVersion, type TailCache } from './tail-cache.js';
+import { newVersion, type CachedTail, type TailCache } from './tail-cache.js';
 
 /**
  * Returns the batch per logName as points in ascending key order, one per key (step, or
@@ -196,7 +196,10 @@ function pieces(t: Touched, isTail: boolean): [number, number][] {
   return out;
 }
 
-/** Plans one series' writes; returns its new tail, or undefined when nothing changed. */
+/** The last key of a chunk's points. */
+const lastKey = (c: ChunkPoints, byTime: boolean): ChunkKey => keyAt(c, c.steps.length - 1, byTime);
+
+/** Plans one series' writes; returns its new tail and floor, or undefined when nothing changed. */
 async function writeSeries(
   tx: SqlExecutor,
   run: RunRef,
@@ -206,11 +209,13 @@ async function writeSeries(
   statsCache: StatsCache,
   version: number,
   w: Writes,
-): Promise<ChunkPoints | undefined> {
+): Promise<CachedTail | undefined> {
   const seriesId = Number(row.id);
   const byTime = keyedByTime(row.log_name);
   const s = rowState(row);
-  let tail = cache.take(seriesId, Number(row.version));
+  const cached = cache.take(seriesId, Number(row.version));
+  let tail = cached?.tail;
+  let floor = cached?.floor;
   if (!tail && s.maxStep !== null) {
     const stored = await readTail(tx, seriesId);
     tail = stored && rowPoints(stored);
@@ -221,11 +226,25 @@ async function writeSeries(
   if (tail && tail.steps.length > 0) {
     open = { points: tail, key: keyAt(tail, 0, byTime), incoming: [] };
     touched.push(open);
-    maxKey = keyAt(tail, tail.steps.length - 1, byTime);
-  }
+    maxKey = lastKey(tail, byTime);
+  } else floor = null;
+  const stored = open;
   const last = maxKey;
-  const earlier = last === null ? [] : incoming.filter((p) => comparePoint(p, byTime, last) <= 0);
+  let earlier = last === null ? [] : incoming.filter((p) => comparePoint(p, byTime, last) <= 0);
   const appended = last === null ? incoming : incoming.filter((p) => comparePoint(p, byTime, last) > 0);
+  // Late points between the chunk before the tail and the tail (concurrent requests stored
+  // out of order) make a chunk of their own: no chunk read back nor rewritten.
+  let gap: Touched | undefined;
+  if (stored && floor !== undefined && earlier.length > 0) {
+    const lo = floor;
+    const inGap = (p: RawPoint) =>
+      comparePoint(p, byTime, stored.key!) < 0 && (lo === null || comparePoint(p, byTime, lo) > 0);
+    const between = earlier.filter(inGap);
+    if (between.length > 0) {
+      touched.push((gap = { points: empty(), key: null, incoming: between }));
+      earlier = earlier.filter((p) => !inGap(p));
+    }
+  }
   await placeEarlier(tx, seriesId, byTime, earlier, touched);
   if (appended.length > 0) {
     if (!open || sealsTail(open.points.steps.length, appended.length)) {
@@ -249,13 +268,17 @@ async function writeSeries(
   // A sys/ point added before the last one may sit at the last finite value's step: recompute.
   if (byTime && added.length > appended.length) recompute = true;
   if (written === 0) {
-    if (tail) cache.put(seriesId, Number(row.version), tail);
+    if (tail) cache.put(seriesId, Number(row.version), { tail, floor });
     return undefined;
   }
   // A recompute merges every chunk's statistics: kept by the writer (StatsCache) once read.
   let chunkStatsOf = statsCache.take(seriesId, Number(row.version));
   if (recompute && !chunkStatsOf) chunkStatsOf = await readSeriesStats(tx, seriesId);
   let newTail = tail;
+  // The floor of the new tail: the chunk before it is the gap chunk, the old tail (when the
+  // appended points started a chunk), or the tail's own previous piece.
+  if (gap) floor = lastKey(gap.points, byTime);
+  if (open !== stored && stored) floor = lastKey(stored.points, byTime);
   for (const t of touched) {
     if (t.incoming.length === 0 || t.points.steps.length === 0) continue;
     const first = keyAt(t.points, 0, byTime);
@@ -273,12 +296,13 @@ async function writeSeries(
     if (t === open) {
       const [from, to] = parts[parts.length - 1]!;
       newTail = parts.length === 1 ? t.points : slicePoints(t.points, from, to);
+      if (parts.length > 1) floor = keyAt(t.points, from - 1, byTime);
     }
   }
   const state = recompute && chunkStatsOf ? chunkStatsOf.summary() : nextState(s, added, lastTime);
   w.states.push(stateUpsertParams(row, run.projectId, state, version));
   if (chunkStatsOf) w.stats.set(seriesId, chunkStatsOf);
-  return newTail;
+  return newTail && { tail: newTail, floor };
 }
 
 /** Returns the summary after appending `added` (no stored value changed). */
@@ -323,7 +347,7 @@ export async function appendMetrics(
     const names = [...batch.keys()].sort();
     const rows = await ensureSeries(tx, db.dialect.forUpdate, run, names);
     const w: Writes = { deletes: [], upserts: [], states: [], stats: new Map() };
-    const tails = new Map<number, ChunkPoints>();
+    const tails = new Map<number, CachedTail>();
     for (const name of names) {
       const row = rows.get(name);
       if (!row) throw new Error(`series ${name} of run ${run.id} could not be created`);
