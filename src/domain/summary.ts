@@ -64,25 +64,35 @@ export function mergeMoments(a: Moments, b: Moments): Moments {
 
 /**
  * Returns the moments of the finite values by a corrected two-pass computation (shifted mean,
- * then squared deviations minus the first-order correction). Copies the values once: O(n).
+ * then squared deviations minus the first-order correction). O(n).
  */
 export function momentsOf(values: Iterable<number>): Moments {
-  const xs = Array.from(values).filter((x) => Number.isFinite(x));
-  const first = xs[0];
-  if (first === undefined) return emptyMoments();
-  const n = xs.length;
+  const xs = Array.isArray(values) ? (values as readonly number[]) : Array.from(values);
+  return momentsOfRange(xs, 0, xs.length);
+}
+
+/** Returns momentsOf the values [from, to), read in place (non-finite ones skipped). */
+export function momentsOfRange(values: ArrayLike<number>, from: number, to: number): Moments {
+  let n = 0;
+  let first = 0;
   let shifted = 0;
-  let min = first;
-  let max = first;
-  for (const x of xs) {
+  let min = Infinity;
+  let max = -Infinity;
+  for (let i = from; i < to; i++) {
+    const x = values[i]!;
+    if (!Number.isFinite(x)) continue;
+    if (n++ === 0) first = x;
     shifted += x - first;
     if (x < min) min = x;
     if (x > max) max = x;
   }
+  if (n === 0) return emptyMoments();
   const rough = addToMean(first, 0, shifted / n);
   let squares = 0;
   let residual = 0;
-  for (const x of xs) {
+  for (let i = from; i < to; i++) {
+    const x = values[i]!;
+    if (!Number.isFinite(x)) continue;
     const d = x - rough.mean - rough.meanLo;
     squares += d * d;
     residual += d;

@@ -2,7 +2,7 @@
  * The packed form of a metric chunk (its steps, times and values; the layout is below) and
  * the exact statistics stored beside it.
  */
-import { momentsOf, type Moments } from '../../domain/summary.js';
+import { momentsOfRange, type Moments } from '../../domain/summary.js';
 import { compareKeys, tieOf } from '../../domain/time-keyed.js';
 
 /**
@@ -121,7 +121,6 @@ export function decodeChunk(bytes: Uint8Array): ChunkPoints {
 
 /** Returns the statistics of points [from, to) of a chunk (at least one point); ties keep the lower step. */
 export function chunkStats(c: ChunkPoints, from = 0, to = c.steps.length): ChunkStats {
-  const finite: number[] = [];
   let minStep: number | null = null;
   let minTime: number | null = null;
   let maxStep: number | null = null;
@@ -138,17 +137,24 @@ export function chunkStats(c: ChunkPoints, from = 0, to = c.steps.length): Chunk
     if (t > lastTime) lastTime = t;
     const v = c.values[i]!;
     if (!Number.isFinite(v)) continue;
-    finite.push(v);
     lastFiniteStep = c.steps[i]!;
     lastFiniteValue = v;
-    if (minStep === null || v < min) [min, minStep, minTime] = [v, c.steps[i]!, t];
-    if (maxStep === null || v > max) [max, maxStep, maxTime] = [v, c.steps[i]!, t];
+    if (minStep === null || v < min) {
+      min = v;
+      minStep = lastFiniteStep;
+      minTime = t;
+    }
+    if (maxStep === null || v > max) {
+      max = v;
+      maxStep = lastFiniteStep;
+      maxTime = t;
+    }
   }
   return {
     points: to - from,
     firstStep: c.steps[from]!,
     lastStep: c.steps[to - 1]!,
-    moments: momentsOf(finite),
+    moments: momentsOfRange(c.values, from, to),
     minStep,
     minTime,
     maxStep,

@@ -12,13 +12,14 @@
  */
 import type { MetricPointInput } from '../../domain/types.js';
 import { logGroupOf } from '../../domain/log-group.js';
-import { mergeMoments, momentsOf } from '../../domain/summary.js';
+import { mergeMoments, momentsOfRange } from '../../domain/summary.js';
 import { compareKeys, keyedByTime, tieOf } from '../../domain/time-keyed.js';
+import { batchColumns } from './batch-columns.js';
 import type { RunRef } from '../series-store.js';
 import { chunkStats, type ChunkPoints } from './chunk-codec.js';
 import { isPacked, packPoints, type PackedPoints } from '../../domain/packed-points.js';
 import { CHUNK_POINTS } from './chunk-size.js';
-import { mergeInto, slicePoints, type RawPoint } from './chunk-merge.js';
+import { mergeInto, slicePoints, type PointColumns } from './chunk-merge.js';
 import {
   CHUNK_STAT_COLUMNS,
   deleteChunks,
@@ -46,47 +47,6 @@ import {
   type SeriesState,
 } from './sql-series-row.js';
 import { newVersion, type CachedTail, type TailCache } from './tail-cache.js';
-
-/**
- * Returns the batch per logName as points in ascending key order, one per key (step, or
- * step and time for a series keyed by time): the later time wins, equal times the later line.
- * A series sent in ascending keys (the usual case) is taken as it came, without a map or sort.
- */
-function groupBatch(batch: PackedPoints): Map<string, RawPoint[]> {
-  const { names, cols } = batch;
-  const lists: RawPoint[][] = names.map(() => []);
-  for (let k = 0; k < cols.length; k += 4) {
-    lists[cols[k]!]!.push({ step: cols[k + 1]!, time: cols[k + 2]!, value: cols[k + 3]! });
-  }
-  const out = new Map<string, RawPoint[]>();
-  for (const [i, name] of names.entries()) {
-    const byTime = keyedByTime(name);
-    const list = lists[i]!;
-    out.set(name, ascending(list, byTime) ? list : dedupe(list, byTime));
-  }
-  return out;
-}
-
-/** True when the points' keys strictly ascend. */
-function ascending(list: readonly RawPoint[], byTime: boolean): boolean {
-  for (let j = 1; j < list.length; j++) {
-    const a = list[j - 1]!;
-    const b = list[j]!;
-    if (compareKeys(a.step, tieOf(byTime, a.time), b.step, tieOf(byTime, b.time)) >= 0) return false;
-  }
-  return true;
-}
-
-/** Returns one point per key (later time wins, equal times the later one), in ascending key order. */
-function dedupe(list: readonly RawPoint[], byTime: boolean): RawPoint[] {
-  const keys = new Map<number | string, RawPoint>();
-  for (const p of list) {
-    const key = byTime ? `${p.step}:${p.time}` : p.step;
-    const held = keys.get(key);
-    if (held === undefined || p.time >= held.time) keys.set(key, p);
-  }
-  return [...keys.values()].sort((a, b) => compareKeys(a.step, tieOf(byTime, a.time), b.step, tieOf(byTime, b.time)));
-}
 
 /** Returns the run's series rows of these names, created when missing, locked for the transaction. */
 async function ensureSeries(
@@ -137,42 +97,62 @@ async function readSeriesStats(tx: SqlExecutor, seriesId: number): Promise<Serie
   return out;
 }
 
-/** A chunk being rewritten: its points and the key it is stored under (null: new). */
+/** A chunk being rewritten: its points, the key it is stored under (null: new), the incoming points (indexes) it takes. */
 interface Touched {
   points: ChunkPoints;
   key: ChunkKey | null;
-  incoming: RawPoint[];
+  picks: number[];
 }
 
-/** Compares a point's key with a chunk key. */
-const comparePoint = (p: RawPoint, byTime: boolean, k: ChunkKey): number =>
-  compareKeys(p.step, tieOf(byTime, p.time), k.step, k.tie);
+/** Compares the key of incoming point j with a chunk key. */
+const comparePoint = (src: PointColumns, j: number, byTime: boolean, k: ChunkKey): number =>
+  compareKeys(src.steps[j]!, tieOf(byTime, src.times[j]!), k.step, k.tie);
+
+/** Returns the first index in [from, to) whose point's key is above k (to when none); keys ascend. */
+function firstAbove(src: PointColumns, byTime: boolean, k: ChunkKey, from: number, to: number): number {
+  let lo = from;
+  let hi = to;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (comparePoint(src, mid, byTime, k) > 0) hi = mid;
+    else lo = mid + 1;
+  }
+  return lo;
+}
+
+/** Returns the indexes [from, to). */
+function range(from: number, to: number): number[] {
+  const out: number[] = [];
+  for (let i = from; i < to; i++) out.push(i);
+  return out;
+}
 
 const empty = (): ChunkPoints => ({ steps: [], times: [], values: [] });
 
-/** Finds (reading when needed) the chunk that holds each earlier key and queues the point on it. */
+/** Finds (reading when needed) the chunk that holds each earlier point and queues the point on it. */
 async function placeEarlier(
   tx: SqlExecutor,
   seriesId: number,
   byTime: boolean,
-  earlier: readonly RawPoint[],
+  src: PointColumns,
+  earlier: readonly number[],
   touched: Touched[],
 ): Promise<void> {
-  for (const p of earlier) {
+  for (const j of earlier) {
     let target = touched.find(
       (t) =>
         t.key !== null &&
-        comparePoint(p, byTime, t.key) >= 0 &&
-        comparePoint(p, byTime, keyAt(t.points, t.points.steps.length - 1, byTime)) <= 0,
+        comparePoint(src, j, byTime, t.key) >= 0 &&
+        comparePoint(src, j, byTime, keyAt(t.points, t.points.steps.length - 1, byTime)) <= 0,
     );
     if (!target) {
-      const row = await readHolding(tx, seriesId, p.step, tieOf(byTime, p.time));
+      const row = await readHolding(tx, seriesId, src.steps[j]!, tieOf(byTime, src.times[j]!));
       if (!row) throw new Error(`series ${seriesId} has a max step but no chunk`);
       const key = rowKey(row);
       target = touched.find((t) => t.key !== null && t.key.step === key.step && t.key.tie === key.tie);
-      if (!target) touched.push((target = { points: rowPoints(row), key, incoming: [] }));
+      if (!target) touched.push((target = { points: rowPoints(row), key, picks: [] }));
     }
-    target.incoming.push(p);
+    target.picks.push(j);
   }
 }
 
@@ -204,7 +184,7 @@ async function writeSeries(
   tx: SqlExecutor,
   run: RunRef,
   row: SeriesRow,
-  incoming: readonly RawPoint[],
+  incoming: PointColumns,
   cache: TailCache,
   statsCache: StatsCache,
   version: number,
@@ -224,49 +204,50 @@ async function writeSeries(
   let open: Touched | undefined;
   let maxKey: ChunkKey | null = null;
   if (tail && tail.steps.length > 0) {
-    open = { points: tail, key: keyAt(tail, 0, byTime), incoming: [] };
+    open = { points: tail, key: keyAt(tail, 0, byTime), picks: [] };
     touched.push(open);
     maxKey = lastKey(tail, byTime);
   } else floor = null;
   const stored = open;
-  const last = maxKey;
-  let earlier = last === null ? [] : incoming.filter((p) => comparePoint(p, byTime, last) <= 0);
-  const appended = last === null ? incoming : incoming.filter((p) => comparePoint(p, byTime, last) > 0);
+  const n = incoming.steps.length;
+  // Keys ascend: points up to the tail's last key are earlier, the rest are appended.
+  const split = maxKey === null ? 0 : firstAbove(incoming, byTime, maxKey, 0, n);
+  let earlier = range(0, split);
   // Late points between the chunk before the tail and the tail (concurrent requests stored
   // out of order) make a chunk of their own: no chunk read back nor rewritten.
   let gap: Touched | undefined;
-  if (stored && floor !== undefined && earlier.length > 0) {
-    const lo = floor;
-    const inGap = (p: RawPoint) =>
-      comparePoint(p, byTime, stored.key!) < 0 && (lo === null || comparePoint(p, byTime, lo) > 0);
-    const between = earlier.filter(inGap);
-    if (between.length > 0) {
-      touched.push((gap = { points: empty(), key: null, incoming: between }));
-      earlier = earlier.filter((p) => !inGap(p));
+  if (stored && floor !== undefined && split > 0) {
+    // The gap's points end before the first at or above the tail's first key (keys are unique).
+    const above = firstAbove(incoming, byTime, stored.key!, 0, split);
+    const end = above > 0 && comparePoint(incoming, above - 1, byTime, stored.key!) === 0 ? above - 1 : above;
+    const start = floor === null ? 0 : firstAbove(incoming, byTime, floor, 0, end);
+    if (start < end) {
+      touched.push((gap = { points: empty(), key: null, picks: range(start, end) }));
+      earlier = earlier.filter((j) => j < start || j >= end);
     }
   }
-  await placeEarlier(tx, seriesId, byTime, earlier, touched);
-  if (appended.length > 0) {
-    if (!open || sealsTail(open.points.steps.length, appended.length)) {
-      open = { points: empty(), key: null, incoming: [] };
+  await placeEarlier(tx, seriesId, byTime, incoming, earlier, touched);
+  if (split < n) {
+    if (!open || sealsTail(open.points.steps.length, n - split)) {
+      open = { points: empty(), key: null, picks: [] };
       touched.push(open);
     }
-    open.incoming = open.incoming.length === 0 ? [...appended] : open.incoming.concat(appended);
+    for (let j = split; j < n; j++) open.picks.push(j);
   }
-  const added: RawPoint[] = [];
+  const added: number[] = [];
   let written = 0;
   let recompute = false;
   let lastTime = -Infinity;
   for (const t of touched) {
-    if (t.incoming.length === 0) continue;
-    const m = mergeInto(t.points, t.incoming, s.firstTime, byTime);
-    for (const p of m.added) added.push(p);
+    if (t.picks.length === 0) continue;
+    const m = mergeInto(t.points, incoming, t.picks, s.firstTime, byTime);
+    for (const j of m.added) added.push(j);
     written += m.written;
     recompute ||= m.recompute;
     lastTime = Math.max(lastTime, m.lastTime);
   }
   // A sys/ point added before the last one may sit at the last finite value's step: recompute.
-  if (byTime && added.length > appended.length) recompute = true;
+  if (byTime && added.length > n - split) recompute = true;
   if (written === 0) {
     if (tail) cache.put(seriesId, Number(row.version), { tail, floor });
     return undefined;
@@ -280,7 +261,7 @@ async function writeSeries(
   if (gap) floor = lastKey(gap.points, byTime);
   if (open !== stored && stored) floor = lastKey(stored.points, byTime);
   for (const t of touched) {
-    if (t.incoming.length === 0 || t.points.steps.length === 0) continue;
+    if (t.picks.length === 0 || t.points.steps.length === 0) continue;
     const first = keyAt(t.points, 0, byTime);
     if (t.key !== null && (first.step !== t.key.step || first.tie !== t.key.tie)) {
       w.deletes.push([seriesId, t.key.step, t.key.tie]);
@@ -299,28 +280,42 @@ async function writeSeries(
       if (parts.length > 1) floor = keyAt(t.points, from - 1, byTime);
     }
   }
-  const state = recompute && chunkStatsOf ? chunkStatsOf.summary() : nextState(s, added, lastTime);
+  const state = recompute && chunkStatsOf ? chunkStatsOf.summary() : nextState(s, incoming, added, lastTime);
   w.states.push(stateUpsertParams(row, run.projectId, state, version));
   if (chunkStatsOf) w.stats.set(seriesId, chunkStatsOf);
   return newTail && { tail: newTail, floor };
 }
 
-/** Returns the summary after appending `added` (no stored value changed). */
-function nextState(s: SeriesState, added: readonly RawPoint[], lastTime: number): SeriesState {
-  const next: SeriesState = { ...s, moments: mergeMoments(s.moments, momentsOf(added.map((p) => p.value))) };
-  next.points += added.length;
-  if (next.lastTime === null || lastTime > next.lastTime) next.lastTime = lastTime;
-  for (const p of added) {
-    if (next.firstStep === null || p.step < next.firstStep) next.firstStep = p.step;
-    if (next.maxStep === null || p.step > next.maxStep) next.maxStep = p.step;
-    if (next.firstTime === null || p.time < next.firstTime) next.firstTime = p.time;
-    // >=: added points come in key order, and only a sys/ series adds two at one step.
-    if (Number.isFinite(p.value) && (next.lastStep === null || p.step >= next.lastStep)) {
-      next.lastStep = p.step;
-      next.lastValue = p.value;
+/** Returns the summary after appending the incoming points at `added` (no stored value changed). */
+function nextState(s: SeriesState, src: PointColumns, added: readonly number[], lastTime: number): SeriesState {
+  const values = new Float64Array(added.length);
+  let { firstStep, maxStep, firstTime, lastStep, lastValue } = s;
+  for (let i = 0; i < added.length; i++) {
+    const j = added[i]!;
+    const step = src.steps[j]!;
+    const time = src.times[j]!;
+    const value = src.values[j]!;
+    values[i] = value;
+    if (firstStep === null || step < firstStep) firstStep = step;
+    if (maxStep === null || step > maxStep) maxStep = step;
+    if (firstTime === null || time < firstTime) firstTime = time;
+    // >=: a sys/ series adds points at one step in time order.
+    if (Number.isFinite(value) && (lastStep === null || step >= lastStep)) {
+      lastStep = step;
+      lastValue = value;
     }
   }
-  return next;
+  return {
+    ...s,
+    moments: mergeMoments(s.moments, momentsOfRange(values, 0, values.length)),
+    points: s.points + added.length,
+    lastTime: s.lastTime === null || lastTime > s.lastTime ? lastTime : s.lastTime,
+    firstStep,
+    maxStep,
+    firstTime,
+    lastStep,
+    lastValue,
+  };
 }
 
 /** The chunk and summary upserts are sent together (PostgreSQL pipelines them, and BEGIN). */
@@ -341,7 +336,7 @@ export async function appendMetrics(
 ): Promise<void> {
   const packed = isPacked(points) ? points : packPoints(points);
   if (packed.cols.length === 0) return;
-  const batch = groupBatch(packed);
+  const batch = batchColumns(packed);
   await db.transaction(async (tx) => {
     const version = newVersion();
     const names = [...batch.keys()].sort();
