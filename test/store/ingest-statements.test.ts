@@ -134,4 +134,48 @@ describe.each(engines)('an ingest request ($name)', ({ open }) => {
       await done();
     }
   });
+
+  it('rewrites a stored chunk in place when a re-logged value leaves its extremes as they were', async () => {
+    const { db, done } = await open();
+    try {
+      await migrate(db);
+      const c = counting(db);
+      const store = new SqlSeriesStore(c.db);
+      const run = { id: 1, projectId: 1 };
+      // Values 0..299 at steps 0..299, in three chunks of 100.
+      for (const from of [0, 100, 200]) {
+        await store.appendMetrics(
+          run,
+          Array.from({ length: 100 }, (_, i) => ({ logName: 'loss', step: from + i, time: 1, value: from + i })),
+        );
+      }
+      const relog = async (step: number, value: number) => {
+        c.statements.length = 0;
+        await store.appendMetrics(run, [{ logName: 'loss', step, time: 2, value }]);
+        return c.statements.map((s) => s.split(' ').slice(0, 3).join(' '));
+      };
+      // Step 50 of the first chunk (min 0, max 99): 50.5 changes neither extreme.
+      expect(await relog(50, 50.5)).toContain('UPDATE metric_chunks SET');
+      // Step 150 to -1: the second chunk's minimum moves, so its index entry is rewritten.
+      expect(await relog(150, -1)).toContain('INSERT INTO metric_chunks');
+      const points = await store.readPoints([{ runId: 1, maxStep: Infinity }], 'loss', 0, 1000);
+      expect(points.filter((p) => p.value !== p.step).map((p) => [p.step, p.value])).toEqual([
+        [50, 50.5],
+        [150, -1],
+      ]);
+      // Sampled to 3 buckets, from the chunks' stored extremes: the new minimum is there.
+      const [sampled] = await store.queryMetrics([{ runId: 1, maxStep: Infinity }], {
+        logNames: ['loss'],
+        stepMin: 0,
+        stepMax: 299,
+        limit: 8,
+      });
+      expect(sampled!.points.map((p) => p.value)).toContain(-1);
+      const [summary] = await store.summarize([{ runId: 1, maxStep: Infinity }], ['loss']);
+      expect(summary).toMatchObject({ points: 300, min: -1, max: 299 });
+    } finally {
+      await db.close();
+      await done();
+    }
+  });
 });

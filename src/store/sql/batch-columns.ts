@@ -62,6 +62,10 @@ function dedupe(c: PointColumns, byTime: boolean): PointColumns {
     if (held === undefined || c.times[j]! >= c.times[held]!) kept.set(key, j);
   }
   const order = [...kept.values()].sort((i, j) => compareAt(c, byTime, i, j));
-  const pick = (column: ArrayLike<number>) => Float64Array.from(order, (j) => column[j]!);
+  const pick = (column: ArrayLike<number>) => {
+    const out = new Float64Array(order.length);
+    for (let i = 0; i < order.length; i++) out[i] = column[order[i]!]!;
+    return out;
+  };
   return { steps: pick(c.steps), times: pick(c.times), values: pick(c.values) };
 }

@@ -5,6 +5,7 @@
  */
 import { tieOf } from '../../domain/time-keyed.js';
 import type { ChunkPoints, ChunkStats } from './chunk-codec.js';
+import type { Moments } from '../../domain/summary.js';
 import { chunkStats, decodeChunk, encodeChunk } from './chunk-codec.js';
 import type { SqlExecutor, SqlValue } from './sql-db.js';
 
@@ -109,6 +110,12 @@ export function chunkParams(
   return statsParams(seriesId, c, byTime, chunkStats(c, from, to), from, to);
 }
 
+/** The count, mean, mean_lo and m2 columns of moments. */
+function momentParams(m: Moments): SqlValue[] {
+  const some = m.count > 0;
+  return [m.count, some ? m.mean : 0, some ? (m.meanLo ?? 0) : 0, some ? m.m2 : 0];
+}
+
 /** Returns the UPSERT parameters of points [from, to) of a chunk whose statistics are `s`. */
 export function statsParams(
   seriesId: number,
@@ -126,10 +133,7 @@ export function statsParams(
     tieOf(byTime, c.times[from]!),
     s.lastStep,
     s.points,
-    m.count,
-    some ? m.mean : 0,
-    some ? (m.meanLo ?? 0) : 0,
-    some ? m.m2 : 0,
+    ...momentParams(m),
     some ? m.min : null,
     s.minStep,
     s.minTime,
@@ -142,6 +146,60 @@ export function statsParams(
     s.lastFiniteValue,
     encodeChunk(c, from, to),
   ];
+}
+
+/**
+ * Rewrites a stored chunk whose step range, point count and extremes are unchanged (a
+ * re-logged value that is neither its minimum nor maximum): only columns outside the
+ * metric_chunk_extremes index are set, so the index is not touched (and PostgreSQL can
+ * update the row in place).
+ */
+const UPDATE_CHUNK_BODY =
+  'UPDATE metric_chunks SET count = ?, mean = ?, mean_lo = ?, m2 = ?, first_time = ?, last_time = ?, ' +
+  'last_finite_step = ?, last_finite_value = ?, data = ? WHERE series_id = ? AND first_step = ? AND first_tie = ?';
+
+/** True when two statistics of one chunk agree on every column of the metric_chunk_extremes index. */
+export function sameExtremes(a: ChunkStats, b: ChunkStats): boolean {
+  return (
+    a.lastStep === b.lastStep &&
+    a.points === b.points &&
+    a.moments.count > 0 === b.moments.count > 0 &&
+    a.moments.min === b.moments.min &&
+    a.minStep === b.minStep &&
+    a.minTime === b.minTime &&
+    a.moments.max === b.moments.max &&
+    a.maxStep === b.maxStep &&
+    a.maxTime === b.maxTime
+  );
+}
+
+/** Returns the UPDATE_CHUNK_BODY parameters of points [from, to) of a stored chunk whose statistics are `s`. */
+export function bodyParams(
+  seriesId: number,
+  c: ChunkPoints,
+  byTime: boolean,
+  s: ChunkStats,
+  from: number,
+  to: number,
+): SqlValue[] {
+  return [
+    ...momentParams(s.moments),
+    s.firstTime,
+    s.lastTime,
+    s.lastFiniteStep,
+    s.lastFiniteValue,
+    encodeChunk(c, from, to),
+    seriesId,
+    s.firstStep,
+    tieOf(byTime, c.times[from]!),
+  ];
+}
+
+/** Rewrites stored chunks in place (rows of bodyParams): their extremes are unchanged. Throws when one is missing. */
+export async function updateChunkBodies(tx: SqlExecutor, rows: readonly SqlValue[][]): Promise<void> {
+  if (rows.length === 0) return;
+  const changed = await tx.runMany(UPDATE_CHUNK_BODY, rows);
+  if (changed !== rows.length) throw new Error(`${rows.length - changed} chunk(s) to rewrite in place were not found`);
 }
 
 /** Writes chunks (rows of chunkParams), replacing those with the same series and key. */

@@ -16,11 +16,12 @@ import { mergeMoments, momentsOfRange } from '../../domain/summary.js';
 import { compareKeys, keyedByTime, tieOf } from '../../domain/time-keyed.js';
 import { batchColumns } from './batch-columns.js';
 import type { RunRef } from '../series-store.js';
-import { chunkStats, type ChunkPoints } from './chunk-codec.js';
+import { chunkStats, type ChunkPoints, type ChunkStats } from './chunk-codec.js';
 import { isPacked, packPoints, type PackedPoints } from '../../domain/packed-points.js';
 import { CHUNK_POINTS } from './chunk-size.js';
 import { mergeInto, slicePoints, type PointColumns } from './chunk-merge.js';
 import {
+  bodyParams,
   CHUNK_STAT_COLUMNS,
   deleteChunks,
   keyAt,
@@ -29,7 +30,9 @@ import {
   rowKey,
   rowPoints,
   rowStats,
+  sameExtremes,
   statsParams,
+  updateChunkBodies,
   upsertChunks,
   type ChunkKey,
   type ChunkRow,
@@ -82,6 +85,8 @@ async function ensureSeries(
 interface Writes {
   deletes: SqlValue[][];
   upserts: SqlValue[][];
+  /** Stored chunks rewritten with the same key and extremes (bodyParams rows). */
+  bodies: SqlValue[][];
   states: SqlValue[][];
   /** Chunk statistics of recomputed series as of this write, to keep in the StatsCache. */
   stats: Map<number, SeriesStats>;
@@ -102,6 +107,8 @@ interface Touched {
   points: ChunkPoints;
   key: ChunkKey | null;
   picks: number[];
+  /** The statistics stored with it, when it was read from the database. */
+  stored?: ChunkStats;
 }
 
 /** Compares the key of incoming point j with a chunk key. */
@@ -150,7 +157,7 @@ async function placeEarlier(
       if (!row) throw new Error(`series ${seriesId} has a max step but no chunk`);
       const key = rowKey(row);
       target = touched.find((t) => t.key !== null && t.key.step === key.step && t.key.tie === key.tie);
-      if (!target) touched.push((target = { points: rowPoints(row), key, picks: [] }));
+      if (!target) touched.push((target = { points: rowPoints(row), key, picks: [], stored: rowStats(row) }));
     }
     target.picks.push(j);
   }
@@ -263,14 +270,17 @@ async function writeSeries(
   for (const t of touched) {
     if (t.picks.length === 0 || t.points.steps.length === 0) continue;
     const first = keyAt(t.points, 0, byTime);
-    if (t.key !== null && (first.step !== t.key.step || first.tie !== t.key.tie)) {
-      w.deletes.push([seriesId, t.key.step, t.key.tie]);
-      chunkStatsOf?.delete(t.key);
+    const moved = t.key !== null && (first.step !== t.key.step || first.tie !== t.key.tie);
+    if (moved) {
+      w.deletes.push([seriesId, t.key!.step, t.key!.tie]);
+      chunkStatsOf?.delete(t.key!);
     }
     const parts = pieces(t, t === open);
     for (const [from, to] of parts) {
       const stats = chunkStats(t.points, from, to);
-      w.upserts.push(statsParams(seriesId, t.points, byTime, stats, from, to));
+      if (parts.length === 1 && t.stored !== undefined && !moved && sameExtremes(t.stored, stats)) {
+        w.bodies.push(bodyParams(seriesId, t.points, byTime, stats, from, to));
+      } else w.upserts.push(statsParams(seriesId, t.points, byTime, stats, from, to));
       const key = keyAt(t.points, from, byTime);
       chunkStatsOf?.set(key, stats);
     }
@@ -341,7 +351,7 @@ export async function appendMetrics(
     const version = newVersion();
     const names = [...batch.keys()].sort();
     const rows = await ensureSeries(tx, db.dialect.forUpdate, run, names);
-    const w: Writes = { deletes: [], upserts: [], states: [], stats: new Map() };
+    const w: Writes = { deletes: [], upserts: [], bodies: [], states: [], stats: new Map() };
     const tails = new Map<number, CachedTail>();
     for (const name of names) {
       const row = rows.get(name);
@@ -350,7 +360,11 @@ export async function appendMetrics(
       if (tail) tails.set(Number(row.id), tail);
     }
     await deleteChunks(tx, w.deletes);
-    await Promise.all([upsertChunks(tx, w.upserts), w.states.length > 0 && tx.runMany(UPSERT_SERIES_STATE, w.states)]);
+    await Promise.all([
+      upsertChunks(tx, w.upserts),
+      updateChunkBodies(tx, w.bodies),
+      w.states.length > 0 && tx.runMany(UPSERT_SERIES_STATE, w.states),
+    ]);
     for (const [seriesId, tail] of tails) cache.put(seriesId, version, tail);
     for (const [seriesId, stats] of w.stats) statsCache.put(seriesId, version, stats);
   }, PIPELINED);
