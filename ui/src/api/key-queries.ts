@@ -49,6 +49,8 @@ export function useRevokeKey() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: (id: number) => apiPost<ApiKey>(`/api/keys/${id}/revoke`, {}),
-    onSuccess: () => client.invalidateQueries({ queryKey: KEYS }),
+    // The session's own key ends the session, and the page signs out: the list is not read
+    // again, since that read is refused and the refusal can unmount the page first.
+    onSuccess: (key) => (key.current ? undefined : client.invalidateQueries({ queryKey: KEYS })),
   });
 }
