@@ -111,7 +111,16 @@ describe('the API keys page', () => {
       await dialog.getByText('revoking it signs you out').waitFor();
       await dialog.getByRole('button', { name: 'Revoke key' }).click();
       const revokedAt = Date.now();
-      await page.waitForURL((url) => url.pathname === '/sign-in');
+      await page
+        .waitForURL((url) => url.pathname === '/sign-in')
+        .catch(async (err: Error) => {
+          // Say where the page stayed (a CI run once timed out here), then fail as before.
+          const alerts = await page.getByRole('alert').allTextContents();
+          const open = await dialog.isVisible();
+          throw new Error(
+            `${err.message}\nstill at ${page.url()}, dialog open: ${open}, alerts: ${JSON.stringify(alerts)}`,
+          );
+        });
       expect(new URL(page.url()).searchParams.get('next')).toBe('/api-keys');
       await page.getByLabel('API key').waitFor();
       expect((await refused(String(made.body.key), revokedAt)).status).toBe(401);
