@@ -3,7 +3,13 @@
  * of the deduplication and fork rules, and brute-force summaries to compare against.
  */
 import { expect } from 'vitest';
-import type { LineageLink, MetricPoint, MetricPointInput, SeriesSummary } from '../../src/domain/types.js';
+import type {
+  LineageLink,
+  MetricPoint,
+  MetricPointInput,
+  SeriesExtent,
+  SeriesSummary,
+} from '../../src/domain/types.js';
 import type { SeriesStore } from '../../src/store/series-store.js';
 
 /** Opens a fresh, isolated, migrated store; close() releases it. */
@@ -88,19 +94,12 @@ export class PointModel {
 }
 
 /** A summary computed by brute force (plain two-pass), variance as m2 / count. */
-export interface BruteSummary {
+export interface BruteSummary extends SeriesExtent {
   count: number;
   mean: number;
   variance: number;
   min: number | null;
   max: number | null;
-  lastStep: number | null;
-  lastValue: number | null;
-  points: number;
-  firstStep: number | null;
-  maxStep: number | null;
-  firstTime: number | null;
-  lastTime: number | null;
 }
 
 /** Returns the brute-force summary of effective points (ascending steps). */

@@ -31,6 +31,16 @@ function counting(db: SqlDb): { db: SqlDb; statements: string[]; chunkKeys: numb
   return { db: { ...db, transaction: (fn) => db.transaction((tx) => fn(wrap(tx))) }, statements, chunkKeys };
 }
 
+/** `n` points of one metric at steps from `from`, value = step. */
+const steps = (logName: string, from: number, n: number, time?: number) =>
+  Array.from({ length: n }, (_, i) => ({ logName, step: from + i, time: time ?? from + i, value: from + i }));
+
+/** The first three words of each statement counted. */
+const heads = (statements: readonly string[]) => statements.map((s) => s.split(' ').slice(0, 3).join(' '));
+
+/** The three statements of an append whose series' tails are cached. */
+const APPEND = ['SELECT id, run_id,', 'INSERT INTO metric_chunks', 'INSERT INTO series'];
+
 /** 1,000 points: 20 steps from `from` of 50 metrics. */
 function request(from: number) {
   const out = [];
@@ -41,43 +51,40 @@ function request(from: number) {
 }
 
 describe.each(engines)('an ingest request ($name)', ({ open }) => {
-  it('of 1,000 points over 50 cached series runs 3 statements in its transaction', async () => {
+  /** Runs `test` on a migrated database with a series store whose statements are counted. */
+  const withStore = async (
+    test: (t: { db: SqlDb; c: ReturnType<typeof counting>; store: SqlSeriesStore }) => Promise<void>,
+  ): Promise<void> => {
     const { db, done } = await open();
     try {
       await migrate(db);
       const c = counting(db);
-      const store = new SqlSeriesStore(c.db);
-      await store.appendMetrics({ id: 1, projectId: 1 }, request(0));
-      c.statements.length = 0;
-      await store.appendMetrics({ id: 1, projectId: 1 }, request(20));
-      expect(c.statements.map((s) => s.split(' ').slice(0, 3).join(' '))).toEqual([
-        'SELECT id, run_id,',
-        'INSERT INTO metric_chunks',
-        'INSERT INTO series',
-      ]);
-      const [loss] = await store.summarize([{ runId: 1, maxStep: Infinity }], ['train/m0']);
-      expect(loss).toMatchObject({ points: 40, firstStep: 0, maxStep: 39 });
+      await test({ db, c, store: new SqlSeriesStore(c.db) });
     } finally {
       await db.close();
       await done();
     }
-  });
+  };
+  const run = { id: 1, projectId: 1 };
 
-  it('appends a busy series in new chunks, and fills the tail of a series logged a point at a time', async () => {
-    const { db, done } = await open();
-    try {
-      await migrate(db);
-      const c = counting(db);
-      const store = new SqlSeriesStore(c.db);
-      const run = { id: 1, projectId: 1 };
-      const steps = (from: number, n: number, logName: string) =>
-        Array.from({ length: n }, (_, i) => ({ logName, step: from + i, time: from + i, value: from + i }));
-      await store.appendMetrics(run, steps(0, 100, 'busy'));
+  it('of 1,000 points over 50 cached series runs 3 statements in its transaction', () =>
+    withStore(async ({ c, store }) => {
+      await store.appendMetrics(run, request(0));
+      c.statements.length = 0;
+      await store.appendMetrics(run, request(20));
+      expect(heads(c.statements)).toEqual(APPEND);
+      const [loss] = await store.summarize([{ runId: 1, maxStep: Infinity }], ['train/m0']);
+      expect(loss).toMatchObject({ points: 40, firstStep: 0, maxStep: 39 });
+    }));
+
+  it('appends a busy series in new chunks, and fills the tail of a series logged a point at a time', () =>
+    withStore(async ({ db, c, store }) => {
+      await store.appendMetrics(run, steps('busy', 0, 100));
       c.chunkKeys.length = 0;
-      await store.appendMetrics(run, steps(100, 100, 'busy'));
+      await store.appendMetrics(run, steps('busy', 100, 100));
       // The 100-point tail is more than half full and would overflow: the new points start a chunk.
       expect(c.chunkKeys).toEqual([100]);
-      for (let step = 0; step < 130; step++) await store.appendMetrics(run, steps(step, 1, 'slow'));
+      for (let step = 0; step < 130; step++) await store.appendMetrics(run, steps('slow', step, 1));
       const chunks = await db.all<{ log_name: string; first_step: number; points: number }>(
         'SELECT s.log_name, c.first_step, c.points FROM metric_chunks c JOIN series s ON s.id = c.series_id ' +
           'ORDER BY s.log_name, c.first_step',
@@ -90,31 +97,16 @@ describe.each(engines)('an ingest request ($name)', ({ open }) => {
       ]);
       const points = await store.readPoints([{ runId: 1, maxStep: Infinity }], 'busy', 0, 1000);
       expect(points.map((p) => p.step)).toEqual(Array.from({ length: 200 }, (_, i) => i));
-    } finally {
-      await db.close();
-      await done();
-    }
-  });
+    }));
 
-  it('stores a batch that arrives after a later one as a chunk of its own, reading no chunk back', async () => {
-    const { db, done } = await open();
-    try {
-      await migrate(db);
-      const c = counting(db);
-      const store = new SqlSeriesStore(c.db);
-      const run = { id: 1, projectId: 1 };
-      const steps = (from: number, n: number) =>
-        Array.from({ length: n }, (_, i) => ({ logName: 'loss', step: from + i, time: 1, value: from + i }));
-      await store.appendMetrics(run, steps(0, 100));
-      await store.appendMetrics(run, steps(200, 100));
+  it('stores a batch that arrives after a later one as a chunk of its own, reading no chunk back', () =>
+    withStore(async ({ c, store }) => {
+      await store.appendMetrics(run, steps('loss', 0, 100, 1));
+      await store.appendMetrics(run, steps('loss', 200, 100, 1));
       c.statements.length = 0;
       c.chunkKeys.length = 0;
-      await store.appendMetrics(run, steps(100, 100));
-      expect(c.statements.map((s) => s.split(' ').slice(0, 3).join(' '))).toEqual([
-        'SELECT id, run_id,',
-        'INSERT INTO metric_chunks',
-        'INSERT INTO series',
-      ]);
+      await store.appendMetrics(run, steps('loss', 100, 100, 1));
+      expect(heads(c.statements)).toEqual(APPEND);
       expect(c.chunkKeys).toEqual([100]);
       // One point into the middle chunk and one between it and the tail: both land in place.
       await store.appendMetrics(run, [
@@ -129,30 +121,16 @@ describe.each(engines)('an ingest request ($name)', ({ open }) => {
       ]);
       const [summary] = await store.summarize([{ runId: 1, maxStep: Infinity }], ['loss']);
       expect(summary).toMatchObject({ points: 300, firstStep: 0, maxStep: 299 });
-    } finally {
-      await db.close();
-      await done();
-    }
-  });
+    }));
 
-  it('rewrites a stored chunk in place when a re-logged value leaves its extremes as they were', async () => {
-    const { db, done } = await open();
-    try {
-      await migrate(db);
-      const c = counting(db);
-      const store = new SqlSeriesStore(c.db);
-      const run = { id: 1, projectId: 1 };
+  it('rewrites a stored chunk in place when a re-logged value leaves its extremes as they were', () =>
+    withStore(async ({ c, store }) => {
       // Values 0..299 at steps 0..299, in three chunks of 100.
-      for (const from of [0, 100, 200]) {
-        await store.appendMetrics(
-          run,
-          Array.from({ length: 100 }, (_, i) => ({ logName: 'loss', step: from + i, time: 1, value: from + i })),
-        );
-      }
+      for (const from of [0, 100, 200]) await store.appendMetrics(run, steps('loss', from, 100, 1));
       const relog = async (step: number, value: number) => {
         c.statements.length = 0;
         await store.appendMetrics(run, [{ logName: 'loss', step, time: 2, value }]);
-        return c.statements.map((s) => s.split(' ').slice(0, 3).join(' '));
+        return heads(c.statements);
       };
       // Step 50 of the first chunk (min 0, max 99): 50.5 changes neither extreme.
       expect(await relog(50, 50.5)).toContain('UPDATE metric_chunks SET');
@@ -163,7 +141,7 @@ describe.each(engines)('an ingest request ($name)', ({ open }) => {
         [50, 50.5],
         [150, -1],
       ]);
-      // Sampled to 3 buckets, from the chunks' stored extremes: the new minimum is there.
+      // Sampled to at most 8 points, from the chunks' stored extremes: the new minimum is there.
       const [sampled] = await store.queryMetrics([{ runId: 1, maxStep: Infinity }], {
         logNames: ['loss'],
         stepMin: 0,
@@ -173,9 +151,5 @@ describe.each(engines)('an ingest request ($name)', ({ open }) => {
       expect(sampled!.points.map((p) => p.value)).toContain(-1);
       const [summary] = await store.summarize([{ runId: 1, maxStep: Infinity }], ['loss']);
       expect(summary).toMatchObject({ points: 300, min: -1, max: 299 });
-    } finally {
-      await db.close();
-      await done();
-    }
-  });
+    }));
 });

@@ -1,10 +1,10 @@
 /**
  * The open tail chunk of recently written series, kept by the process that writes them so an
  * append does not read its tail back, with the last key of the chunk before it (its floor):
- * points arriving late, between the two, become a chunk of their own without a read. An
- * entry is valid only while the series row's
- * `version` equals the one it was cached with (every write stores a new random version), so
- * a rolled-back write, another process's write or a retried transaction is never trusted.
+ * points arriving late, between the two, become a chunk of their own without a read. An entry
+ * is valid only while the series row's `version` equals the one it was cached with (every
+ * write stores a new random version), so a rolled-back write, another process's write or a
+ * retried transaction is never trusted.
  */
 import type { ChunkPoints } from './chunk-codec.js';
 import type { ChunkKey } from './sql-chunk-rows.js';
