@@ -77,3 +77,33 @@ export async function runPool(count: number, parallel: number, task: (i: number)
   };
   await Promise.all(Array.from({ length: Math.min(parallel, count) }, worker));
 }
+
+/** Seconds `runPool` took: for the first `cold` tasks answered, and for the rest after them. */
+export interface PoolTimes {
+  coldS: number;
+  warmS: number;
+}
+
+/**
+ * runPool with 4 in flight, timed in two parts: until `cold` tasks have been answered (a fresh
+ * server compiling its hot paths) and from then to the end (the sustained rate). `atWarm`
+ * runs at the boundary, to start other measurements of the sustained part there.
+ */
+export async function timedPool(
+  count: number,
+  cold: number,
+  task: (i: number) => Promise<void>,
+  atWarm: () => void = () => {},
+): Promise<PoolTimes> {
+  const t0 = performance.now();
+  let tWarm = t0;
+  let answered = 0;
+  await runPool(count, 4, async (i) => {
+    await task(i);
+    if (++answered === cold) {
+      tWarm = performance.now();
+      atWarm();
+    }
+  });
+  return { coldS: (tWarm - t0) / 1000, warmS: (performance.now() - tWarm) / 1000 };
+}
