@@ -71,7 +71,10 @@ function open(file: string, readonly: boolean): Database.Database {
     // and deleted for nearly every ingest batch. In memory they are a copy.
     raw.pragma('temp_store = MEMORY');
   }
-  raw.pragma('cache_size = -65536');
+  // Readers keep up to 64 MiB of pages for queries over many series. The writer's pages are
+  // mostly the ones it just wrote; past 16 MiB its cache only grew the process (a 2M-point
+  // ingest peaked at 197 MB RSS with 64 MiB, 164-183 MB with 16 MiB, at the same speed).
+  raw.pragma(readonly ? 'cache_size = -65536' : 'cache_size = -16384');
   registerSearchFunctions(raw);
   return raw;
 }
