@@ -63,6 +63,12 @@ export interface Run {
   statusUpdated: number;
 }
 
+/**
+ * What writing to a run needs of it (ingest, uploads, liveness): its ids, project and status,
+ * without the JSON fields a full Run parses (a pluto run's system metadata can be many KB).
+ */
+export type RunTarget = Pick<Run, 'id' | 'orgId' | 'projectId' | 'projectName' | 'status'>;
+
 export interface StatusEvent {
   id: number;
   runId: number;

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { logGroupOf } from '../domain/log-group.js';
 import { logNameTypeOfFile } from '../domain/log-name-type.js';
-import type { Run, FileInput, FileRecord } from '../domain/types.js';
+import type { FileInput, FileRecord, RunTarget } from '../domain/types.js';
 import { AppError, badRequest } from '../errors.js';
 import type { Ctx, Deps } from './context.js';
 import { getProjectRun } from './run-lookup.js';
@@ -48,7 +48,7 @@ export function checkFileNames(f: { fileName: string; logName: string }): void {
  */
 export async function requestUploads(
   ctx: Ctx,
-  run: Run,
+  run: RunTarget,
   files: readonly FileRequest[],
 ): Promise<Record<string, Record<string, string>[]>> {
   files.forEach(checkFileNames);

@@ -2,7 +2,7 @@ import { parseRunIdText } from '../domain/integer-text.js';
 import { logGroupOf } from '../domain/log-group.js';
 import { logNameTypeOfData } from '../domain/log-name-type.js';
 import { packLines } from '../domain/packed-points.js';
-import type { LogNameType, Run } from '../domain/types.js';
+import type { LogNameType, RunTarget } from '../domain/types.js';
 import { badRequest } from '../errors.js';
 import { parseDataLines, parseLogLines, parseMetricLines } from '../ingest/lines.js';
 import type { Ctx } from './context.js';
@@ -22,14 +22,14 @@ export interface IngestHeaders {
  * HTTP drops white space around header values, so the project is compared without it
  * (a project stored as "p " before such names were refused still takes ingest as "p").
  */
-export async function ingestRun(ctx: Ctx, h: IngestHeaders): Promise<Run> {
+export async function ingestRun(ctx: Ctx, h: IngestHeaders): Promise<RunTarget> {
   const runId = h.runId === undefined ? undefined : parseRunIdText(h.runId);
   if (runId === undefined) {
     throw badRequest(
       `X-Run-Id must be an integer run id in decimal digits; got ${h.runId === undefined ? 'nothing' : JSON.stringify(h.runId)}`,
     );
   }
-  const run = await ctx.deps.metadata.getRun(ctx.principal.orgId, runId);
+  const run = await ctx.deps.metadata.getRunTarget(ctx.principal.orgId, runId);
   const project = h.projectName?.trim();
   if (project && project !== run.projectName.trim()) {
     throw badRequest(`X-Project-Name ${JSON.stringify(project)} is not the project of run ${run.id}`);
@@ -41,7 +41,7 @@ export async function ingestRun(ctx: Ctx, h: IngestHeaders): Promise<Run> {
 /** Per store: which log names each run has registered, so ingest writes them once. */
 const caches = new WeakMap<object, LogNameCache>();
 
-async function register(ctx: Ctx, run: Run, names: Iterable<[string, LogNameType]>): Promise<void> {
+async function register(ctx: Ctx, run: RunTarget, names: Iterable<[string, LogNameType]>): Promise<void> {
   let registered = caches.get(ctx.deps.metadata);
   if (!registered) caches.set(ctx.deps.metadata, (registered = new LogNameCache(50_000)));
   const fresh = [...names].filter(([name]) => !registered.has(run.id, name));
@@ -52,7 +52,7 @@ async function register(ctx: Ctx, run: Run, names: Iterable<[string, LogNameType
 }
 
 /** Stores one NDJSON metrics body atomically; returns the number of points stored. Throws BAD_REQUEST. */
-export async function ingestMetrics(ctx: Ctx, run: Run, body: string): Promise<number> {
+export async function ingestMetrics(ctx: Ctx, run: RunTarget, body: string): Promise<number> {
   const points = packLines(parseMetricLines(body));
   const count = points.cols.length / 4;
   await register(
@@ -65,7 +65,7 @@ export async function ingestMetrics(ctx: Ctx, run: Run, body: string): Promise<n
 }
 
 /** Stores one NDJSON console-log body atomically; returns the number of lines. Throws BAD_REQUEST. */
-export async function ingestLogs(ctx: Ctx, run: Run, body: string): Promise<number> {
+export async function ingestLogs(ctx: Ctx, run: RunTarget, body: string): Promise<number> {
   const lines = parseLogLines(body).map((l) => ({
     time: l.time,
     logType: l.logType,
@@ -78,7 +78,7 @@ export async function ingestLogs(ctx: Ctx, run: Run, body: string): Promise<numb
 }
 
 /** Stores one NDJSON data body (histograms, tables, text) atomically; returns the number of lines. */
-export async function ingestData(ctx: Ctx, run: Run, body: string): Promise<number> {
+export async function ingestData(ctx: Ctx, run: RunTarget, body: string): Promise<number> {
   const lines = parseDataLines(body);
   const names = new Map<string, LogNameType>();
   for (const l of lines) names.set(l.logName, logNameTypeOfData(l.dataType));

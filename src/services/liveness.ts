@@ -1,4 +1,4 @@
-import type { Run, RunStatus } from '../domain/types.js';
+import type { RunStatus, RunTarget } from '../domain/types.js';
 import type { MetadataStore } from '../store/metadata-store.js';
 import type { Ctx } from './context.js';
 
@@ -20,7 +20,7 @@ export const livenessThrottleMs = (staleAfterMs: number): number =>
  * event; otherwise `last_seen_at` is written at most once per throttle per run, so the
  * hot path usually costs one map lookup. Returns the run's status afterwards.
  */
-export async function recordLiveness(ctx: Ctx, run: Run): Promise<RunStatus> {
+export async function recordLiveness(ctx: Ctx, run: RunTarget): Promise<RunStatus> {
   const { metadata, config } = ctx.deps;
   let seen = lastWrites.get(metadata);
   if (!seen) lastWrites.set(metadata, (seen = new Map()));

@@ -27,8 +27,7 @@ export async function listData(
  * the client can stop when it was cancelled. Throws NOT_FOUND.
  */
 export async function heartbeat(ctx: Ctx, runId: number): Promise<string> {
-  const run = await ctx.deps.metadata.getRun(ctx.principal.orgId, runId);
-  return recordLiveness(ctx, run);
+  return recordLiveness(ctx, await ctx.deps.metadata.getRunTarget(ctx.principal.orgId, runId));
 }
 
 export interface AlertBody {

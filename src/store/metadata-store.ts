@@ -10,6 +10,7 @@ import type {
   SessionRecord,
   Project,
   Run,
+  RunTarget,
   RunStatus,
   StatusEvent,
   StatusSource,
@@ -102,6 +103,8 @@ export interface MetadataStore {
   createRun(input: CreateRunInput): Promise<{ run: Run; resumed: boolean }>;
   /** The run, or throws NOT_FOUND. */
   getRun(orgId: number, runId: number): Promise<Run>;
+  /** The ids, project and status of a run (RunTarget), or throws NOT_FOUND. */
+  getRunTarget(orgId: number, runId: number): Promise<RunTarget>;
   /** The run, or undefined. */
   findRun(orgId: number, runId: number): Promise<Run | undefined>;
   /** Runs by id, in the order asked, skipping unknown ones. */

@@ -8,6 +8,7 @@ type Call = (s: MetadataStore, orgId: number, runId: number) => Promise<unknown>
 /** Run-level calls that must throw NOT_FOUND for a run the organization does not own. */
 const THROWING: [string, Call][] = [
   ['getRun', (s, o, r) => s.getRun(o, r)],
+  ['getRunTarget', (s, o, r) => s.getRunTarget(o, r)],
   ['updateStatus', (s, o, r) => s.updateStatus(o, r, apiWrite('FAILED', T0 + 1, { statusMetadata: { x: 1 } }))],
   ['listStatusEvents', (s, o, r) => s.listStatusEvents(o, r)],
   ['updateNotes', (s, o, r) => s.updateNotes(o, r, 'hijacked', T0 + 1)],

@@ -2,7 +2,14 @@
 import { describe, expect, it } from 'vitest';
 import type { Run } from '../../src/domain/types.js';
 import type { MetadataStore } from '../../src/store/metadata-store.js';
-import { expectNotFound, newRun, twoOrgs, withStore, type OpenMetadataStore } from './metadata-suite-helpers.js';
+import {
+  apiWrite,
+  expectNotFound,
+  newRun,
+  twoOrgs,
+  withStore,
+  type OpenMetadataStore,
+} from './metadata-suite-helpers.js';
 
 /** Runs for the lookups: vision (VIS) 1..3, audio (AUD) 1..2, and globex's vision (VIS) 1. */
 async function fixture(s: MetadataStore) {
@@ -30,6 +37,19 @@ export function runFindCases(open: OpenMetadataStore): void {
         const unknown = foreign.id + 1000;
         expect(await s.findRun(org, unknown)).toBeUndefined();
         await expectNotFound(s.getRun(org, unknown));
+      }),
+    );
+
+    it(
+      'getRunTarget returns the ids, project and current status of the organization’s run',
+      withStore(open, async (s) => {
+        const { org, vision, foreign } = await fixture(s);
+        const run = vision[1]!;
+        const { id, orgId, projectId, projectName, status } = run;
+        expect(await s.getRunTarget(org, run.id)).toEqual({ id, orgId, projectId, projectName, status });
+        await s.updateStatus(org, run.id, apiWrite('FAILED', run.createdAt + 1));
+        expect(await s.getRunTarget(org, run.id)).toMatchObject({ status: 'FAILED' });
+        await expectNotFound(s.getRunTarget(org, foreign.id + 1000));
       }),
     );
 

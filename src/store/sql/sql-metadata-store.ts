@@ -4,6 +4,8 @@ import type {
   LogNameEntry,
   Project,
   Run,
+  RunStatus,
+  RunTarget,
   SessionRecord,
   StatusEvent,
   Alert,
@@ -226,6 +228,28 @@ export class SqlMetadataStore implements MetadataStore {
     const run = await this.findRun(orgId, runId);
     if (!run) throw notFound(`run ${runId} not found`);
     return run;
+  }
+
+  async getRunTarget(orgId: number, runId: number): Promise<RunTarget> {
+    const row = await this.sql.get<{
+      id: number;
+      org_id: number;
+      project_id: number;
+      project_name: string;
+      status: string;
+    }>(
+      'SELECT r.id, r.org_id, r.project_id, p.name AS project_name, r.status FROM runs r JOIN projects p ON p.id = r.project_id ' +
+        'WHERE r.id = ? AND r.org_id = ?',
+      [runId, orgId],
+    );
+    if (!row) throw notFound(`run ${runId} not found`);
+    return {
+      id: Number(row.id),
+      orgId: Number(row.org_id),
+      projectId: Number(row.project_id),
+      projectName: row.project_name,
+      status: row.status as RunStatus,
+    };
   }
 
   close(): Promise<void> {
