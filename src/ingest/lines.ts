@@ -97,7 +97,12 @@ export function parseMetricLines(body: string): MetricLine[] {
     const data = own(o, 'data');
     if (!isPlainObject(data)) fail(n, '"data" must be an object of metric values');
     const values: MetricLine['values'] = [];
-    for (const [logName, raw] of Object.entries(data)) {
+    // for…in, not Object.entries: no [name, value] array per value. Parsing, checking and
+    // packing a 1,000-point body took 289-363 µs with entries, 219-253 µs without (JSON.parse
+    // alone: 150-195 µs). The own-key check keeps Object.entries' meaning.
+    for (const logName in data) {
+      if (!Object.hasOwn(data, logName)) continue;
+      const raw = data[logName];
       if (!goodNames.has(logName)) {
         if (logName === '') fail(n, '"data" has an empty metric name');
         name(logName, `metric name ${quote(logName)}`, n);
