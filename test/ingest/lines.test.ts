@@ -27,6 +27,22 @@ describe('parseMetricLines', () => {
     ]);
   });
 
+  it('reads every own key of data in order, "__proto__" and numeric names included, and no inherited one', () => {
+    const body = '{"time": 1, "step": 2, "data": {"loss": 1, "__proto__": 2, "7": 3, "toString": 4}}';
+    const inherited = Object.prototype as Record<string, unknown>;
+    inherited.leaked = 99;
+    try {
+      expect(parseMetricLines(body)[0]!.values).toEqual([
+        { logName: '7', value: 3 },
+        { logName: 'loss', value: 1 },
+        { logName: '__proto__', value: 2 },
+        { logName: 'toString', value: 4 },
+      ]);
+    } finally {
+      delete inherited.leaked;
+    }
+  });
+
   it.each([
     {
       problem: 'has no time',
