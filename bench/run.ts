@@ -176,7 +176,7 @@ async function benchBackend(backend: Backend): Promise<void> {
     // The rate is the sustained one: the first 400 requests (a fresh server compiling its hot
     // paths, about a second) are timed and printed on their own, and the figure is the 1,600
     // after them. CPU is measured over those 1,600; peak RSS over all 2,000.
-    const requests = n(2000);
+    const requests = Math.max(2, n(2000));
     const cold = Math.min(requests - 1, n(400));
     const bodies = Array.from({ length: requests }, (_, i) => metricBody(i * 100, 100, 10));
     const points = requests * 1000;
