@@ -4,7 +4,6 @@ import type {
   LogNameEntry,
   Project,
   Run,
-  RunStatus,
   RunTarget,
   SessionRecord,
   StatusEvent,
@@ -35,6 +34,7 @@ import { createRunInTx, findRunInTx } from './sql-run-create.js';
 import {
   findRunByDisplayId,
   findRunByExternalId,
+  findRunTarget,
   listForkedRunIds,
   listProjectRuns,
   listRunsByIds,
@@ -231,25 +231,9 @@ export class SqlMetadataStore implements MetadataStore {
   }
 
   async getRunTarget(orgId: number, runId: number): Promise<RunTarget> {
-    const row = await this.sql.get<{
-      id: number;
-      org_id: number;
-      project_id: number;
-      project_name: string;
-      status: string;
-    }>(
-      'SELECT r.id, r.org_id, r.project_id, p.name AS project_name, r.status FROM runs r JOIN projects p ON p.id = r.project_id ' +
-        'WHERE r.id = ? AND r.org_id = ?',
-      [runId, orgId],
-    );
-    if (!row) throw notFound(`run ${runId} not found`);
-    return {
-      id: Number(row.id),
-      orgId: Number(row.org_id),
-      projectId: Number(row.project_id),
-      projectName: row.project_name,
-      status: row.status as RunStatus,
-    };
+    const target = await findRunTarget(this.sql, orgId, runId);
+    if (!target) throw notFound(`run ${runId} not found`);
+    return target;
   }
 
   close(): Promise<void> {

@@ -2,7 +2,7 @@
  * Run reads of the SQL metadata store: by ids, by project page, by display id or external
  * id, and the forked runs of a project.
  */
-import type { Run } from '../../domain/types.js';
+import type { Run, RunStatus, RunTarget } from '../../domain/types.js';
 import type { SqlDb } from './sql-db.js';
 import { RUN_COLUMNS, RUN_FROM, type RunRow, toRun } from './run-row.js';
 
@@ -65,4 +65,21 @@ export async function findRunByExternalId(
     [orgId, projectName, externalId],
   );
   return row && toRun(row);
+}
+
+/** The ids, project and status of an organization's run (no JSON field read), or undefined. */
+export async function findRunTarget(db: SqlDb, orgId: number, runId: number): Promise<RunTarget | undefined> {
+  const row = await db.get<{ id: number; org_id: number; project_id: number; project_name: string; status: string }>(
+    `SELECT r.id, r.org_id, r.project_id, p.name AS project_name, r.status FROM ${RUN_FROM} WHERE r.id = ? AND r.org_id = ?`,
+    [runId, orgId],
+  );
+  return (
+    row && {
+      id: Number(row.id),
+      orgId: Number(row.org_id),
+      projectId: Number(row.project_id),
+      projectName: row.project_name,
+      status: row.status as RunStatus,
+    }
+  );
 }
