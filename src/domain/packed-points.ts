@@ -13,25 +13,35 @@ export interface PackedPoints {
   cols: Float64Array;
 }
 
+/** Numbers names in first-seen order: the names list of a PackedPoints being built. */
+class NameIndex {
+  readonly names: string[] = [];
+  private readonly index = new Map<string, number>();
+
+  /** Returns the name's number, adding it when new. */
+  of(name: string): number {
+    let at = this.index.get(name);
+    if (at === undefined) {
+      at = this.names.length;
+      this.index.set(name, at);
+      this.names.push(name);
+    }
+    return at;
+  }
+}
+
 /** Returns the points packed, in their order (values NaN and ±Infinity kept as they are). */
 export function packPoints(points: readonly MetricPointInput[]): PackedPoints {
-  const index = new Map<string, number>();
-  const names: string[] = [];
+  const names = new NameIndex();
   const cols = new Float64Array(4 * points.length);
   let k = 0;
   for (const p of points) {
-    let at = index.get(p.logName);
-    if (at === undefined) {
-      at = names.length;
-      index.set(p.logName, at);
-      names.push(p.logName);
-    }
-    cols[k++] = at;
+    cols[k++] = names.of(p.logName);
     cols[k++] = p.step;
     cols[k++] = p.time;
     cols[k++] = p.value;
   }
-  return { names, cols };
+  return { names: names.names, cols };
 }
 
 /** Values logged together at one step and time, by logName (a parsed metric line). */
@@ -45,26 +55,39 @@ export interface StepValues {
 export function packLines(lines: readonly StepValues[]): PackedPoints {
   let count = 0;
   for (const line of lines) count += line.values.length;
-  const index = new Map<string, number>();
-  const names: string[] = [];
+  const names = new NameIndex();
   const cols = new Float64Array(4 * count);
   let k = 0;
   for (const line of lines) {
     for (const { logName, value } of line.values) {
-      let at = index.get(logName);
-      if (at === undefined) {
-        at = names.length;
-        index.set(logName, at);
-        names.push(logName);
-      }
-      cols[k++] = at;
+      cols[k++] = names.of(logName);
       cols[k++] = line.step;
       cols[k++] = line.time;
       cols[k++] = value;
     }
   }
-  return { names, cols };
+  return { names: names.names, cols };
 }
 
-/** True when a value is PackedPoints rather than an array of points. */
-export const isPacked = (v: readonly MetricPointInput[] | PackedPoints): v is PackedPoints => !Array.isArray(v);
+/** Returns the batches as one, in order: names of the first batch first, then new ones. */
+export function mergePacked(batches: readonly PackedPoints[]): PackedPoints {
+  let total = 0;
+  for (const b of batches) total += b.cols.length;
+  const names = new NameIndex();
+  const cols = new Float64Array(total);
+  let k = 0;
+  for (const b of batches) {
+    const map = b.names.map((name) => names.of(name));
+    for (let j = 0; j < b.cols.length; j += 4) {
+      cols[k++] = map[b.cols[j]!]!;
+      cols[k++] = b.cols[j + 1]!;
+      cols[k++] = b.cols[j + 2]!;
+      cols[k++] = b.cols[j + 3]!;
+    }
+  }
+  return { names: names.names, cols };
+}
+
+/** Returns the points packed: as they are when already packed, else by packPoints. */
+export const toPacked = (points: readonly MetricPointInput[] | PackedPoints): PackedPoints =>
+  Array.isArray(points) ? packPoints(points) : (points as PackedPoints);

@@ -33,7 +33,7 @@ export async function updateRunStatus(ctx: Ctx, body: StatusUpdateBody): Promise
     body.statusMetadata === undefined ? undefined : parseJsonField('statusMetadata', body.statusMetadata);
   const loggerSettings = parseJsonField('loggerSettings', body.loggerSettings);
   if (body.status === 'RUNNING')
-    await recordLiveness(ctx, await ctx.deps.metadata.getRun(ctx.principal.orgId, body.runId));
+    await recordLiveness(ctx, await ctx.deps.metadata.getRunTarget(ctx.principal.orgId, body.runId));
   await ctx.deps.metadata.updateStatus(ctx.principal.orgId, body.runId, {
     status: body.status,
     statusMetadata,

@@ -4,8 +4,8 @@
  * batch so only the refused batch fails.
  */
 import { describe, expect, it } from 'vitest';
-import { packPoints, type PackedPoints } from '../../src/domain/packed-points.js';
-import { mergePacked, RunWriteQueue } from '../../src/store/sql/run-write-queue.js';
+import { mergePacked, packPoints, type PackedPoints } from '../../src/domain/packed-points.js';
+import { RunWriteQueue } from '../../src/store/sql/run-write-queue.js';
 import type { MetricPointInput } from '../../src/domain/types.js';
 import type { RunRef } from '../../src/store/series-store.js';
 

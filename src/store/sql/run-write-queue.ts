@@ -9,7 +9,7 @@
  * database refuses fails alone.
  */
 import type { RunRef } from '../series-store.js';
-import type { PackedPoints } from '../../domain/packed-points.js';
+import { mergePacked, type PackedPoints } from '../../domain/packed-points.js';
 
 interface Job {
   points: PackedPoints;
@@ -19,34 +19,6 @@ interface Job {
 
 /** Most points merged into one transaction (keeps a transaction's size and lock time bounded). */
 const MAX_MERGED_POINTS = 50_000;
-
-/** Returns the batches as one, in order: names of the first batch first, then new ones. */
-export function mergePacked(batches: readonly PackedPoints[]): PackedPoints {
-  const index = new Map<string, number>();
-  const names: string[] = [];
-  let total = 0;
-  for (const b of batches) total += b.cols.length;
-  const cols = new Float64Array(total);
-  let k = 0;
-  for (const b of batches) {
-    const map = b.names.map((name) => {
-      let at = index.get(name);
-      if (at === undefined) {
-        at = names.length;
-        index.set(name, at);
-        names.push(name);
-      }
-      return at;
-    });
-    for (let j = 0; j < b.cols.length; j += 4) {
-      cols[k++] = map[b.cols[j]!]!;
-      cols[k++] = b.cols[j + 1]!;
-      cols[k++] = b.cols[j + 2]!;
-      cols[k++] = b.cols[j + 3]!;
-    }
-  }
-  return { names, cols };
-}
 
 /** Queues the metric writes of each run and stores those that waited together. */
 export class RunWriteQueue {

@@ -17,7 +17,7 @@ import { compareKeys, keyedByTime, tieOf } from '../../domain/time-keyed.js';
 import { batchColumns } from './batch-columns.js';
 import type { RunRef } from '../series-store.js';
 import { chunkStats, type ChunkPoints, type ChunkStats } from './chunk-codec.js';
-import { isPacked, packPoints, type PackedPoints } from '../../domain/packed-points.js';
+import { toPacked, type PackedPoints } from '../../domain/packed-points.js';
 import { CHUNK_POINTS } from './chunk-size.js';
 import { mergeInto, slicePoints, type PointColumns } from './chunk-merge.js';
 import {
@@ -344,7 +344,7 @@ export async function appendMetrics(
   run: RunRef,
   points: readonly MetricPointInput[] | PackedPoints,
 ): Promise<void> {
-  const packed = isPacked(points) ? points : packPoints(points);
+  const packed = toPacked(points);
   if (packed.cols.length === 0) return;
   const batch = batchColumns(packed);
   await db.transaction(async (tx) => {

@@ -22,7 +22,7 @@ import { maxStep, metricSeries, queryMetrics, readPoints, summarize } from './sq
 import { appendMetrics } from './sql-metric-write.js';
 import { TailCache } from './tail-cache.js';
 import { StatsCache } from './stats-cache.js';
-import { isPacked, packPoints, type PackedPoints } from '../../domain/packed-points.js';
+import { toPacked, type PackedPoints } from '../../domain/packed-points.js';
 import { RunWriteQueue } from './run-write-queue.js';
 
 /** Options of SqlSeriesStore. */
@@ -60,10 +60,10 @@ export class SqlSeriesStore implements SeriesStore {
       : undefined;
   }
 
-  /** Also takes the points packed by packPoints, as the embedded store's writer thread receives them. */
+  /** Also takes packed points (toPacked), as ingest and the embedded store's writer thread hand them over. */
   appendMetrics(run: RunRef, points: readonly MetricPointInput[] | PackedPoints): Promise<void> {
     if (this.runWrites) {
-      const packed = isPacked(points) ? points : packPoints(points);
+      const packed = toPacked(points);
       if (packed.cols.length > 0) return this.runWrites.append(run, packed);
     }
     return appendMetrics(this.sql, this.tails, this.chunkStats, run, points);

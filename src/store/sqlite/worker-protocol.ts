@@ -6,7 +6,7 @@
  */
 import type { ErrorCode } from '../../errors.js';
 import type { RunRef, SeriesStore } from '../series-store.js';
-import { isPacked, packPoints, type PackedPoints } from '../../domain/packed-points.js';
+import { toPacked, type PackedPoints } from '../../domain/packed-points.js';
 import type { MetricPointInput } from '../../domain/types.js';
 
 /** The SeriesStore methods that write: the writer thread runs them; every other method reads on the caller's thread. */
@@ -31,8 +31,7 @@ export const WIRE_FORMS: Partial<Record<SeriesWrite, (args: unknown[]) => WireFo
   // One Float64Array moved instead of 4 fields per point cloned, and only the run's ids.
   appendMetrics: ([run, points]) => {
     const { id, projectId } = run as RunRef;
-    const given = points as readonly MetricPointInput[] | PackedPoints;
-    const packed = isPacked(given) ? given : packPoints(given);
+    const packed = toPacked(points as readonly MetricPointInput[] | PackedPoints);
     return { args: [{ id, projectId }, packed], transfer: [packed.cols.buffer as ArrayBuffer] };
   },
 };
