@@ -27,9 +27,13 @@ async function* members(batches: AsyncIterable<readonly unknown[]> | Iterable<re
   }
 }
 
-/** The items mapped by `view`, in batches of ITEMS_PER_SLICE, so the mapped objects of one batch die young. */
-export function* mapped<T, V>(items: readonly T[], view: (item: T) => V): Iterable<V[]> {
-  for (let i = 0; i < items.length; i += ITEMS_PER_SLICE) yield items.slice(i, i + ITEMS_PER_SLICE).map(view);
+/** Items already serialised (JSON texts) as array members, one string per slice of ITEMS_PER_SLICE. */
+async function* joined(texts: readonly string[]) {
+  const slice = new TimeSlice();
+  for (let i = 0; i < texts.length; i += ITEMS_PER_SLICE) {
+    await slice.tick();
+    yield texts.slice(i, i + ITEMS_PER_SLICE).join(',');
+  }
 }
 
 /**
@@ -38,17 +42,40 @@ export function* mapped<T, V>(items: readonly T[], view: (item: T) => V): Iterab
  * iterating the batches throws, before anything is sent. This bypasses the route's response
  * serializer, so head, items and tail must already be exactly the response schema's shape.
  */
-export async function jsonPieces(
+export function jsonPieces(
   head: Record<string, unknown>,
   key: string,
   batches: AsyncIterable<readonly unknown[]> | Iterable<readonly unknown[]>,
   tail: Record<string, unknown> = {},
 ): Promise<string[]> {
+  return assemble(head, key, members(batches), tail);
+}
+
+/**
+ * The same for items that are JSON texts already (each the JSON of one item, as the
+ * response schema has it), put in the array as they are.
+ */
+export function jsonTextPieces(
+  head: Record<string, unknown>,
+  key: string,
+  texts: readonly string[],
+  tail: Record<string, unknown> = {},
+): Promise<string[]> {
+  return assemble(head, key, joined(texts), tail);
+}
+
+/** `{...head, [key]: [members], ...tail}` in pieces of about PIECE_CHARS. */
+async function assemble(
+  head: Record<string, unknown>,
+  key: string,
+  memberTexts: AsyncIterable<string>,
+  tail: Record<string, unknown>,
+): Promise<string[]> {
   const open = JSON.stringify(head).slice(0, -1);
   const pieces: string[] = [];
   let piece = `${open}${open === '{' ? '' : ','}${JSON.stringify(key)}:[`;
   let first = true;
-  for await (const text of members(batches)) {
+  for await (const text of memberTexts) {
     piece += first ? text : `,${text}`;
     first = false;
     if (piece.length >= PIECE_CHARS) {

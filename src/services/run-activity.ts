@@ -1,16 +1,19 @@
-import type { Alert, ConsoleLine, DataLine } from '../domain/types.js';
+import type { Alert, DataLine } from '../domain/types.js';
 import { assertJsonValue } from '../domain/json-field.js';
 import type { Ctx } from './context.js';
 import { recordLiveness } from './liveness.js';
 import { getProjectRun } from './run-lookup.js';
 
-/** Console lines of a run in production order, paged, with the matching total. Throws NOT_FOUND. */
+/**
+ * Console lines of a run in production order, paged, each as the JSON text of its answer
+ * object, with the matching total. Throws NOT_FOUND.
+ */
 export async function listLogs(
   ctx: Ctx,
   q: { runId: number; projectName?: string; logType?: string; limit: number; offset: number },
-): Promise<{ lines: ConsoleLine[]; total: number }> {
+): Promise<{ lines: string[]; total: number }> {
   const run = await getProjectRun(ctx, q.runId, q.projectName);
-  return ctx.deps.series.listConsole(run.id, q.logType ?? null, q.limit, q.offset);
+  return ctx.deps.series.listConsoleJson(run.id, q.logType ?? null, q.limit, q.offset);
 }
 
 /** Data lines (histograms, tables, text) of a run, paged, with the matching total. Throws NOT_FOUND. */

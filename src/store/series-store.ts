@@ -119,13 +119,17 @@ export interface SeriesStore {
 
   /** Stores console lines atomically; a re-sent line (run, logType, lineNumber, time) is kept once. */
   appendConsole(runId: number, lines: readonly ConsoleLine[]): Promise<void>;
-  /** Console lines in production order (time, then arrival), paged, with the matching total. */
-  listConsole(
+  /**
+   * Console lines in production order (time, then arrival), paged, with the matching total;
+   * each line is the JSON text of its answer object `{time, logType, lineNumber, message,
+   * step}`, time in ISO 8601, so a page of 10,000 is sent without building 10,000 objects.
+   */
+  listConsoleJson(
     runId: number,
     logType: string | null,
     limit: number,
     offset: number,
-  ): Promise<{ lines: ConsoleLine[]; total: number }>;
+  ): Promise<{ lines: string[]; total: number }>;
   /** Stores data lines atomically; a re-sent line (run, logName, step, time) is kept once. */
   appendData(runId: number, lines: readonly DataLine[]): Promise<void>;
   /** Data lines of a run by step then time, optionally of one logName, paged, with total. */

@@ -6,7 +6,7 @@ import type { ConsoleLine } from '../../src/domain/types.js';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { SeriesStore } from '../../src/store/series-store.js';
-import { withStore, type OpenSeriesStore } from './series-suite-helpers.js';
+import { consolePage, withStore, type OpenSeriesStore } from './series-suite-helpers.js';
 
 const TYPES = ['INFO', 'ERROR', 'PRINT'] as const;
 
@@ -48,7 +48,7 @@ async function expectPages(s: SeriesStore, model: ConsoleModel, runId: number, s
   for (const logType of [null, ...TYPES, 'DEBUG']) {
     const all = model.list(runId, logType);
     for (let offset = 0; offset <= all.length; offset += size) {
-      const page = await s.listConsole(runId, logType, size, offset);
+      const page = await consolePage(s, runId, logType, size, offset);
       expect(page, `${logType ?? 'all'} at ${offset}`).toEqual({
         lines: all.slice(offset, offset + size),
         total: all.length,
@@ -74,7 +74,7 @@ export function consoleOrderCases(open: OpenSeriesStore): void {
           await s.appendConsole(1, b);
           model.apply(1, b);
         }
-        expect((await s.listConsole(1, null, 100, 0)).lines.map((l) => l.lineNumber)).toEqual([
+        expect((await consolePage(s, 1, null, 100, 0)).lines.map((l) => l.lineNumber)).toEqual([
           7, 1, 9, 11, 2, 5, 6, 3, 4, 10, 8,
         ]);
         await expectPages(s, model, 1, 1);
@@ -141,8 +141,8 @@ export function consoleOrderCases(open: OpenSeriesStore): void {
           model.apply(1, b);
           await expectPages(s, model, 1, 4);
         }
-        expect((await s.listConsole(1, null, 100, 0)).total).toBe(25);
-        expect((await s.listConsole(1, 'PRINT', 100, 0)).lines.map((l) => l.message)).not.toContain('copy');
+        expect((await consolePage(s, 1, null, 100, 0)).total).toBe(25);
+        expect((await consolePage(s, 1, 'PRINT', 100, 0)).lines.map((l) => l.message)).not.toContain('copy');
       }),
     );
 
@@ -171,13 +171,13 @@ export function consoleOrderCases(open: OpenSeriesStore): void {
           ['DEBUG', 0],
         ] as const) {
           const all = model.list(1, logType);
-          expect(await s.listConsole(1, logType, 1_000, offset), `${logType ?? 'all'} at ${offset}`).toEqual({
+          expect(await consolePage(s, 1, logType, 1_000, offset), `${logType ?? 'all'} at ${offset}`).toEqual({
             lines: all.slice(offset, offset + 1_000),
             total: all.length,
           });
         }
         await expectPages(s, model, 2, 7);
-        expect(await s.listConsole(3, null, 10, 0)).toEqual({ lines: [], total: 0 });
+        expect(await consolePage(s, 3, null, 10, 0)).toEqual({ lines: [], total: 0 });
       }),
     );
 

@@ -2,7 +2,7 @@
 import type { ConsoleLine, DataLine, FileInput } from '../../src/domain/types.js';
 import { describe, expect, it } from 'vitest';
 import { consoleOrderCases } from './series-console-order-cases.js';
-import { pt, withStore, type OpenSeriesStore } from './series-suite-helpers.js';
+import { consolePage, pt, withStore, type OpenSeriesStore } from './series-suite-helpers.js';
 
 const line = (time: number, logType: string, lineNumber: number, message: string): ConsoleLine => ({
   time,
@@ -62,7 +62,7 @@ export function linesCases(open: OpenSeriesStore): void {
         await s.appendConsole(1, CONSOLE);
         await s.appendConsole(1, CONSOLE.slice(1, 3));
         await s.appendConsole(2, CONSOLE);
-        const page = await s.listConsole(1, logType, limit, offset);
+        const page = await consolePage(s, 1, logType, limit, offset);
         expect(page.lines.map((l) => l.message)).toEqual(messages);
         expect(page.total).toBe(total);
       })(),
@@ -73,8 +73,33 @@ export function linesCases(open: OpenSeriesStore): void {
       withStore(open, async (s) => {
         await s.appendConsole(1, [line(1, 'INFO', 1, 'x')]);
         await s.appendConsole(1, [line(1, 'INFO', 1, 'x again'), line(2, 'INFO', 1, 'y'), line(1, 'ERROR', 1, 'z')]);
-        const page = await s.listConsole(1, null, 10, 0);
+        const page = await consolePage(s, 1, null, 10, 0);
         expect(page.lines).toEqual([line(1, 'INFO', 1, 'x'), line(1, 'ERROR', 1, 'z'), line(2, 'INFO', 1, 'y')]);
+      }),
+    );
+
+    it(
+      'a listed line is JSON text that reads back as the stored line, whatever its message and numbers',
+      withStore(open, async (s) => {
+        const messages = [
+          'quotes " and backslashes \\ and \\"',
+          'controls \n \r \t \b \f \u0001 \u001f \u007f',
+          'line separators \u2028 \u2029, </script>, {"json": [1, 2]}',
+          'emoji 🚀 and CJK 训练 and accents é',
+          '',
+          'x'.repeat(100_000),
+        ];
+        const max = Number.MAX_SAFE_INTEGER;
+        const lines: ConsoleLine[] = [
+          ...messages.map((message, i) => ({ time: i, logType: 'INFO', lineNumber: i, message, step: i })),
+          { time: 1_700_000_000_123, logType: 'ERROR', lineNumber: max, message: 'big numbers', step: max },
+          { time: 8_640_000_000_000_000, logType: 'WARNING', lineNumber: 7, message: 'the last time', step: 0 },
+        ];
+        await s.appendConsole(1, lines);
+        expect(await consolePage(s, 1, null, 100, 0)).toEqual({ lines, total: lines.length });
+        expect((await s.listConsoleJson(1, 'WARNING', 10, 0)).lines).toEqual([
+          '{"time":"+275760-09-13T00:00:00.000Z","logType":"WARNING","lineNumber":7,"message":"the last time","step":0}',
+        ]);
       }),
     );
   });

@@ -4,6 +4,7 @@
  */
 import { expect } from 'vitest';
 import type {
+  ConsoleLine,
   LineageLink,
   MetricPoint,
   MetricPointInput,
@@ -163,4 +164,28 @@ export function asStored(points: readonly ModelPoint[]): MetricPoint[] {
     const flag = Number.isNaN(p.value) ? 'NaN' : p.value > 0 ? 'Infinity' : '-Infinity';
     return { step: p.step, time: p.time, value: null, flag };
   });
+}
+
+/** The keys of a console line in the logs answer, in their order. */
+const CONSOLE_KEYS = ['time', 'logType', 'lineNumber', 'message', 'step'];
+
+/**
+ * A page of listConsoleJson with each line's JSON text parsed back into a ConsoleLine (time
+ * from its ISO text); fails the test when a line's keys are not the answer's, in its order.
+ */
+export async function consolePage(
+  s: SeriesStore,
+  runId: number,
+  logType: string | null,
+  limit: number,
+  offset: number,
+): Promise<{ lines: ConsoleLine[]; total: number }> {
+  const page = await s.listConsoleJson(runId, logType, limit, offset);
+  const lines = page.lines.map((text) => {
+    const o = JSON.parse(text) as Record<string, unknown> & ConsoleLine & { time: string };
+    expect(Object.keys(o)).toEqual(CONSOLE_KEYS);
+    expect(new Date(o.time).toISOString()).toBe(o.time);
+    return { time: Date.parse(o.time), logType: o.logType, lineNumber: o.lineNumber, message: o.message, step: o.step };
+  });
+  return { lines, total: page.total };
 }

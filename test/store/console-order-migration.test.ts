@@ -9,6 +9,7 @@ import { migrate } from '../../src/store/migrations/index.js';
 import type { SqlDb } from '../../src/store/sql/sql-db.js';
 import { SqlSeriesStore } from '../../src/store/sql/sql-series-store.js';
 import { openSqlite } from '../../src/store/sqlite/sqlite-db.js';
+import { consolePage } from '../conformance/series-suite-helpers.js';
 
 let dir: string | undefined;
 afterEach(() => {
@@ -51,14 +52,14 @@ describe('migration 5 (console order)', () => {
         { time: 40, logType: 'ERROR', lineNumber: 6, message: 'm6', step: 0 },
       ]);
       const messages = async (logType: string | null, offset: number) => {
-        const page = await s.listConsole(1, logType, 10, offset);
+        const page = await consolePage(s, 1, logType, 10, offset);
         return [page.lines.map((l) => l.message), page.total];
       };
       expect(await messages(null, 0)).toEqual([['m2', 'm3', 'm5', 'm4', 'm1', 'm6'], 6]);
       expect(await messages(null, 4)).toEqual([['m1', 'm6'], 6]);
       expect(await messages('ERROR', 1)).toEqual([['m4', 'm6'], 3]);
       expect(await messages('INFO', 0)).toEqual([['m3', 'm5', 'm1'], 3]);
-      expect((await s.listConsole(2, null, 10, 0)).total).toBe(1);
+      expect((await consolePage(s, 2, null, 10, 0)).total).toBe(1);
     } finally {
       await s.close();
     }

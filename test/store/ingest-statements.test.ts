@@ -19,6 +19,7 @@ function counting(db: SqlDb): { db: SqlDb; statements: string[]; chunkKeys: numb
   const wrap = (tx: SqlExecutor): SqlExecutor => ({
     all: (sql, params) => (statements.push(sql), tx.all(sql, params)),
     allArrays: (sql, params) => (statements.push(sql), tx.allArrays(sql, params)),
+    column: (sql, params) => (statements.push(sql), tx.column(sql, params)),
     get: (sql, params) => (statements.push(sql), tx.get(sql, params)),
     run: (sql, params) => (statements.push(sql), tx.run(sql, params)),
     runMany: (sql, rows) => {

@@ -3,13 +3,14 @@ import { CONSOLE_LOG_TYPES } from '../../domain/types.js';
 import type { Deps } from '../../services/context.js';
 import { createAlert, heartbeat, listAlerts, listData, listLogs } from '../../services/run-activity.js';
 import type { App } from '../app-types.js';
-import { alertView, consoleLineView, dataLineView } from '../views/activity-view.js';
-import { jsonPieces, mapped, sendJsonBuffer } from '../sliced-json.js';
+import { alertView, dataLineView } from '../views/activity-view.js';
+import { jsonTextPieces, sendJsonBuffer } from '../sliced-json.js';
 import { ctxOf } from '../hooks/auth-hook.js';
 import { JsonValue, Nullable, QueryInt, RunId, StringEnum } from '../schema-helpers.js';
 
 const OptProject = Type.Optional(Type.String({ maxLength: 256 }));
 
+/** A console line in the logs answer; the store writes each line's JSON text in this shape and key order. */
 const LogLine = Type.Object({
   time: Type.String(),
   logType: Type.String(),
@@ -54,7 +55,7 @@ export function registerRunActivityRoutes(app: App, deps: Deps): void {
     },
     async (request, reply) => {
       const { lines, total } = await listLogs(ctxOf(deps, request), request.query);
-      return sendJsonBuffer(reply, await jsonPieces({}, 'logs', mapped(lines, consoleLineView), { total }));
+      return sendJsonBuffer(reply, await jsonTextPieces({}, 'logs', lines, { total }));
     },
   );
 

@@ -43,6 +43,10 @@ async function allArrays<T>(q: Queryable, sql: string, values?: readonly SqlValu
   return (await q.query({ ...prepared(sql, values), rowMode: 'array' })).rows as T[];
 }
 
+async function column<T>(q: Queryable, sql: string, values?: readonly SqlValue[]): Promise<T[]> {
+  return (await allArrays<[T]>(q, sql, values)).map((r) => r[0]);
+}
+
 async function runOne(q: Queryable, sql: string, values?: readonly SqlValue[]): Promise<number> {
   return (await q.query(prepared(sql, values))).rowCount ?? 0;
 }
@@ -78,6 +82,10 @@ class TxExecutor implements SqlExecutor {
   allArrays<T>(sql: string, values?: readonly SqlValue[]): Promise<T[]> {
     writeTogether(this.client);
     return allArrays<T>(this.client, sql, values);
+  }
+  column<T>(sql: string, values?: readonly SqlValue[]): Promise<T[]> {
+    writeTogether(this.client);
+    return column<T>(this.client, sql, values);
   }
   async get<T>(sql: string, values?: readonly SqlValue[]): Promise<T | undefined> {
     return (await this.all<T>(sql, values))[0];
@@ -153,6 +161,7 @@ export async function openPostgres(url: string, options: PostgresOptions = {}): 
     allAdHoc: async <T>(sql: string, values?: readonly SqlValue[]) =>
       (await pool.query({ text: toPositional(sql), values: (values ?? []) as unknown[] })).rows as T[],
     allArrays: <T>(sql: string, values?: readonly SqlValue[]) => allArrays<T>(pool, sql, values),
+    column: <T>(sql: string, values?: readonly SqlValue[]) => column<T>(pool, sql, values),
     run: (sql, values) => runOne(pool, sql, values),
     runMany: (sql, rows) => (rows.length === 0 ? Promise.resolve(0) : transaction((tx) => tx.runMany(sql, rows))),
     transaction,

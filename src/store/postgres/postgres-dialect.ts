@@ -14,6 +14,7 @@ export const postgresDialect: Dialect = {
   binaryCollate: 'COLLATE "C"',
   clusteredTable: '',
   blobType: 'BYTEA',
+  quoteJson: (expr) => `CAST(to_json(CAST(${expr} AS text)) AS text)`,
   search: postgresSearch,
 };
 

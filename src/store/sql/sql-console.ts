@@ -1,5 +1,6 @@
 /**
- * Console lines of runs: idempotent appends, listing in production order with totals.
+ * Console lines of runs: idempotent appends in production order, with totals (pages are read
+ * by sql-console-page.ts).
  *
  * Every line carries its rank in production order (time, then arrival): `pos` among its
  * run's lines and `type_pos` among its run's lines of its logType, both dense from 0, so a
@@ -14,9 +15,6 @@
 import type { ConsoleLine } from '../../domain/types.js';
 import { countUpTo, makeRoom, placesOf, posProbe, RENUMBER_TAIL } from './sql-console-order.js';
 import type { SqlDb, SqlExecutor, SqlValue } from './sql-db.js';
-
-/** A console_lines row as listConsole reads it: time, log_type, line_number, message, step. */
-type ConsoleRow = readonly [number | string, string, number | string, string, number | string];
 
 /**
  * Late lines landing in up to this many gaps between stored lines are put in place by
@@ -204,45 +202,4 @@ function isSortedByTime(lines: readonly ConsoleLine[]): boolean {
     if ((lines[i] as ConsoleLine).time < (lines[i - 1] as ConsoleLine).time) return false;
   }
   return true;
-}
-
-/**
- * Returns a page of a run's console lines ordered by time, then arrival, optionally of one
- * logType, and the number of all matching lines. Reads one index range whatever the offset.
- */
-export async function listConsole(
-  db: SqlDb,
-  runId: number,
-  logType: string | null,
-  limit: number,
-  offset: number,
-): Promise<{ lines: ConsoleLine[]; total: number }> {
-  const columns = 'time, log_type, line_number, message, step';
-  const rows =
-    logType === null
-      ? await db.allArrays<ConsoleRow>(
-          `SELECT ${columns} FROM console_lines WHERE run_id = ? AND pos >= ? AND pos < ? ORDER BY pos`,
-          [runId, offset, offset + limit],
-        )
-      : await db.allArrays<ConsoleRow>(
-          `SELECT ${columns} FROM console_lines WHERE run_id = ? AND log_type = ? AND type_pos >= ? AND type_pos < ? ORDER BY type_pos`,
-          [runId, logType, offset, offset + limit],
-        );
-  const count =
-    logType === null
-      ? await db.get<{ n: number | string }>('SELECT line_count AS n FROM console_runs WHERE run_id = ?', [runId])
-      : await db.get<{ n: number | string }>(
-          'SELECT line_count AS n FROM console_counts WHERE run_id = ? AND log_type = ?',
-          [runId, logType],
-        );
-  return {
-    lines: rows.map((r) => ({
-      time: Number(r[0]),
-      logType: r[1],
-      lineNumber: Number(r[2]),
-      message: r[3],
-      step: Number(r[4]),
-    })),
-    total: Number(count?.n ?? 0),
-  };
 }

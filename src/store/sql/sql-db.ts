@@ -15,6 +15,11 @@ export interface SqlExecutor {
    * rows: no object per row with a key per column (a 10,000-row page reads in about half the time).
    */
   allArrays<T extends readonly unknown[] = SqlValue[]>(sql: string, params?: readonly SqlValue[]): Promise<T[]>;
+  /**
+   * The first column of every row of a query, in order, for reads of many one-value rows:
+   * SQLite makes no array per row (a 10,000-row page in about two thirds of allArrays' time).
+   */
+  column<T>(sql: string, params?: readonly SqlValue[]): Promise<T[]>;
   /** The first row of a query, or undefined. */
   get<T>(sql: string, params?: readonly SqlValue[]): Promise<T | undefined>;
   /** Runs a statement; returns the number of rows changed. */
@@ -36,6 +41,8 @@ export interface Dialect {
   readonly clusteredTable: string;
   /** Column type of packed binary data (BLOB, bytea). */
   readonly blobType: string;
+  /** An SQL expression giving a text expression as a JSON string literal (quoted, escaped). */
+  quoteJson(expr: string): string;
   /** JSON, regex and text pieces of run search. */
   readonly search: SearchDialect;
 }

@@ -10,7 +10,8 @@ import type {
   SeriesSummary,
 } from '../../domain/types.js';
 import type { MetricQuery, RankQuery, RunRef, SeriesStore, SummaryQuery } from '../series-store.js';
-import { appendConsole, listConsole } from './sql-console.js';
+import { appendConsole } from './sql-console.js';
+import { listConsoleJson } from './sql-console-page.js';
 import { appendData, listData } from './sql-data-lines.js';
 import type { SqlDb } from './sql-db.js';
 import { createFiles, findFile, listFiles, listPendingFiles, markFileUploaded } from './sql-files.js';
@@ -132,13 +133,13 @@ export class SqlSeriesStore implements SeriesStore {
     return appendConsole(this.sql, runId, lines);
   }
 
-  listConsole(
+  listConsoleJson(
     runId: number,
     logType: string | null,
     limit: number,
     offset: number,
-  ): Promise<{ lines: ConsoleLine[]; total: number }> {
-    return listConsole(this.sql, runId, logType, limit, offset);
+  ): Promise<{ lines: string[]; total: number }> {
+    return listConsoleJson(this.sql, runId, logType, limit, offset);
   }
 
   appendData(runId: number, lines: readonly DataLine[]): Promise<void> {

@@ -12,33 +12,46 @@ export const sqliteDialect: Dialect = {
   binaryCollate: 'COLLATE BINARY',
   clusteredTable: 'WITHOUT ROWID',
   blobType: 'BLOB',
+  quoteJson: (expr) => `json_quote(${expr})`,
   search: sqliteSearch,
 };
 
 type Statement = Database.Statement<unknown[], unknown>;
+/** How a statement returns rows: objects, arrays (raw) or first values (pluck). */
+type StatementMode = 'rows' | 'arrays' | 'column';
 
 /** One better-sqlite3 connection with a statement cache, exposed as an SqlExecutor. */
 class Connection implements SqlExecutor {
-  private readonly cache = new Map<string, Statement>();
-  /** Statements in raw mode (rows as arrays): a statement's mode is its own, so they are kept apart. */
-  private readonly arrayCache = new Map<string, Statement>();
+  /**
+   * Prepared statements by mode, then text: a statement's mode (rows as objects, as arrays
+   * with raw, or first values with pluck) is its own, so each mode keeps its own.
+   */
+  private readonly caches: Record<StatementMode, Map<string, Statement>> = {
+    rows: new Map(),
+    arrays: new Map(),
+    column: new Map(),
+  };
   constructor(readonly raw: Database.Database) {}
 
-  prepare(sql: string): Statement {
-    let stmt = this.cache.get(sql);
+  private cached(mode: StatementMode, sql: string): Statement {
+    const cache = this.caches[mode];
+    let stmt = cache.get(sql);
     if (!stmt) {
       stmt = this.raw.prepare(sql);
-      this.cache.set(sql, stmt);
+      if (mode === 'arrays') stmt.raw(true);
+      if (mode === 'column') stmt.pluck(true);
+      cache.set(sql, stmt);
     }
     return stmt;
   }
+  prepare(sql: string): Statement {
+    return this.cached('rows', sql);
+  }
   allArrays<T>(sql: string, params: readonly SqlValue[] = []): Promise<T[]> {
-    let stmt = this.arrayCache.get(sql);
-    if (!stmt) {
-      stmt = this.raw.prepare(sql).raw(true);
-      this.arrayCache.set(sql, stmt);
-    }
-    return Promise.resolve(stmt.all(...params) as T[]);
+    return Promise.resolve(this.cached('arrays', sql).all(...params) as T[]);
+  }
+  column<T>(sql: string, params: readonly SqlValue[] = []): Promise<T[]> {
+    return Promise.resolve(this.cached('column', sql).all(...params) as T[]);
   }
   all<T>(sql: string, params: readonly SqlValue[] = []): Promise<T[]> {
     return Promise.resolve(this.prepare(sql).all(...params) as T[]);
@@ -96,6 +109,7 @@ export function openSqlite(file: string): SqlDb {
     allAdHoc: <T>(sql: string, params: readonly SqlValue[] = []) =>
       Promise.resolve(reader.raw.prepare(sql).all(...params) as T[]),
     allArrays: (sql, params) => reader.allArrays(sql, params),
+    column: (sql, params) => reader.column(sql, params),
     run: (sql, params) => writes.run((tx) => tx.run(sql, params)),
     runMany: (sql, rows) => writes.run((tx) => tx.runMany(sql, rows)),
     transaction: <T>(fn: (tx: SqlExecutor) => Promise<T>) => writes.run(fn),
