@@ -38,10 +38,7 @@ export async function benchRunSearch(
   const url = (filter: unknown, sort: string) =>
     `/api/runs/list?projectName=${project}&limit=50&sort=${encodeURIComponent(sort)}` +
     (filter === undefined ? '' : `&filter=${encodeURIComponent(JSON.stringify(filter))}`);
-  const time = async (path: string) => {
-    const res = await api.request('GET', path);
-    if (res.status !== 200) throw new Error(`run search → ${res.status}: ${res.text.slice(0, 300)}`);
-  };
+  const time = (path: string) => api.get(path);
   const configHalf = { 'config.lr': { $lt: 1e-3 } };
   const metricHalf = { 'summary_metrics.acc': { $gt: 0.9 } };
   const both = { $or: [configHalf, metricHalf] };

@@ -166,7 +166,7 @@ async function benchBackend(backend: Backend): Promise<void> {
   const api = new BenchClient(`http://127.0.0.1:${port}`, KEY, 4);
   try {
     await new Promise((r) => setTimeout(r, 1000));
-    const health = await timeCalls(50, () => api.request('GET', '/api/health'));
+    const health = await timeCalls(50, () => api.get('/api/health'));
     const floor = quantile(health, 0.5);
     log(
       `start-up: ${startMs.toFixed(0)} ms from process start to /api/health 200 | idle RSS ${rssMb(child.pid!).toFixed(1)} MB | HTTP floor (GET /api/health) ${p50p95(health)}`,
@@ -257,13 +257,11 @@ async function benchBackend(backend: Backend): Promise<void> {
     await runPool(Math.ceil(big / per), 4, (i) =>
       api.ingest('metrics', bigRun.runId, 'bench', metricBody(i * per, Math.min(per, big - i * per), 1, 'loss')),
     );
-    const whole = await timeCalls(20, () =>
-      api.request('GET', `/api/runs/metrics?runId=${bigRun.runId}&logName=loss&limit=2000`),
-    );
+    const whole = await timeCalls(20, () => api.get(`/api/runs/metrics?runId=${bigRun.runId}&logName=loss&limit=2000`));
     const lo = Math.floor(big * 0.45);
     const hi = lo + Math.floor(big * 0.1) - 1;
     const windowed = await timeCalls(20, () =>
-      api.request('GET', `/api/runs/metrics?runId=${bigRun.runId}&logName=loss&limit=2000&stepMin=${lo}&stepMax=${hi}`),
+      api.get(`/api/runs/metrics?runId=${bigRun.runId}&logName=loss&limit=2000&stepMin=${lo}&stepMax=${hi}`),
     );
     log(
       `metrics query, ${fmt(big)}-point series to 2,000 points: whole range ${p50p95(whole)}; 10% step window ${p50p95(windowed)} | HTTP floor p50 ${floor.toFixed(2)} ms`,
@@ -296,9 +294,7 @@ async function benchBackend(backend: Backend): Promise<void> {
       projectName: 'bench',
     });
     await api.ingest('metrics', wide.runId, 'bench', metricBody(0, 10, 1000, 'metric'));
-    const stats = await timeCalls(20, () =>
-      api.request('GET', `/api/runs/statistics?runId=${wide.runId}&projectName=bench`),
-    );
+    const stats = await timeCalls(20, () => api.get(`/api/runs/statistics?runId=${wide.runId}&projectName=bench`));
     log(`statistics of a run with 1,000 metrics: ${p50p95(stats)} | HTTP floor p50 ${floor.toFixed(2)} ms`);
 
     // Leaderboard over a project of 10,000 runs, each with the metric; compare of 100 runs.
@@ -316,15 +312,13 @@ async function benchBackend(backend: Backend): Promise<void> {
     const boards: string[] = [];
     for (const agg of ['MIN', 'MAX', 'AVG', 'LAST', 'VARIANCE']) {
       const s = await timeCalls(20, () =>
-        api.request('GET', `/api/runs/leaderboard?projectName=sweep&logName=acc&aggregation=${agg}&direction=DESC`),
+        api.get(`/api/runs/leaderboard?projectName=sweep&logName=acc&aggregation=${agg}&direction=DESC`),
       );
       boards.push(`${agg} ${p50p95(s)}`);
     }
     log(`leaderboard over ${fmt(runs)} runs: ${boards.join('; ')}`);
     const hundred = ids.slice(0, 100).join(',');
-    const cmp = await timeCalls(20, () =>
-      api.request('GET', `/api/runs/compare?runIds=${hundred}&projectName=sweep&logName=acc`),
-    );
+    const cmp = await timeCalls(20, () => api.get(`/api/runs/compare?runIds=${hundred}&projectName=sweep&logName=acc`));
     log(`compare of 100 runs: ${p50p95(cmp)} | HTTP floor p50 ${floor.toFixed(2)} ms`);
 
     // Run search over a project of 10,000 runs with a config and 5 metrics each (at BENCH_SCALE on both engines).
@@ -369,13 +363,15 @@ async function benchBackend(backend: Backend): Promise<void> {
       }
       return api.ingest('logs', logRun.runId, 'bench', out.join('\n'));
     });
-    const first = await timeCalls(10, () =>
-      api.request('GET', `/api/runs/logs?runId=${logRun.runId}&limit=10000&offset=0`),
+    const page = (offset: number) => `/api/runs/logs?runId=${logRun.runId}&limit=10000&offset=${offset}`;
+    const lastOffset = Math.max(0, lines - 10_000);
+    for (const offset of [0, lastOffset]) checkLogsPage((await api.get(page(offset))).text, offset, lines);
+    const first = await timeCalls(10, () => api.get(page(0)));
+    const last = await timeCalls(10, () => api.get(page(lastOffset)));
+    const decoded = await timeCalls(10, async () => (await api.get(page(0))).text);
+    log(
+      `logs, 10,000-line page of a ${fmt(lines)}-line run: first page ${p50p95(first)}; last page ${p50p95(last)} | first page joined and decoded by the client too: ${p50p95(decoded)}`,
     );
-    const last = await timeCalls(10, () =>
-      api.request('GET', `/api/runs/logs?runId=${logRun.runId}&limit=10000&offset=${Math.max(0, lines - 10_000)}`),
-    );
-    log(`logs, 10,000-line page of a ${fmt(lines)}-line run: first page ${p50p95(first)}; last page ${p50p95(last)}`);
   } finally {
     api.close();
     child.kill('SIGTERM');
@@ -388,3 +384,17 @@ main().catch((err: unknown) => {
   process.stderr.write(`benchmark failed: ${err instanceof Error ? err.stack : String(err)}\n`);
   process.exit(1);
 });
+
+/** Throws unless the logs answer holds the bench's lines from `offset` on, in order, with the run's total. */
+function checkLogsPage(text: string, offset: number, lines: number): void {
+  const answer = JSON.parse(text) as { logs: { lineNumber: number; message: string }[]; total: number };
+  const want = Math.min(10_000, lines - offset);
+  const wrong = answer.logs.findIndex(
+    (l, i) => l.lineNumber !== offset + i || l.message !== `line ${offset + i} of the training log`,
+  );
+  if (answer.total !== lines || answer.logs.length !== want || wrong !== -1) {
+    throw new Error(
+      `logs page at ${offset}: ${answer.logs.length} lines, total ${answer.total}, first wrong at ${wrong}`,
+    );
+  }
+}
