@@ -79,7 +79,7 @@ export function linesCases(open: OpenSeriesStore): void {
     );
 
     it(
-      'a listed line is JSON text that reads back as the stored line, whatever its message and numbers',
+      'a listed line is JSON text that reads back as the stored line, whatever its message, type and numbers',
       withStore(open, async (s) => {
         const messages = [
           'quotes " and backslashes \\ and \\"',
@@ -93,6 +93,7 @@ export function linesCases(open: OpenSeriesStore): void {
         const lines: ConsoleLine[] = [
           ...messages.map((message, i) => ({ time: i, logType: 'INFO', lineNumber: i, message, step: i })),
           { time: 1_700_000_000_123, logType: 'ERROR', lineNumber: max, message: 'big numbers', step: max },
+          { time: 1_700_000_000_124, logType: 'a "custom" type\\', lineNumber: 8, message: 'odd type', step: 1 },
           { time: 8_640_000_000_000_000, logType: 'WARNING', lineNumber: 7, message: 'the last time', step: 0 },
         ];
         await s.appendConsole(1, lines);

@@ -6,6 +6,7 @@
  * answer's: 10,000 lines in 6.7-7.5 ms instead of 12-15 ms in-process.
  */
 import { iso } from '../../domain/iso.js';
+import { CONSOLE_LOG_TYPES } from '../../domain/types.js';
 import type { Dialect, SqlDb } from './sql-db.js';
 
 /**
@@ -14,8 +15,16 @@ import type { Dialect, SqlDb } from './sql-db.js';
  * The time's digits end at the first `"`.
  */
 const lineText = (d: Dialect): string =>
-  `CAST(time AS TEXT) || '","logType":' || ${d.quoteJson('log_type')} || ',"lineNumber":' || CAST(line_number AS TEXT)
+  `CAST(time AS TEXT) || '","logType":' || ${logTypeJson(d)} || ',"lineNumber":' || CAST(line_number AS TEXT)
    || ',"message":' || ${d.quoteJson('message')} || ',"step":' || CAST(step AS TEXT) || '}'`;
+
+/**
+ * log_type as a JSON string: the known types as constants, any other text quoted by the
+ * engine. Quoting costs PostgreSQL a function call a row (to_json: 1.7 ms of its time for
+ * 10,000 rows); the constants cost a comparison or two.
+ */
+const logTypeJson = (d: Dialect): string =>
+  `CASE log_type ${CONSOLE_LOG_TYPES.map((t) => `WHEN '${t}' THEN '${JSON.stringify(t)}'`).join(' ')} ELSE ${d.quoteJson('log_type')} END`;
 
 /** The row's full JSON text, its epoch-millisecond time written as ISO 8601 like every answer's. */
 function withTime(row: string): string {
