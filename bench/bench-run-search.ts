@@ -38,7 +38,6 @@ export async function benchRunSearch(
   const url = (filter: unknown, sort: string) =>
     `/api/runs/list?projectName=${project}&limit=50&sort=${encodeURIComponent(sort)}` +
     (filter === undefined ? '' : `&filter=${encodeURIComponent(JSON.stringify(filter))}`);
-  const time = (path: string) => api.get(path);
   const configHalf = { 'config.lr': { $lt: 1e-3 } };
   const metricHalf = { 'summary_metrics.acc': { $gt: 0.9 } };
   const both = { $or: [configHalf, metricHalf] };
@@ -53,7 +52,7 @@ export async function benchRunSearch(
   const figures: string[] = [];
   let headline = NaN;
   for (const [label, path] of cases) {
-    const samples = await timeCalls(30, () => time(path));
+    const samples = await timeCalls(30, () => api.get(path));
     if (Number.isNaN(headline)) headline = [...samples].sort((a, b) => a - b)[Math.ceil(samples.length / 2) - 1]!;
     figures.push(`${label} ${p50p95(samples)}`);
   }
