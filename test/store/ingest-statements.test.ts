@@ -1,7 +1,7 @@
 /**
- * One ingest request is a handful of statements whatever its size: with the series' tail
- * chunks cached, a 1,000-point request over 50 metrics locks the series rows (one select),
- * upserts the touched chunks and the series summaries (one bulk statement each). A series
+ * One ingest request is a handful of statements whatever its size: with the series' rows and
+ * tail chunks cached, a 1,000-point request over 50 metrics updates the series summaries and
+ * upserts the touched chunks (one bulk statement each), committed together. A series
  * appended many points at a time gets new chunks, its tail left as it is once half full.
  */
 import { describe, expect, it } from 'vitest';
@@ -12,24 +12,37 @@ import { rawEngines } from '../helpers/test-database.js';
 
 const engines = rawEngines('stepwise-ingest-statements-');
 
-/** The database with every statement run inside a transaction counted (a bulk INSERT of ≤ 500 rows is one). */
-function counting(db: SqlDb): { db: SqlDb; statements: string[]; chunkKeys: number[] } {
+/**
+ * The database with every statement of a write counted (a bulk INSERT of ≤ 500 rows is one),
+ * and how many writes were transactions and how many commitStatements calls.
+ */
+function counting(db: SqlDb) {
   const statements: string[] = [];
   const chunkKeys: number[] = [];
+  const writes = { transactions: 0, committed: 0 };
+  const note = (sql: string, rows: readonly (readonly unknown[])[]) => {
+    if (sql.startsWith('INSERT INTO metric_chunks')) for (const row of rows) chunkKeys.push(Number(row[1]));
+    const one = /^\s*INSERT/i.test(sql) && rows.length <= 500;
+    for (let i = 0; i < (one ? 1 : rows.length); i++) statements.push(sql);
+  };
   const wrap = (tx: SqlExecutor): SqlExecutor => ({
     all: (sql, params) => (statements.push(sql), tx.all(sql, params)),
     allArrays: (sql, params) => (statements.push(sql), tx.allArrays(sql, params)),
     column: (sql, params) => (statements.push(sql), tx.column(sql, params)),
     get: (sql, params) => (statements.push(sql), tx.get(sql, params)),
     run: (sql, params) => (statements.push(sql), tx.run(sql, params)),
-    runMany: (sql, rows) => {
-      if (sql.startsWith('INSERT INTO metric_chunks')) for (const row of rows) chunkKeys.push(Number(row[1]));
-      const one = /^\s*INSERT/i.test(sql) && rows.length <= 500;
-      for (let i = 0; i < (one ? 1 : rows.length); i++) statements.push(sql);
-      return tx.runMany(sql, rows);
-    },
+    runMany: (sql, rows) => (note(sql, rows), tx.runMany(sql, rows)),
   });
-  return { db: { ...db, transaction: (fn) => db.transaction((tx) => fn(wrap(tx))) }, statements, chunkKeys };
+  const counted: SqlDb = {
+    ...db,
+    transaction: (fn) => (writes.transactions++, db.transaction((tx) => fn(wrap(tx)))),
+    commitStatements: async (list) => {
+      for (const s of list) if (s.rows.length > 0) note(s.sql, s.rows);
+      await db.commitStatements(list);
+      writes.committed++;
+    },
+  };
+  return { db: counted, statements, chunkKeys, writes };
 }
 
 /** `n` points of one metric at steps from `from`, value = step. */
@@ -39,8 +52,10 @@ const steps = (logName: string, from: number, n: number, time?: number) =>
 /** The first three words of each statement counted. */
 const heads = (statements: readonly string[]) => statements.map((s) => s.split(' ').slice(0, 3).join(' '));
 
-/** The three statements of an append whose series' tails are cached. */
-const APPEND = ['SELECT id, run_id,', 'INSERT INTO metric_chunks', 'INSERT INTO series'];
+/** The statements of an append that locks and reads its series rows (its tails cached). */
+const APPEND = ['SELECT id, run_id,', 'INSERT INTO metric_chunks', 'UPDATE series SET'];
+/** The statements of an append after the tails of series this store wrote last: nothing read. */
+const CACHED_APPEND = ['UPDATE series SET', 'INSERT INTO metric_chunks'];
 
 /** 1,000 points: 20 steps from `from` of 50 metrics. */
 function request(from: number) {
@@ -68,14 +83,42 @@ describe.each(engines)('an ingest request ($name)', ({ open }) => {
   };
   const run = { id: 1, projectId: 1 };
 
-  it('of 1,000 points over 50 cached series runs 3 statements in its transaction', () =>
+  it('of 1,000 points over 50 cached series reads nothing and sends 2 statements, committed together', () =>
     withStore(async ({ c, store }) => {
       await store.appendMetrics(run, request(0));
       c.statements.length = 0;
+      c.writes.transactions = 0;
       await store.appendMetrics(run, request(20));
-      expect(heads(c.statements)).toEqual(APPEND);
+      expect(heads(c.statements)).toEqual(CACHED_APPEND);
+      expect(c.writes).toEqual({ transactions: 0, committed: 1 });
       const [loss] = await store.summarize([{ runId: 1, maxStep: Infinity }], ['train/m0']);
       expect(loss).toMatchObject({ points: 40, firstStep: 0, maxStep: 39 });
+    }));
+
+  it('falls back to locking and reading when another writer moved a cached series on', () =>
+    withStore(async ({ db, c, store }) => {
+      const other = new SqlSeriesStore(db);
+      await store.appendMetrics(run, steps('loss', 0, 20));
+      await other.appendMetrics(run, steps('loss', 20, 20));
+      c.statements.length = 0;
+      // The store's cached row and tail are of steps 0-19: its update of the series must fail.
+      await store.appendMetrics(run, steps('loss', 40, 20));
+      // Refused by the database, then stored by locking the row and reading the stored tail back.
+      expect(heads(c.statements)).toEqual([
+        ...CACHED_APPEND,
+        'SELECT id, run_id,',
+        'SELECT first_step, first_tie,',
+        'INSERT INTO metric_chunks',
+        'UPDATE series SET',
+      ]);
+      const points = await store.readPoints([{ runId: 1, maxStep: Infinity }], 'loss', 0, 1000);
+      expect(points.map((p) => p.step)).toEqual(Array.from({ length: 60 }, (_, i) => i));
+      const [loss] = await store.summarize([{ runId: 1, maxStep: Infinity }], ['loss']);
+      expect(loss).toMatchObject({ points: 60, count: 60, firstStep: 0, maxStep: 59, lastValue: 59 });
+      // The fallback cached the series again: the next append commits without a read.
+      c.statements.length = 0;
+      await store.appendMetrics(run, steps('loss', 60, 20));
+      expect(heads(c.statements)).toEqual(CACHED_APPEND);
     }));
 
   it('appends a busy series in new chunks, and fills the tail of a series logged a point at a time', () =>

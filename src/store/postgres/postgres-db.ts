@@ -5,7 +5,7 @@
  * unique-key race. Row locks come from the dialect's `FOR UPDATE`.
  */
 import pg from 'pg';
-import type { SqlDb, SqlExecutor, SqlValue, TransactionOptions } from '../sql/sql-db.js';
+import type { SqlDb, SqlExecutor, SqlValue, Statement, TransactionOptions } from '../sql/sql-db.js';
 import { runManyOn } from './postgres-bulk.js';
 import { isRetryable, lockKey, postgresDialect, statementName, toPositional } from './postgres-dialect.js';
 
@@ -154,6 +154,32 @@ export async function openPostgres(url: string, options: PostgresOptions = {}): 
     }
   }
 
+  /** BEGIN, the statements and COMMIT in one write on a pipelined connection (SqlDb.commitStatements). */
+  async function commitStatements(statements: readonly Statement[]): Promise<void> {
+    const client = await pipelinedPool.connect();
+    let broken: Error | undefined;
+    try {
+      writeTogether(client);
+      const sent = [
+        client.query('BEGIN'),
+        ...statements.map((s) => runManyOn(client, s.sql, s.rows)),
+        client.query('COMMIT'),
+      ];
+      const settled = await Promise.allSettled(sent);
+      const failed = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+      if (failed) throw failed.reason;
+      // After a failed statement PostgreSQL answers COMMIT with ROLLBACK, not with an error.
+      const end = settled[settled.length - 1] as PromiseFulfilledResult<pg.QueryResult>;
+      if (end.value.command !== 'COMMIT') throw new Error(`the transaction ended in ${end.value.command}`);
+    } catch (err) {
+      // Ends the transaction when COMMIT was not reached (a warning, not an error, when it was).
+      await client.query('ROLLBACK').catch((e: Error) => (broken = e));
+      throw err;
+    } finally {
+      client.release(broken);
+    }
+  }
+
   return {
     dialect: postgresDialect,
     all: (sql, values) => all(pool, sql, values),
@@ -165,6 +191,7 @@ export async function openPostgres(url: string, options: PostgresOptions = {}): 
     run: (sql, values) => runOne(pool, sql, values),
     runMany: (sql, rows) => (rows.length === 0 ? Promise.resolve(0) : transaction((tx) => tx.runMany(sql, rows))),
     transaction,
+    commitStatements,
     withLock: async (name, fn) => {
       const client = await pool.connect();
       const key = lockKey(name).toString();

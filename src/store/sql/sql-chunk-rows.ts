@@ -44,7 +44,8 @@ export const CHUNK_STAT_COLUMNS =
 /** Every column but series_id. */
 export const CHUNK_COLUMNS = `${CHUNK_STAT_COLUMNS}, data`;
 
-const UPSERT_CHUNK =
+/** Writes a chunk (parameters from chunkParams or statsParams), replacing the one with the same series and key. */
+export const UPSERT_CHUNK =
   `INSERT INTO metric_chunks (series_id, ${CHUNK_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ` +
   'ON CONFLICT (series_id, first_step, first_tie) DO UPDATE SET last_step = excluded.last_step, points = excluded.points, ' +
   'count = excluded.count, mean = excluded.mean, mean_lo = excluded.mean_lo, m2 = excluded.m2, ' +

@@ -58,6 +58,12 @@ export interface TransactionOptions {
   pipelined?: boolean;
 }
 
+/** A statement run once per row of parameters, as SqlExecutor.runMany runs it. */
+export interface Statement {
+  sql: string;
+  rows: readonly (readonly SqlValue[])[];
+}
+
 /** A database: reads outside transactions, serialised write transactions. */
 export interface SqlDb extends SqlExecutor {
   readonly dialect: Dialect;
@@ -73,6 +79,14 @@ export interface SqlDb extends SqlExecutor {
    * times at most), so fn must do nothing but its statements on tx.
    */
   transaction<T>(fn: (tx: SqlExecutor) => Promise<T>, options?: TransactionOptions): Promise<T>;
+  /**
+   * Runs the statements in order in one write transaction and commits it. Nothing is read
+   * in between, so an engine reached over the network sends BEGIN, every statement and
+   * COMMIT at once: one round trip (PostgreSQL). When a statement fails, none of them is
+   * kept and the promise rejects; a check must therefore be a statement that fails, not
+   * code reading a result. Not run again after a serialisation failure: the caller decides.
+   */
+  commitStatements(statements: readonly Statement[]): Promise<void>;
   /**
    * Runs fn while holding the database-wide lock `name` (every process on the same
    * database waits for it, e.g. migrations of servers starting at once); returns its result.

@@ -3,7 +3,10 @@
  * later time winning — per (series, step, time) in a sys/ series (contract §4, see
  * domain/time-keyed.ts) — exact series summaries updated in the same transaction. An append
  * touches only the series' open tail chunk (cached by the writer, see tail-cache.ts); an
- * earlier key rewrites only the chunk holding it.
+ * earlier key rewrites only the chunk holding it. A batch that only appends to series this
+ * process wrote last reads nothing: their rows and tails are cached, and the batch is written
+ * by one SqlDb.commitStatements (one round trip on PostgreSQL) that fails inside the database
+ * if another process wrote one of them since (appendCached).
  *
  * Several points at one step (sys/): points in a chunk are ordered by (step, tie) and a
  * chunk is keyed by its first point's (step, tie), tie being the time in a series keyed by
@@ -34,6 +37,7 @@ import {
   statsParams,
   updateChunkBodies,
   upsertChunks,
+  UPSERT_CHUNK,
   type ChunkKey,
   type ChunkRow,
 } from './sql-chunk-rows.js';
@@ -44,10 +48,11 @@ import {
   rowState,
   SERIES_COLUMNS,
   seriesRows,
-  stateUpsertParams,
-  UPSERT_SERIES_STATE,
+  stateUpdates,
+  withState,
   type SeriesRow,
   type SeriesState,
+  type StateWrite,
 } from './sql-series-row.js';
 import { newVersion, type CachedTail, type TailCache } from './tail-cache.js';
 
@@ -87,7 +92,7 @@ interface Writes {
   upserts: SqlValue[][];
   /** Stored chunks rewritten with the same key and extremes (bodyParams rows). */
   bodies: SqlValue[][];
-  states: SqlValue[][];
+  states: StateWrite[];
   /** Chunk statistics of recomputed series as of this write, to keep in the StatsCache. */
   stats: Map<number, SeriesStats>;
 }
@@ -186,10 +191,9 @@ function pieces(t: Touched, isTail: boolean): [number, number][] {
 /** The last key of a chunk's points. */
 const lastKey = (c: ChunkPoints, byTime: boolean): ChunkKey => keyAt(c, c.steps.length - 1, byTime);
 
-/** Plans one series' writes; returns its new tail and floor, or undefined when nothing changed. */
+/** Plans one series' writes; returns its new tail, floor and row, or undefined when nothing changed. */
 async function writeSeries(
   tx: SqlExecutor,
-  run: RunRef,
   row: SeriesRow,
   incoming: PointColumns,
   cache: TailCache,
@@ -256,7 +260,7 @@ async function writeSeries(
   // A sys/ point added before the last one may sit at the last finite value's step: recompute.
   if (byTime && added.length > n - split) recompute = true;
   if (written === 0) {
-    if (tail) cache.put(seriesId, Number(row.version), { tail, floor });
+    if (tail) cache.put({ tail, floor, row });
     return undefined;
   }
   // A recompute merges every chunk's statistics: kept by the writer (StatsCache) once read.
@@ -291,9 +295,9 @@ async function writeSeries(
     }
   }
   const state = recompute && chunkStatsOf ? chunkStatsOf.summary() : nextState(s, incoming, added, lastTime);
-  w.states.push(stateUpsertParams(row, run.projectId, state, version));
+  w.states.push({ id: seriesId, from: Number(row.version), version, state });
   if (chunkStatsOf) w.stats.set(seriesId, chunkStatsOf);
-  return newTail && { tail: newTail, floor };
+  return newTail && { tail: newTail, floor, row: withState(row, state, version) };
 }
 
 /** Returns the summary after appending the incoming points at `added` (no stored value changed). */
@@ -331,10 +335,77 @@ function nextState(s: SeriesState, src: PointColumns, added: readonly number[], 
 /** The chunk and summary upserts are sent together (PostgreSQL pipelines them, and BEGIN). */
 const PIPELINED = { pipelined: true };
 
+const newWrites = (): Writes => ({ deletes: [], upserts: [], bodies: [], states: [], stats: new Map() });
+
+/** Keeps what a committed write left: the series' tails and rows, and recomputed chunk statistics. */
+function keep(
+  cache: TailCache,
+  statsCache: StatsCache,
+  tails: readonly CachedTail[],
+  w: Writes,
+  version: number,
+): void {
+  for (const tail of tails) cache.put(tail);
+  for (const [seriesId, stats] of w.stats) statsCache.put(seriesId, version, stats);
+}
+
+const noRead = (): Promise<never> => Promise.reject(new Error('an append to cached series tried to read'));
+
+/** Planning a batch of appends to cached series reads nothing (see appendCached): any read is a bug. */
+const NO_READS: SqlExecutor = {
+  all: noRead,
+  allArrays: noRead,
+  column: noRead,
+  get: noRead,
+  run: noRead,
+  runMany: noRead,
+};
+
+/**
+ * Stores a batch that only appends, after their tails, to series whose rows and tails this
+ * process cached when it last wrote them: planned without a read, and written by one
+ * commitStatements (on PostgreSQL, one round trip instead of three) whose state update
+ * fails inside the database when a series' version moved, i.e. another process wrote it.
+ * Returns false, having stored nothing, when the batch does not qualify or that write fails;
+ * the caller then stores it the way that reads and locks (tails taken here are read back).
+ */
+async function appendCached(
+  db: SqlDb,
+  cache: TailCache,
+  statsCache: StatsCache,
+  run: RunRef,
+  batch: ReadonlyMap<string, PointColumns>,
+  names: readonly string[],
+): Promise<boolean> {
+  const rows: SeriesRow[] = [];
+  for (const name of names) {
+    const cached = cache.peek(run.id, name);
+    if (!cached || cached.tail.steps.length === 0) return false;
+    const byTime = keyedByTime(name);
+    if (comparePoint(batch.get(name)!, 0, byTime, lastKey(cached.tail, byTime)) <= 0) return false;
+    rows.push(cached.row);
+  }
+  const version = newVersion();
+  const w = newWrites();
+  const tails: CachedTail[] = [];
+  for (const row of rows) {
+    const tail = await writeSeries(NO_READS, row, batch.get(row.log_name)!, cache, statsCache, version, w);
+    if (tail) tails.push(tail);
+  }
+  if (w.deletes.length > 0 || w.bodies.length > 0) throw new Error('an append to cached tails rewrote a stored chunk');
+  try {
+    await db.commitStatements([...stateUpdates(w.states), { sql: UPSERT_CHUNK, rows: w.upserts }]);
+  } catch {
+    return false;
+  }
+  keep(cache, statsCache, tails, w, version);
+  return true;
+}
+
 /**
  * Stores a batch of points for one run in one transaction and updates the summaries of the
  * touched series: a few statements whatever the batch's size (chunk upserts and series
- * upserts each as one bulk statement). A re-sent batch writes nothing. Throws what the
+ * updates each as one bulk statement). A re-sent batch writes nothing. Throws what the
  * database throws (rolled back; cached tails of the batch are dropped).
  */
 export async function appendMetrics(
@@ -347,25 +418,25 @@ export async function appendMetrics(
   const packed = toPacked(points);
   if (packed.cols.length === 0) return;
   const batch = batchColumns(packed);
+  const names = [...batch.keys()].sort();
+  if (await appendCached(db, cache, statsCache, run, batch, names)) return;
   await db.transaction(async (tx) => {
     const version = newVersion();
-    const names = [...batch.keys()].sort();
     const rows = await ensureSeries(tx, db.dialect.forUpdate, run, names);
-    const w: Writes = { deletes: [], upserts: [], bodies: [], states: [], stats: new Map() };
-    const tails = new Map<number, CachedTail>();
+    const w = newWrites();
+    const tails: CachedTail[] = [];
     for (const name of names) {
       const row = rows.get(name);
       if (!row) throw new Error(`series ${name} of run ${run.id} could not be created`);
-      const tail = await writeSeries(tx, run, row, batch.get(name)!, cache, statsCache, version, w);
-      if (tail) tails.set(Number(row.id), tail);
+      const tail = await writeSeries(tx, row, batch.get(name)!, cache, statsCache, version, w);
+      if (tail) tails.push(tail);
     }
     await deleteChunks(tx, w.deletes);
     await Promise.all([
       upsertChunks(tx, w.upserts),
       updateChunkBodies(tx, w.bodies),
-      w.states.length > 0 && tx.runMany(UPSERT_SERIES_STATE, w.states),
+      ...stateUpdates(w.states).map((s) => tx.runMany(s.sql, s.rows)),
     ]);
-    for (const [seriesId, tail] of tails) cache.put(seriesId, version, tail);
-    for (const [seriesId, stats] of w.stats) statsCache.put(seriesId, version, stats);
+    keep(cache, statsCache, tails, w, version);
   }, PIPELINED);
 }

@@ -4,7 +4,7 @@
  */
 import type { MetricPoint, SeriesExtent, SeriesSummary } from '../../domain/types.js';
 import { emptyMoments, type Moments } from '../../domain/summary.js';
-import type { SqlExecutor, SqlValue } from './sql-db.js';
+import type { SqlExecutor, SqlValue, Statement } from './sql-db.js';
 
 /** A series row as SELECT gives it (BIGINT columns may come back as strings on some engines). */
 export interface SeriesRow {
@@ -121,13 +121,8 @@ export function rowState(row: SeriesRow): SeriesState {
   };
 }
 
-/** The UPDATE that stores a SeriesState; its parameters come from stateParams. */
-export const UPDATE_SERIES_STATE =
-  'UPDATE series SET count = ?, mean = ?, mean_lo = ?, m2 = ?, min_value = ?, max_value = ?, last_step = ?, ' +
-  'last_value = ?, points = ?, first_step = ?, max_step = ?, first_time = ?, last_time = ? WHERE id = ?';
-
-/** Returns the parameters of UPDATE_SERIES_STATE for this state and series id. */
-export function stateParams(s: SeriesState, seriesId: number): SqlValue[] {
+/** The state's column values, in STATE_COLUMNS order. */
+function stateValues(s: SeriesState): SqlValue[] {
   const m = s.moments;
   const some = m.count > 0;
   return [
@@ -144,27 +139,92 @@ export function stateParams(s: SeriesState, seriesId: number): SqlValue[] {
     s.maxStep,
     s.firstTime,
     s.lastTime,
-    seriesId,
   ];
 }
 
-/**
- * Stores a SeriesState with a new version on existing series rows, many rows in one
- * statement where the engine batches inserts; parameters from stateUpsertParams.
- */
-export const UPSERT_SERIES_STATE =
-  'INSERT INTO series (id, run_id, project_id, log_name, log_group, count, mean, mean_lo, m2, min_value, max_value, ' +
-  'last_step, last_value, points, first_step, max_step, first_time, last_time, version) ' +
-  'VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET ' +
-  'count = excluded.count, mean = excluded.mean, mean_lo = excluded.mean_lo, m2 = excluded.m2, ' +
-  'min_value = excluded.min_value, max_value = excluded.max_value, last_step = excluded.last_step, ' +
-  'last_value = excluded.last_value, points = excluded.points, first_step = excluded.first_step, ' +
-  'max_step = excluded.max_step, first_time = excluded.first_time, last_time = excluded.last_time, version = excluded.version';
+/** The series columns holding a SeriesState, with their types. */
+const STATE_COLUMNS: readonly [string, string][] = [
+  ['count', 'BIGINT'],
+  ['mean', 'DOUBLE PRECISION'],
+  ['mean_lo', 'DOUBLE PRECISION'],
+  ['m2', 'DOUBLE PRECISION'],
+  ['min_value', 'DOUBLE PRECISION'],
+  ['max_value', 'DOUBLE PRECISION'],
+  ['last_step', 'BIGINT'],
+  ['last_value', 'DOUBLE PRECISION'],
+  ['points', 'BIGINT'],
+  ['first_step', 'BIGINT'],
+  ['max_step', 'BIGINT'],
+  ['first_time', 'BIGINT'],
+  ['last_time', 'BIGINT'],
+];
 
-/** Returns the parameters of UPSERT_SERIES_STATE for a series row, its project, new state and version. */
-export function stateUpsertParams(row: SeriesRow, projectId: number, s: SeriesState, version: number): SqlValue[] {
-  const state = stateParams(s, 0).slice(0, -1);
-  return [Number(row.id), Number(row.run_id), projectId, row.log_name, row.log_group, ...state, version];
+/** Returns the series row as it is once the state and version are stored on it. */
+export function withState(row: SeriesRow, s: SeriesState, version: number): SeriesRow {
+  const v = stateValues(s) as (number | null)[];
+  return {
+    ...row,
+    count: v[0]!,
+    mean: v[1]!,
+    mean_lo: v[2]!,
+    m2: v[3]!,
+    min_value: v[4]!,
+    max_value: v[5]!,
+    last_step: v[6]!,
+    last_value: v[7]!,
+    points: v[8]!,
+    first_step: v[9]!,
+    max_step: v[10]!,
+    first_time: v[11]!,
+    last_time: v[12]!,
+    version,
+  };
+}
+
+/** A new summary state for a series row, stored only while the row still has the version it was read with. */
+export interface StateWrite {
+  id: number;
+  /** The version the state was computed from. */
+  from: number;
+  /** The version stored with it. */
+  version: number;
+  state: SeriesState;
+}
+
+/** Series rows per UPDATE of stateUpdates (bounds the statement texts each engine prepares). */
+const STATE_ROWS = 64;
+const stateSql = new Map<number, string>();
+
+/**
+ * The UPDATE storing n states from a VALUES list of (id, from, version, state...). The first
+ * tuple's CASTs type the list (PostgreSQL infers the other tuples' parameters from them). A
+ * row whose version is no longer `from` is set a NULL version, which the NOT NULL column
+ * refuses: the statement fails, inside the database, when another writer got there first.
+ */
+function stateUpdateSql(n: number): string {
+  let sql = stateSql.get(n);
+  if (sql !== undefined) return sql;
+  const types = ['BIGINT', 'BIGINT', 'BIGINT', ...STATE_COLUMNS.map(([, type]) => type)];
+  const first = `(${types.map((t) => `CAST(? AS ${t})`).join(', ')})`;
+  const other = `(${types.map(() => '?').join(', ')})`;
+  const tuples = [first, ...Array.from({ length: n - 1 }, () => other)].join(', ');
+  const sets = STATE_COLUMNS.map(([column], i) => `${column} = v.column${i + 4}`).join(', ');
+  sql =
+    `UPDATE series SET ${sets}, version = CASE WHEN series.version = v.column2 THEN v.column3 END ` +
+    `FROM (VALUES ${tuples}) AS v WHERE series.id = v.column1`;
+  stateSql.set(n, sql);
+  return sql;
+}
+
+/** The statements storing these states on existing series rows (see stateUpdateSql), at most STATE_ROWS rows each. */
+export function stateUpdates(writes: readonly StateWrite[]): Statement[] {
+  const out: Statement[] = [];
+  for (let i = 0; i < writes.length; i += STATE_ROWS) {
+    const part = writes.slice(i, i + STATE_ROWS);
+    const params = part.flatMap((w) => [w.id, w.from, w.version, ...stateValues(w.state)]);
+    out.push({ sql: stateUpdateSql(part.length), rows: [params] });
+  }
+  return out;
 }
 
 /** Returns the public summary of a state, reported as the given run's. */

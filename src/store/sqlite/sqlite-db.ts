@@ -113,6 +113,10 @@ export function openSqlite(file: string): SqlDb {
     run: (sql, params) => writes.run((tx) => tx.run(sql, params)),
     runMany: (sql, rows) => writes.run((tx) => tx.runMany(sql, rows)),
     transaction: <T>(fn: (tx: SqlExecutor) => Promise<T>) => writes.run(fn),
+    commitStatements: (statements) =>
+      writes.run(async (tx) => {
+        for (const s of statements) await tx.runMany(s.sql, s.rows);
+      }),
     // One process owns an embedded database file, so a process-wide lock is database-wide.
     withLock: <T>(name: string, fn: () => Promise<T>) => {
       let m = named.get(name);
