@@ -198,6 +198,40 @@ describe.skipIf(postgresTestUrl() === undefined)('two servers on one PostgreSQL 
     }
   });
 
+  it('appends sent to the two servers in turn are all kept, though each server cached the series before the other wrote', async () => {
+    const { runId } = await createRun(0, { runName: 'turns' });
+    const headers = { 'content-type': 'application/x-ndjson', 'x-run-id': String(runId), 'x-project-name': PROJECT };
+    const value = (step: number) => Math.sin(step) * 100;
+    // Each request appends 50 steps after the last; each server last wrote the series two
+    // requests ago, so its cached row and tail are stale and its write must be refused and redone.
+    for (let r = 0; r < 12; r++) {
+      const lines = Array.from({ length: 50 }, (_, k) => {
+        const step = r * 50 + k;
+        return `{"time": ${1_700_000_000_000 + step}, "step": ${step}, "data": {"loss": ${value(step)}}}`;
+      });
+      const answer = await api(r, 'POST', '/ingest/metrics', lines.join('\n'), headers);
+      expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+    }
+    const steps = Array.from({ length: 600 }, (_, i) => i);
+    for (const i of [0, 1]) {
+      const read = await api<{ metrics: { step: number; value: number }[] }>(
+        i,
+        'GET',
+        `/api/runs/metrics?runId=${runId}&logName=loss&limit=1000`,
+      );
+      expect(read.body.metrics.map((p) => [p.step, p.value])).toEqual(steps.map((s) => [s, value(s)]));
+      const stats = await api<{ metrics: MetricStats[] }>(i, 'GET', `/api/runs/statistics?runId=${runId}`);
+      const values = steps.map(value);
+      expect(stats.body.metrics[0]).toMatchObject({
+        logName: 'loss',
+        count: 600,
+        min: Math.min(...values),
+        max: Math.max(...values),
+        last: { step: 599, value: value(599) },
+      });
+    }
+  });
+
   it('a file uploaded to the bucket through one server is listed, with a working link, by the other', async () => {
     const { runId } = await createRun(0, { runName: 'files' });
     const headers = { 'x-run-id': String(runId), 'x-project-name': PROJECT };
