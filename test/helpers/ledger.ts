@@ -6,6 +6,16 @@
 import { createHash } from 'node:crypto';
 import { http } from './http-client.js';
 
+/**
+ * The largest (sign 1) or smallest (sign -1) of the values. Not Math.max(...values): a
+ * flood acknowledges enough points to overflow the call stack with that many arguments.
+ */
+function extreme(values: readonly number[], sign: 1 | -1): number {
+  let out = sign * -Infinity;
+  for (const v of values) if (sign * v > sign * out) out = v;
+  return out;
+}
+
 /** acked: 200; refused: a 4xx/503 answer (nothing stored); unknown: no answer or a 5xx. */
 export type Outcome = 'pending' | 'acked' | 'refused' | 'unknown';
 
@@ -131,7 +141,7 @@ export async function checkSummaries(
     const mean = values.reduce((a, b) => a + b, 0) / values.length;
     const stddev = Math.sqrt(values.reduce((a, b) => a + (b - mean) ** 2, 0) / values.length);
     const lastStep = steps[steps.length - 1]!;
-    const want = { count: values.length, min: Math.min(...values), max: Math.max(...values), mean, stddev };
+    const want = { count: values.length, min: extreme(values, -1), max: extreme(values, 1), mean, stddev };
     const ok =
       got !== undefined &&
       got.count === want.count &&
@@ -155,10 +165,14 @@ export async function checkSummaries(
  */
 export async function verifyUniqueWrites(t: Target, ledger: Ledger, f: Findings): Promise<void> {
   const byRun = new Map<number, Write<MetricPoint>[]>();
-  for (const w of ledger.metrics) byRun.set(w.runId, [...(byRun.get(w.runId) ?? []), w]);
+  for (const w of ledger.metrics) {
+    const list = byRun.get(w.runId);
+    if (list) list.push(w);
+    else byRun.set(w.runId, [w]);
+  }
   for (const [runId, writes] of byRun) {
     const names = [...new Set(writes.flatMap((w) => w.items.map((p) => p.name)))];
-    const maxStep = Math.max(0, ...writes.flatMap((w) => w.items.map((p) => p.step)));
+    const maxStep = extreme([0, ...writes.flatMap((w) => w.items.map((p) => p.step))], 1);
     const series = new Map<string, Map<number, { value: number | null; time: number }>>();
     for (const name of names) series.set(name, await readSeries(t, runId, name, maxStep));
     let expectedStored = 0;
