@@ -349,16 +349,16 @@ function keep(
   for (const [seriesId, stats] of w.stats) statsCache.put(seriesId, version, stats);
 }
 
-const noRead = (): Promise<never> => Promise.reject(new Error('an append to cached series tried to read'));
+const refuse = (): Promise<never> => Promise.reject(new Error('planning an append to cached series sent a query'));
 
-/** Planning a batch of appends to cached series reads nothing (see appendCached): any read is a bug. */
-const NO_READS: SqlExecutor = {
-  all: noRead,
-  allArrays: noRead,
-  column: noRead,
-  get: noRead,
-  run: noRead,
-  runMany: noRead,
+/** Planning a batch of appends to cached series sends no query (see appendCached): any is a bug. */
+const NO_QUERIES: SqlExecutor = {
+  all: refuse,
+  allArrays: refuse,
+  column: refuse,
+  get: refuse,
+  run: refuse,
+  runMany: refuse,
 };
 
 /**
@@ -389,7 +389,7 @@ async function appendCached(
   const w = newWrites();
   const tails: CachedTail[] = [];
   for (const row of rows) {
-    const tail = await writeSeries(NO_READS, row, batch.get(row.log_name)!, cache, statsCache, version, w);
+    const tail = await writeSeries(NO_QUERIES, row, batch.get(row.log_name)!, cache, statsCache, version, w);
     if (tail) tails.push(tail);
   }
   if (w.deletes.length > 0 || w.bodies.length > 0) throw new Error('an append to cached tails rewrote a stored chunk');

@@ -63,11 +63,9 @@ export class SqlSeriesStore implements SeriesStore {
 
   /** Also takes packed points (toPacked), as ingest and the embedded store's writer thread hand them over. */
   appendMetrics(run: RunRef, points: readonly MetricPointInput[] | PackedPoints): Promise<void> {
-    if (this.runWrites) {
-      const packed = toPacked(points);
-      if (packed.cols.length > 0) return this.runWrites.append(run, packed);
-    }
-    return appendMetrics(this.sql, this.tails, this.chunkStats, run, points);
+    const packed = toPacked(points);
+    if (this.runWrites && packed.cols.length > 0) return this.runWrites.append(run, packed);
+    return appendMetrics(this.sql, this.tails, this.chunkStats, run, packed);
   }
 
   readPoints(
