@@ -121,64 +121,41 @@ export function rowState(row: SeriesRow): SeriesState {
   };
 }
 
-/** The state's column values, in STATE_COLUMNS order. */
-function stateValues(s: SeriesState): SqlValue[] {
-  const m = s.moments;
-  const some = m.count > 0;
-  return [
-    m.count,
-    some ? m.mean : 0,
-    some ? (m.meanLo ?? 0) : 0,
-    some ? m.m2 : 0,
-    some ? m.min : null,
-    some ? m.max : null,
-    s.lastStep,
-    s.lastValue,
-    s.points,
-    s.firstStep,
-    s.maxStep,
-    s.firstTime,
-    s.lastTime,
-  ];
-}
+const some = (s: SeriesState): boolean => s.moments.count > 0;
 
-/** The series columns holding a SeriesState, with their types. */
-const STATE_COLUMNS: readonly [string, string][] = [
-  ['count', 'BIGINT'],
-  ['mean', 'DOUBLE PRECISION'],
-  ['mean_lo', 'DOUBLE PRECISION'],
-  ['m2', 'DOUBLE PRECISION'],
-  ['min_value', 'DOUBLE PRECISION'],
-  ['max_value', 'DOUBLE PRECISION'],
-  ['last_step', 'BIGINT'],
-  ['last_value', 'DOUBLE PRECISION'],
-  ['points', 'BIGINT'],
-  ['first_step', 'BIGINT'],
-  ['max_step', 'BIGINT'],
-  ['first_time', 'BIGINT'],
-  ['last_time', 'BIGINT'],
+/**
+ * The series columns holding a SeriesState: name, type, and the value stored for a state
+ * (the moments as 0 or NULL when there is no finite value). One list, so the UPDATE of
+ * stateUpdates and the row of withState cannot disagree on a column.
+ */
+const STATE_COLUMNS: readonly (readonly [
+  column: keyof SeriesRow,
+  type: 'BIGINT' | 'DOUBLE PRECISION',
+  value: (s: SeriesState) => number | null,
+])[] = [
+  ['count', 'BIGINT', (s) => s.moments.count],
+  ['mean', 'DOUBLE PRECISION', (s) => (some(s) ? s.moments.mean : 0)],
+  ['mean_lo', 'DOUBLE PRECISION', (s) => (some(s) ? (s.moments.meanLo ?? 0) : 0)],
+  ['m2', 'DOUBLE PRECISION', (s) => (some(s) ? s.moments.m2 : 0)],
+  ['min_value', 'DOUBLE PRECISION', (s) => (some(s) ? s.moments.min : null)],
+  ['max_value', 'DOUBLE PRECISION', (s) => (some(s) ? s.moments.max : null)],
+  ['last_step', 'BIGINT', (s) => s.lastStep],
+  ['last_value', 'DOUBLE PRECISION', (s) => s.lastValue],
+  ['points', 'BIGINT', (s) => s.points],
+  ['first_step', 'BIGINT', (s) => s.firstStep],
+  ['max_step', 'BIGINT', (s) => s.maxStep],
+  ['first_time', 'BIGINT', (s) => s.firstTime],
+  ['last_time', 'BIGINT', (s) => s.lastTime],
 ];
+
+/** The state's column values, in STATE_COLUMNS order. */
+const stateValues = (s: SeriesState): SqlValue[] => STATE_COLUMNS.map(([, , value]) => value(s));
 
 /** Returns the series row as it is once the state and version are stored on it. */
 export function withState(row: SeriesRow, s: SeriesState, version: number): SeriesRow {
-  const v = stateValues(s) as (number | null)[];
-  return {
-    ...row,
-    count: v[0]!,
-    mean: v[1]!,
-    mean_lo: v[2]!,
-    m2: v[3]!,
-    min_value: v[4]!,
-    max_value: v[5]!,
-    last_step: v[6]!,
-    last_value: v[7]!,
-    points: v[8]!,
-    first_step: v[9]!,
-    max_step: v[10]!,
-    first_time: v[11]!,
-    last_time: v[12]!,
-    version,
-  };
+  const out: Record<string, unknown> = { ...row, version };
+  for (const [column, , value] of STATE_COLUMNS) out[column] = value(s);
+  return out as unknown as SeriesRow;
 }
 
 /** A new summary state for a series row, stored only while the row still has the version it was read with. */

@@ -16,7 +16,8 @@ export const sqliteDialect: Dialect = {
   search: sqliteSearch,
 };
 
-type Statement = Database.Statement<unknown[], unknown>;
+/** A prepared better-sqlite3 statement. */
+type Prepared = Database.Statement<unknown[], unknown>;
 /** How a statement returns rows: objects, arrays (raw) or first values (pluck). */
 type StatementMode = 'rows' | 'arrays' | 'column';
 
@@ -26,14 +27,14 @@ class Connection implements SqlExecutor {
    * Prepared statements by mode, then text: a statement's mode (rows as objects, as arrays
    * with raw, or first values with pluck) is its own, so each mode keeps its own.
    */
-  private readonly caches: Record<StatementMode, Map<string, Statement>> = {
+  private readonly caches: Record<StatementMode, Map<string, Prepared>> = {
     rows: new Map(),
     arrays: new Map(),
     column: new Map(),
   };
   constructor(readonly raw: Database.Database) {}
 
-  private cached(mode: StatementMode, sql: string): Statement {
+  private cached(mode: StatementMode, sql: string): Prepared {
     const cache = this.caches[mode];
     let stmt = cache.get(sql);
     if (!stmt) {
@@ -44,7 +45,7 @@ class Connection implements SqlExecutor {
     }
     return stmt;
   }
-  prepare(sql: string): Statement {
+  prepare(sql: string): Prepared {
     return this.cached('rows', sql);
   }
   allArrays<T>(sql: string, params: readonly SqlValue[] = []): Promise<T[]> {
