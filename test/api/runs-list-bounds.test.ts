@@ -2,7 +2,8 @@
  * GET /api/runs/list: the bounds on the work one filter may ask for (issue 25, items 1 and 5).
  * Empty objects count as conditions, $regex conditions and their pattern characters are
  * bounded, and the widest and deepest filters within the bounds compile to SQL both engines
- * accept: answered 200, never 500. Runs on SQLite and (project `postgres`) PostgreSQL.
+ * accept: answered 200, never 500; a search past STEPWISE_QUERY_TIMEOUT is answered 400
+ * QUERY_TIMEOUT. Runs on SQLite and (project `postgres`) PostgreSQL.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, makeTestApp } from '../helpers/test-app.js';
@@ -10,6 +11,7 @@ import { createRun, expectError } from '../helpers/run-api.js';
 import { FILTER_SHAPES } from '../helpers/hostile-filters.js';
 
 const t = await makeTestApp();
+const slow = await makeTestApp({ STEPWISE_QUERY_TIMEOUT: '100ms' });
 const PROJECT = 'bounds';
 
 beforeAll(async () => {
@@ -50,4 +52,30 @@ describe('GET /api/runs/list bounds the work of a filter', () => {
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body.total).toBe(2);
   });
+});
+
+describe('GET /api/runs/list under STEPWISE_QUERY_TIMEOUT', () => {
+  afterAll(() => slow.close());
+
+  it('stops a search past its deadline with a 400 QUERY_TIMEOUT that asks for a narrower one', async () => {
+    const config = JSON.stringify(
+      Object.fromEntries(Array.from({ length: 40 }, (_, j) => [`key_${j}`, 'v'.repeat(24)])),
+    );
+    for (let i = 0; i < 400; i++)
+      await createRun(slow.app, slow.key, { runName: `r${i}`, projectName: 'slow', config });
+    const filter = {
+      $or: Array.from({ length: 200 }, (_, i) => ({ [`config.key_${i % 40}`]: { $in: ['a', `b${i}`] } })),
+    };
+    const started = performance.now();
+    const res = await call(
+      slow.app,
+      'GET',
+      `/api/runs/list?projectName=slow&sort=config.key_1&filter=${encodeURIComponent(JSON.stringify(filter))}`,
+      slow.key,
+    );
+    expectError(res, 400, 'QUERY_TIMEOUT');
+    expect(res.body.error).toContain('100 ms');
+    expect(res.body.error).toContain('narrow');
+    expect(performance.now() - started).toBeLessThan(100 + 1_000 + 1_000);
+  }, 60_000);
 });
