@@ -36,6 +36,8 @@ export interface Config {
   uiDir: string;
   /** Most items one read answers: points of GET /api/runs/metrics, metrics of GET /api/runs/statistics (400 above). */
   readMaxItems: number;
+  /** A run search (any read whose cost the client's filter sets) is stopped after this many ms (503 QUERY_TIMEOUT); 0 = never. */
+  queryTimeoutMs: number;
   /** `postgres://…` (or `sqlite:<file>`); undefined = the embedded SQLite file in dataDir. */
   databaseUrl: string | undefined;
   /** `s3://bucket/prefix?endpoint=…&region=…&forcePathStyle=true`; undefined = `<dataDir>/blobs`. */
@@ -185,6 +187,7 @@ export function loadConfig(args: readonly string[], env: NodeJS.ProcessEnv = pro
     corsOrigins: parseOrigins(env.STEPWISE_CORS_ORIGINS),
     staleAfterMs: parseDuration(env.STEPWISE_STALE_AFTER, 10 * 60_000, 'STEPWISE_STALE_AFTER'),
     logLevel: flagValue(args, 'log-level') ?? env.STEPWISE_LOG_LEVEL ?? 'info',
+    queryTimeoutMs: parseDuration(env.STEPWISE_QUERY_TIMEOUT, 10_000, 'STEPWISE_QUERY_TIMEOUT'),
     readMaxItems: parseCount(env.STEPWISE_READ_MAX_ITEMS, 100_000, 'STEPWISE_READ_MAX_ITEMS'),
     sessionTtlMs: parseCount(env.STEPWISE_SESSION_TTL, 7 * 86_400, 'STEPWISE_SESSION_TTL') * 1000,
     uiDir: path.resolve(env.STEPWISE_UI_DIR || DEFAULT_UI_DIR),

@@ -7,6 +7,7 @@ export type ErrorCode =
   | 'VALIDATION_FAILED'
   | 'INVALID_JSON'
   | 'RESULT_TOO_LARGE'
+  | 'QUERY_TIMEOUT'
   | 'UNAUTHORIZED'
   | 'FORBIDDEN'
   | 'CROSS_ORIGIN'
@@ -25,6 +26,9 @@ export const HTTP_STATUS: Record<ErrorCode, number> = {
   VALIDATION_FAILED: 400,
   INVALID_JSON: 400,
   RESULT_TOO_LARGE: 400,
+  // 400 like RESULT_TOO_LARGE: the remedy is a narrower request. A 503 would carry
+  // Retry-After and invite clients to send the same costly search again every second.
+  QUERY_TIMEOUT: 400,
   UNAUTHORIZED: 401,
   FORBIDDEN: 403,
   CROSS_ORIGIN: 403,
@@ -57,3 +61,15 @@ export const unauthorized = (message: string): AppError => new AppError('UNAUTHO
 export const forbidden = (message: string): AppError => new AppError('FORBIDDEN', message);
 /** A read whose answer would exceed the per-response bound; the message says how to narrow it. */
 export const resultTooLarge = (message: string): AppError => new AppError('RESULT_TOO_LARGE', message);
+/** A read stopped at its deadline (STEPWISE_QUERY_TIMEOUT, `ms`); the message asks for a narrower one. */
+export const queryTimeout = (ms: number): AppError =>
+  new AppError(
+    'QUERY_TIMEOUT',
+    `the search was stopped after ${ms} ms, its time limit; narrow it (fewer conditions, fewer $regex, a more specific filter or search) and try again`,
+  );
+/** A read that waited its whole deadline (`ms`) for a free reader while others ran: retry later. */
+export const readersBusy = (ms: number): AppError =>
+  new AppError(
+    'OVERLOADED',
+    `the server's search readers were busy for ${ms} ms, this search's time limit; retry later`,
+  );

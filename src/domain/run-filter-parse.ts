@@ -11,8 +11,14 @@ import type { Condition, FilterNode, Operand, SearchField } from './run-search.j
 
 /** Deepest nesting of the filter's JSON. */
 export const MAX_FILTER_DEPTH = 50;
-/** Most field conditions in one filter. */
+/** Most conditions in one filter: field conditions, and empty objects `{}` (each matches every run). */
 export const MAX_FILTER_CONDITIONS = 200;
+/** Most comparisons in one filter: a condition makes one, an $in or $nin one per value. */
+export const MAX_FILTER_COMPARISONS = 500;
+/** Most `$regex` conditions in one filter: each runs over the text of every run of the project. */
+export const MAX_FILTER_REGEXES = 20;
+/** Most characters of all `$regex` patterns of one filter together. */
+export const MAX_FILTER_PATTERN_CHARS = 1024;
 /** Most values of one $in or $nin. */
 export const MAX_IN_VALUES = 100;
 
@@ -62,10 +68,15 @@ function operand(field: SearchField, name: string, v: unknown, range: boolean): 
 
 class FilterParser {
   private conditions = 0;
+  private comparisons = 0;
+  private regexes = 0;
+  private patternChars = 0;
 
   node(v: unknown, depth: number, where: string): FilterNode {
     if (depth > MAX_FILTER_DEPTH) throw badRequest(`filter nests deeper than ${MAX_FILTER_DEPTH} levels`);
     if (!isObject(v)) throw badRequest(`${where} must be a JSON object; got ${show(v)}`);
+    // `{}` matches every run; it is a condition too, so a wide $or of them stays bounded.
+    if (Object.keys(v).length === 0) this.count();
     const nodes = Object.entries(v).map(([key, value]): FilterNode => {
       if (key === '$and' || key === '$or') {
         if (!Array.isArray(value) || value.length === 0) throw badRequest(`${key} takes a non-empty array of filters`);
@@ -86,10 +97,21 @@ class FilterParser {
     return this.operators(field, name, value, depth);
   }
 
-  private leaf(field: SearchField, cond: Condition): FilterNode {
+  /** Counts one condition of `comparisons` comparisons; throws past either bound. */
+  private count(comparisons = 1): void {
     if (++this.conditions > MAX_FILTER_CONDITIONS) {
-      throw badRequest(`filter has more than ${MAX_FILTER_CONDITIONS} conditions`);
+      throw badRequest(`filter has more than ${MAX_FILTER_CONDITIONS} conditions (an empty object {} counts as one)`);
     }
+    this.comparisons += comparisons;
+    if (this.comparisons > MAX_FILTER_COMPARISONS) {
+      throw badRequest(
+        `filter makes more than ${MAX_FILTER_COMPARISONS} comparisons (each value of $in or $nin counts as one)`,
+      );
+    }
+  }
+
+  private leaf(field: SearchField, cond: Condition): FilterNode {
+    this.count(cond.op === 'in' ? Math.max(1, cond.values.length) : 1);
     return { kind: 'leaf', field, cond };
   }
 
@@ -143,6 +165,15 @@ class FilterParser {
     if (field.kind === 'time' || field.kind === 'metric' || field.kind === 'forkParent')
       throw badRequest(`${name}: $regex applies to text fields`);
     if (typeof pattern !== 'string') throw badRequest(`${name}: $regex takes a string`);
+    if (++this.regexes > MAX_FILTER_REGEXES) {
+      throw badRequest(`filter has more than ${MAX_FILTER_REGEXES} $regex conditions; combine patterns with |`);
+    }
+    this.patternChars += [...pattern].length;
+    if (this.patternChars > MAX_FILTER_PATTERN_CHARS) {
+      throw badRequest(
+        `the $regex patterns of a filter are longer than ${MAX_FILTER_PATTERN_CHARS} characters together`,
+      );
+    }
     if (options !== undefined && (typeof options !== 'string' || !/^i?$/.test(options))) {
       throw badRequest(`${name}: $options accepts only "i" (ASCII case-insensitive)`);
     }
@@ -153,7 +184,9 @@ class FilterParser {
 /**
  * The filter tree of a `filter` parameter (undefined or empty → undefined). Throws
  * BAD_REQUEST naming the problem: not JSON, not an object, unknown field or operator,
- * wrong operand, bad regex, deeper than 50 levels, more than 200 conditions.
+ * wrong operand, bad regex, deeper than 50 levels, more than 200 conditions (`{}` counts),
+ * more than 500 comparisons ($in values count one each), more than 20 $regex conditions
+ * or 1,024 pattern characters in all.
  */
 export function parseFilter(text: string | undefined): FilterNode | undefined {
   if (text === undefined || text.trim() === '') return undefined;

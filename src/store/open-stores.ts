@@ -21,6 +21,8 @@ export interface StoreTarget {
   /** `postgres://…`/`postgresql://…`, `sqlite:<file>`, or undefined for `<dataDir>/stepwise.db`. */
   databaseUrl?: string | undefined;
   dataDir: string;
+  /** Ad-hoc reads (run search) are stopped after this many ms (QUERY_TIMEOUT); 0 or undefined = never. */
+  queryTimeoutMs?: number;
 }
 
 /** True for the URL schemes openStores understands. */
@@ -49,9 +51,9 @@ async function migrated(db: SqlDb): Promise<SqlDb> {
   }
 }
 
-async function openPostgresStores(url: string): Promise<Stores> {
+async function openPostgresStores(url: string, queryTimeoutMs: number | undefined): Promise<Stores> {
   const { openPostgres } = await import('./postgres/postgres-db.js');
-  const db = await migrated(await openPostgres(url));
+  const db = await migrated(await openPostgres(url, { queryTimeoutMs }));
   return {
     metadata: new SqlMetadataStore(db),
     series: new SqlSeriesStore(db, { mergeRunWrites: true }),
@@ -69,14 +71,15 @@ async function openPostgresStores(url: string): Promise<Stores> {
 async function openSqliteStores(target: StoreTarget): Promise<Stores> {
   const { openSqlite } = await import('./sqlite/sqlite-db.js');
   const file = sqliteFile(target);
-  const db = await migrated(openSqlite(file));
+  const db = await migrated(openSqlite(file, { queryTimeoutMs: target.queryTimeoutMs }));
   const metadata = new SqlMetadataStore(db);
   const exclusive = <T>(fn: () => Promise<T>) => db.withLock('startup', fn);
   if (await db.get('SELECT 1 AS x FROM series LIMIT 1')) {
     return { metadata, series: new SqlSeriesStore(db), exclusive, close: () => db.close() };
   }
   const seriesFile = file.replace(/(\.db)?$/, '-series.db');
-  const seriesDb = await migrated(openSqlite(seriesFile));
+  // The series file's ad-hoc reads are index ranges of one project: they stay on the main thread.
+  const seriesDb = await migrated(openSqlite(seriesFile, { searchThreads: 0, queryTimeoutMs: target.queryTimeoutMs }));
   const { WorkerSeriesStore } = await import('./sqlite/worker-series-store.js');
   const series = new WorkerSeriesStore(seriesDb, seriesFile);
   return {
@@ -97,7 +100,8 @@ async function openSqliteStores(target: StoreTarget): Promise<Stores> {
  */
 export function openStores(target: StoreTarget): Promise<Stores> {
   const url = target.databaseUrl;
-  if (url !== undefined && /^(postgres|postgresql):\/\//i.test(url)) return openPostgresStores(url);
+  if (url !== undefined && /^(postgres|postgresql):\/\//i.test(url))
+    return openPostgresStores(url, target.queryTimeoutMs);
   return openSqliteStores(target);
 }
 

@@ -42,7 +42,7 @@ export async function makeTestApp(env: NodeJS.ProcessEnv = {}): Promise<TestApp>
     ...env,
   });
   const database = process.env.STEPWISE_TEST_DATABASE === 'postgres' ? await freshPostgresUrl() : undefined;
-  const stores = await openStores({ dataDir, databaseUrl: database?.url });
+  const stores = await openStores({ dataDir, databaseUrl: database?.url, queryTimeoutMs: config.queryTimeoutMs });
   const signer = new UrlSigner('test-secret');
   const blobs = new LocalBlobStore(path.join(dataDir, 'blobs'), config.publicUrl, signer);
   const deps: Deps = { config, metadata: stores.metadata, series: stores.series, blobs, signer };

@@ -7,10 +7,16 @@
 import pg from 'pg';
 import type { SqlDb, SqlExecutor, SqlValue, Statement, TransactionOptions } from '../sql/sql-db.js';
 import { runManyOn } from './postgres-bulk.js';
-import { isRetryable, lockKey, postgresDialect, statementName, toPositional } from './postgres-dialect.js';
+import { adHocError, isRetryable, lockKey, postgresDialect, statementName, toPositional } from './postgres-dialect.js';
+import { readersBusy } from '../../errors.js';
 
 /** A transaction is attempted at most this many times. */
 const MAX_ATTEMPTS = 8;
+/**
+ * Connections of the pool of ad-hoc reads (run search), apart from the main pool, so that
+ * costly searches cannot take the connections ingest and other reads need.
+ */
+const SEARCH_CONNECTIONS = 3;
 
 const INT8 = 20;
 const NUMERIC = 1700;
@@ -105,8 +111,10 @@ const pause = (attempt: number) =>
 
 /** Options of openPostgres. */
 export interface PostgresOptions {
-  /** Most connections the pool opens (at least 2: a lock holder plus a worker). Default 10. */
+  /** Most connections the pool opens (at least 2: a lock holder plus a worker). Default 10; searches use 3 more. */
   maxConnections?: number;
+  /** An ad-hoc read is stopped this many ms after it was asked for (QUERY_TIMEOUT); 0 = never (the default). */
+  queryTimeoutMs?: number;
 }
 
 /**
@@ -121,11 +129,15 @@ export async function openPostgres(url: string, options: PostgresOptions = {}): 
     application_name: 'stepwise',
   };
   const pool = new pg.Pool(config);
+  const timeoutMs = options.queryTimeoutMs ?? 0;
+  // Ad-hoc reads wait for a connection no longer than their deadline.
+  const searchPool = new pg.Pool({ ...config, max: SEARCH_CONNECTIONS, connectionTimeoutMillis: timeoutMs });
   // Connections of pipelined transactions (TransactionOptions.pipelined), opened when first used.
   const pipelinedPool = new pg.Pool({ ...config, pipeline: true });
   // An idle connection that breaks is dropped by the pool; without a listener it would crash us.
   pool.on('error', () => undefined);
   pipelinedPool.on('error', () => undefined);
+  searchPool.on('error', () => undefined);
   await pool.query('SELECT 1');
 
   async function transaction<T>(fn: (tx: SqlExecutor) => Promise<T>, opts: TransactionOptions = {}): Promise<T> {
@@ -151,6 +163,28 @@ export async function openPostgres(url: string, options: PostgresOptions = {}): 
         client.release(broken);
       }
       await pause(attempt);
+    }
+  }
+
+  /**
+   * An ad-hoc read on the search pool, cancelled by the server at the deadline
+   * (statement_timeout set to what is left of it after the wait for a connection).
+   */
+  async function allAdHoc<T>(sql: string, values: readonly SqlValue[] = []): Promise<T[]> {
+    const asked = Date.now();
+    const client = await searchPool.connect().catch((err: Error) => {
+      throw timeoutMs > 0 && /timeout/i.test(err.message) ? readersBusy(timeoutMs) : err;
+    });
+    try {
+      if (timeoutMs > 0) {
+        await client.query(`SET statement_timeout = ${Math.max(1, timeoutMs - (Date.now() - asked))}`);
+      }
+      return (await client.query({ text: toPositional(sql), values: values as unknown[] })).rows as T[];
+    } catch (err) {
+      throw adHocError(err, timeoutMs);
+    } finally {
+      // A cancelled statement leaves the connection usable.
+      client.release();
     }
   }
 
@@ -184,8 +218,7 @@ export async function openPostgres(url: string, options: PostgresOptions = {}): 
     dialect: postgresDialect,
     all: (sql, values) => all(pool, sql, values),
     get: async <T>(sql: string, values?: readonly SqlValue[]) => (await all<T>(pool, sql, values))[0],
-    allAdHoc: async <T>(sql: string, values?: readonly SqlValue[]) =>
-      (await pool.query({ text: toPositional(sql), values: (values ?? []) as unknown[] })).rows as T[],
+    allAdHoc,
     allArrays: <T>(sql: string, values?: readonly SqlValue[]) => allArrays<T>(pool, sql, values),
     column: <T>(sql: string, values?: readonly SqlValue[]) => column<T>(pool, sql, values),
     run: (sql, values) => runOne(pool, sql, values),
@@ -209,7 +242,7 @@ export async function openPostgres(url: string, options: PostgresOptions = {}): 
       }
     },
     close: async () => {
-      await Promise.all([pool.end(), pipelinedPool.end()]);
+      await Promise.all([pool.end(), pipelinedPool.end(), searchPool.end()]);
     },
   };
 }

@@ -1,8 +1,10 @@
 /**
  * PostgreSQL's side of the dialect: DDL markers, row locks, binary collation, `?` → `$n`
- * placeholder translation, and which errors make a transaction worth running again.
+ * placeholder translation, which errors make a transaction worth running again, and how an
+ * ad-hoc read's errors are answered.
  */
 import { createHash } from 'node:crypto';
+import { badRequest, queryTimeout } from '../../errors.js';
 import type { Dialect } from '../sql/sql-db.js';
 import { postgresSearch } from './postgres-search.js';
 
@@ -76,6 +78,22 @@ const RETRYABLE = new Set(['40001', '40P01', '23505']);
 export function isRetryable(err: unknown): boolean {
   const code = (err as { code?: unknown } | null)?.code;
   return typeof code === 'string' && RETRYABLE.has(code);
+}
+
+/** SQLSTATEs of a statement too complex to run: statement_too_complex, program_limit_exceeded, too_many_arguments. */
+const TOO_COMPLEX = new Set(['54001', '54000', '54023']);
+
+/**
+ * An error of an ad-hoc read as the client should see it: a cancel by statement_timeout
+ * (57014) is QUERY_TIMEOUT (`timeoutMs` is named), a statement too complex a 400.
+ */
+export function adHocError(err: unknown, timeoutMs: number): unknown {
+  const code = (err as { code?: unknown } | null)?.code;
+  if (code === '57014') return queryTimeout(timeoutMs);
+  if (typeof code === 'string' && TOO_COMPLEX.has(code)) {
+    return badRequest(`the search is too complex for the database (${(err as Error).message}); use fewer conditions`);
+  }
+  return err;
 }
 
 /** Returns a 64-bit advisory-lock key for a lock name (FNV-1a, stable across processes). */

@@ -70,6 +70,10 @@ export interface SqlDb extends SqlExecutor {
   /**
    * All rows of a read whose text is built per request (run search filters): it is neither
    * prepared by name nor cached, so endless distinct texts cannot fill a statement cache.
+   * Its cost is the client's to choose, so it runs off the event loop (SQLite: a search
+   * thread; PostgreSQL: its own small pool) and is stopped at the database's query timeout:
+   * throws QUERY_TIMEOUT then, OVERLOADED when it waited that long for a free reader, and
+   * BAD_REQUEST when the engine refuses the statement as too complex.
    */
   allAdHoc<T>(sql: string, params?: readonly SqlValue[]): Promise<T[]>;
   /**

@@ -49,9 +49,11 @@ function orderBy(d: Dialect, sort: SearchSort): Frag {
   );
 }
 
-/** The WHERE clause: organization, project, statuses, tags, name substring, filter. */
+/** The WHERE clause: the engine's row guard, organization, project, statuses, tags, name substring, filter. */
 function whereOf(d: Dialect, q: RunSearchQuery): Frag {
   const parts: Frag[] = [{ sql: 'r.org_id = ? AND r.project_id = ?', params: [q.orgId, q.projectId] }];
+  const guard = d.search.rowGuard?.('r.id');
+  if (guard) parts.unshift({ sql: guard, params: [] });
   if (q.nameContains) parts.push(d.search.containsFolded('r.name', q.nameContains));
   if (q.filter) parts.push(compileFilter(d, q.filter));
   return joinFrags(parts, ' AND ');
@@ -59,7 +61,9 @@ function whereOf(d: Dialect, q: RunSearchQuery): Frag {
 
 /**
  * The ids of matching runs and how many match. With `page`, the page in `sort` order;
- * without, every matching id in ascending id order (the caller sorts and pages).
+ * without, every matching id in ascending id order (the caller sorts and pages). Each read
+ * is an ad-hoc read: off the event loop where the engine allows, stopped at the database's
+ * query deadline (QUERY_TIMEOUT).
  */
 export async function searchRuns(db: SqlDb, q: RunSearchQuery): Promise<{ ids: number[]; total: number }> {
   const where = whereOf(db.dialect, q);

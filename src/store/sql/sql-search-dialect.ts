@@ -39,4 +39,10 @@ export interface SearchDialect {
   inIdList(column: string, idsJson: string): Frag;
   /** True when `needle` (already ASCII lower case) occurs in the column, ASCII letters folded. */
   containsFolded(column: string, needle: string): Frag;
+  /**
+   * A condition true of every row, evaluated for each row a search scans, where an engine
+   * without a statement timeout checks the statement's deadline (SQLite); undefined when
+   * the engine needs none (PostgreSQL's statement_timeout).
+   */
+  rowGuard?(idColumn: string): string;
 }

@@ -4,13 +4,13 @@
  * ingest runs on its own core while the main thread parses the next requests.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { AppError } from '../../errors.js';
 import { SqlSeriesStore } from '../sql/sql-series-store.js';
 import { openSqlite } from './sqlite-db.js';
-import { SERIES_WRITES, type WorkerReply, type WorkerRequest } from './worker-protocol.js';
+import { SERIES_WRITES, errorReply, type WorkerReply, type WorkerRequest } from './worker-protocol.js';
 
 const { file } = workerData as { file: string };
-const db = openSqlite(file);
+// Its reads are the main thread's; it needs no search threads of its own.
+const db = openSqlite(file, { searchThreads: 0 });
 // Requests of one run that queue up behind its write are stored together (run-write-queue.ts).
 const store = new SqlSeriesStore(db, { mergeRunWrites: true });
 
@@ -25,12 +25,6 @@ function handle(req: WorkerRequest): Promise<unknown> {
 parentPort!.on('message', (req: WorkerRequest) => {
   handle(req).then(
     (result) => parentPort!.postMessage({ id: req.id, ok: true, result } satisfies WorkerReply),
-    (err: unknown) => {
-      const error =
-        err instanceof AppError
-          ? { code: err.code, message: err.message }
-          : { code: null, message: err instanceof Error ? err.message : String(err) };
-      parentPort!.postMessage({ id: req.id, ok: false, error } satisfies WorkerReply);
-    },
+    (err: unknown) => parentPort!.postMessage(errorReply(req.id, err)),
   );
 });

@@ -1,8 +1,10 @@
 import Database from 'better-sqlite3';
+import { badRequest } from '../../errors.js';
 import type { Dialect, SqlDb, SqlExecutor, SqlValue } from '../sql/sql-db.js';
 import { Mutex } from '../sql/mutex.js';
 import { GroupCommit } from './group-commit.js';
-import { registerSearchFunctions, sqliteSearch } from './sqlite-search.js';
+import { SearchThreads } from './search-threads.js';
+import { registerSearchFunctions, sqliteSearch, StatementDeadline } from './sqlite-search.js';
 
 /** SQLite's side of the dialect. */
 export const sqliteDialect: Dialect = {
@@ -71,7 +73,22 @@ class Connection implements SqlExecutor {
   }
 }
 
-function open(file: string, readonly: boolean): Database.Database {
+/** SQLite's refusals of a statement too large to compile: a filter past what the engine takes. */
+const TOO_COMPLEX = /Expression tree is too large|too many terms|too many SQL variables|parser stack overflow/;
+
+/** An engine error of an ad-hoc read as the client should see it: a statement too complex is a 400. */
+export function adHocError(err: unknown): unknown {
+  if (err instanceof Error && TOO_COMPLEX.test(err.message)) {
+    return badRequest(`the search is too complex for the database (${err.message}); use fewer conditions`);
+  }
+  return err;
+}
+
+/**
+ * Opens one better-sqlite3 connection (the file must exist when read-only) with the search
+ * functions registered; `deadline` is checked by them while a statement runs.
+ */
+export function openConnection(file: string, readonly: boolean, deadline: StatementDeadline): Database.Database {
   const raw = new Database(file, { readonly, fileMustExist: readonly });
   raw.pragma('busy_timeout = 10000');
   if (!readonly) {
@@ -89,18 +106,40 @@ function open(file: string, readonly: boolean): Database.Database {
   // mostly the ones it just wrote; past 16 MiB its cache only grew the process (a 2M-point
   // ingest peaked at 197 MB RSS with 64 MiB, 164-183 MB with 16 MiB, at the same speed).
   raw.pragma(readonly ? 'cache_size = -65536' : 'cache_size = -16384');
-  registerSearchFunctions(raw);
+  registerSearchFunctions(raw, deadline);
   return raw;
+}
+
+/** Options of openSqlite. */
+export interface SqliteOptions {
+  /** Threads that run ad-hoc reads (run search) off the event loop; 0 = on the caller's thread. Default 2. */
+  searchThreads?: number;
+  /** An ad-hoc read is stopped this many ms after it was asked for (QUERY_TIMEOUT); 0 = never (the default). */
+  queryTimeoutMs?: number;
 }
 
 /**
  * Opens a SQLite database file: one writer connection whose transactions are serialised and
- * group-committed (GroupCommit), and one reader connection that sees only committed data
- * (WAL snapshot per statement).
+ * group-committed (GroupCommit), one reader connection that sees only committed data
+ * (WAL snapshot per statement), and search threads with read connections of their own for
+ * ad-hoc reads, each stopped at its deadline (see SqliteOptions).
  */
-export function openSqlite(file: string): SqlDb {
-  const writer = new Connection(open(file, false));
-  const reader = new Connection(open(file, true));
+export function openSqlite(file: string, options: SqliteOptions = {}): SqlDb {
+  const timeoutMs = options.queryTimeoutMs ?? 0;
+  const writer = new Connection(openConnection(file, false, new StatementDeadline(timeoutMs)));
+  const readerDeadline = new StatementDeadline(timeoutMs);
+  const reader = new Connection(openConnection(file, true, readerDeadline));
+  const threads =
+    (options.searchThreads ?? 2) > 0 ? new SearchThreads(file, options.searchThreads ?? 2, timeoutMs) : null;
+  /** An ad-hoc read on the reader connection: stopped at its deadline, but on this thread. */
+  const adHocHere = <T>(sql: string, params: readonly SqlValue[]): Promise<T[]> => {
+    try {
+      const at = timeoutMs > 0 ? Date.now() + timeoutMs : 0;
+      return Promise.resolve(readerDeadline.run(at, () => reader.raw.prepare(sql).all(...params) as T[]));
+    } catch (err) {
+      return Promise.reject(adHocError(err) as Error);
+    }
+  };
   const writes = new GroupCommit(writer.raw, writer);
   const named = new Map<string, Mutex>();
   return {
@@ -108,7 +147,7 @@ export function openSqlite(file: string): SqlDb {
     all: (sql, params) => reader.all(sql, params),
     get: (sql, params) => reader.get(sql, params),
     allAdHoc: <T>(sql: string, params: readonly SqlValue[] = []) =>
-      Promise.resolve(reader.raw.prepare(sql).all(...params) as T[]),
+      threads ? threads.all<T>(sql, params) : adHocHere<T>(sql, params),
     allArrays: (sql, params) => reader.allArrays(sql, params),
     column: (sql, params) => reader.column(sql, params),
     run: (sql, params) => writes.run((tx) => tx.run(sql, params)),
@@ -127,6 +166,7 @@ export function openSqlite(file: string): SqlDb {
     close: () =>
       writes
         .run(() => Promise.resolve())
+        .then(() => threads?.close())
         .then(() => {
           reader.raw.close();
           writer.raw.close();

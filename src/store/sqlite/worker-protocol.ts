@@ -1,10 +1,15 @@
 /**
- * The series writer thread's protocol. The thread runs the SeriesStore methods that write
- * (SERIES_WRITES) with the arguments they were called with, cloned across threads; a write
- * listed in WIRE_FORMS crosses in a cheaper form. Adding a write to the store means adding its
- * name here, nothing else.
+ * The protocols of the embedded store's threads. The series writer thread runs the
+ * SeriesStore methods that write (SERIES_WRITES) with the arguments they were called with,
+ * cloned across threads; a write listed in WIRE_FORMS crosses in a cheaper form. Adding a
+ * write to the store means adding its name here, nothing else. A search thread runs one
+ * ad-hoc read at a time (SearchRequest). Both answer with a WorkerReply.
  */
-import type { ErrorCode } from '../../errors.js';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { AppError, type ErrorCode } from '../../errors.js';
+import type { SqlValue } from '../sql/sql-db.js';
 import type { RunRef, SeriesStore } from '../series-store.js';
 import { toPacked, type PackedPoints } from '../../domain/packed-points.js';
 import type { MetricPointInput } from '../../domain/types.js';
@@ -47,3 +52,33 @@ export interface WorkerRequest {
 export type WorkerReply =
   | { id: number; ok: true; result: unknown }
   | { id: number; ok: false; error: { code: ErrorCode | null; message: string } };
+
+/** A search thread's job: one read, stopped past `deadline` (epoch ms; 0 = none). */
+export interface SearchRequest {
+  id: number;
+  sql: string;
+  params: readonly SqlValue[];
+  deadline: number;
+}
+
+/** A thread's failed answer for an error (AppErrors keep their code). */
+export function errorReply(id: number, err: unknown): WorkerReply {
+  const error =
+    err instanceof AppError
+      ? { code: err.code, message: err.message }
+      : { code: null, message: err instanceof Error ? err.message : String(err) };
+  return { id, ok: false, error };
+}
+
+/** The error a failed answer stands for: an AppError when it has a code. */
+export function replyError(error: { code: ErrorCode | null; message: string }): Error {
+  return error.code ? new AppError(error.code, error.message) : new Error(error.message);
+}
+
+/** The compiled script of a thread (`series-worker.js`): tests run this module from source, threads run from dist/. */
+export function workerScript(name: string): string {
+  const here = path.dirname(fileURLToPath(import.meta.url));
+  const sibling = path.join(here, name);
+  if (fs.existsSync(sibling)) return sibling;
+  return path.resolve(here, '../../../dist/store/sqlite', name);
+}

@@ -1,8 +1,4 @@
-import fs from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { AppError } from '../../errors.js';
 import type { SeriesStore } from '../series-store.js';
 import { SqlSeriesStore } from '../sql/sql-series-store.js';
 import type { SqlDb } from '../sql/sql-db.js';
@@ -12,15 +8,9 @@ import {
   type SeriesWrite,
   type WorkerReply,
   type WorkerRequest,
+  replyError,
+  workerScript,
 } from './worker-protocol.js';
-
-/** The compiled worker script (tests run this module from source; the worker runs from dist/). */
-function workerScript(): string {
-  const here = path.dirname(fileURLToPath(import.meta.url));
-  const sibling = path.join(here, 'series-worker.js');
-  if (fs.existsSync(sibling)) return sibling;
-  return path.resolve(here, '../../../dist/store/sqlite/series-worker.js');
-}
 
 /**
  * The writer thread's young generation, capped at 24 MB: its new space then stays at 16 MB,
@@ -44,16 +34,13 @@ export class WorkerSeriesStore extends SqlSeriesStore implements SeriesStore {
   /** Starts the writer thread on `file`; `reader` is the main thread's connection for reads. */
   constructor(reader: SqlDb, file: string) {
     super(reader);
-    this.worker = new Worker(workerScript(), { workerData: { file }, resourceLimits: WRITER_LIMITS });
+    this.worker = new Worker(workerScript('series-worker.js'), { workerData: { file }, resourceLimits: WRITER_LIMITS });
     this.worker.on('message', (reply: WorkerReply) => {
       const call = this.pending.get(reply.id);
       if (!call) return;
       this.pending.delete(reply.id);
       if (reply.ok) call.resolve(reply.result);
-      else
-        call.reject(
-          reply.error.code ? new AppError(reply.error.code, reply.error.message) : new Error(reply.error.message),
-        );
+      else call.reject(replyError(reply.error));
     });
     const fail = (err: Error) => {
       this.failure = err;
