@@ -5,6 +5,7 @@
  * between. Batches become text as they arrive, so only strings (not item objects) pile up.
  */
 import type { FastifyReply } from 'fastify';
+import { Readable } from 'node:stream';
 import { TimeSlice } from '../time-slice.js';
 
 /** Items serialised between two chances to yield. */
@@ -71,20 +72,8 @@ async function assemble(
   memberTexts: AsyncIterable<string>,
   tail: Record<string, unknown>,
 ): Promise<string[]> {
-  const open = JSON.stringify(head).slice(0, -1);
   const pieces: string[] = [];
-  let piece = `${open}${open === '{' ? '' : ','}${JSON.stringify(key)}:[`;
-  let first = true;
-  for await (const text of memberTexts) {
-    piece += first ? text : `,${text}`;
-    first = false;
-    if (piece.length >= PIECE_CHARS) {
-      pieces.push(piece);
-      piece = '';
-    }
-  }
-  const close = JSON.stringify(tail).slice(1);
-  pieces.push(`${piece}]${close === '}' ? '' : ','}${close}`);
+  for await (const piece of jsonStream(head, key, memberTexts, tail)) pieces.push(piece);
   return pieces;
 }
 
@@ -101,4 +90,64 @@ export function sendJsonBuffer(reply: FastifyReply, pieces: readonly string[]): 
   let at = 0;
   for (const piece of pieces) at += bytes.write(piece, at);
   return reply.type('application/json; charset=utf-8').send(bytes);
+}
+
+/** A JSON text put into an answer as it is (a stored config, say: valid JSON already, never parsed). */
+export class RawJson {
+  constructor(readonly text: string) {}
+}
+
+/** The JSON text of an object whose members may be RawJson (put in as they are); undefined members are left out. */
+export function objectText(obj: Record<string, unknown>): string {
+  const members: string[] = [];
+  for (const [key, value] of Object.entries(obj)) {
+    if (value !== undefined)
+      members.push(`${JSON.stringify(key)}:${value instanceof RawJson ? value.text : JSON.stringify(value)}`);
+  }
+  return `{${members.join(',')}}`;
+}
+
+/** Where to cut a text near `at` without splitting a surrogate pair. */
+const cutAt = (text: string, at: number): number => {
+  const code = text.charCodeAt(at - 1);
+  return code >= 0xd800 && code <= 0xdbff ? at + 1 : at;
+};
+
+/**
+ * Yields the JSON text of `{...head, [key]: [members], ...tail}` in pieces of about
+ * PIECE_CHARS, pulling the member texts (each one item's JSON) only as pieces are taken, so a
+ * stream of it holds about one member at a time. Head and tail may hold RawJson members (see
+ * objectText). Head, members and tail must already be exactly the response schema's shape.
+ */
+export async function* jsonStream(
+  head: Record<string, unknown>,
+  key: string,
+  memberTexts: AsyncIterable<string> | Iterable<string>,
+  tail: Record<string, unknown> = {},
+): AsyncGenerator<string> {
+  const open = objectText(head).slice(0, -1);
+  let piece = `${open}${open === '{' ? '' : ','}${JSON.stringify(key)}:[`;
+  let first = true;
+  for await (const text of memberTexts) {
+    piece += first ? text : `,${text}`;
+    first = false;
+    while (piece.length >= PIECE_CHARS) {
+      const cut = cutAt(piece, PIECE_CHARS);
+      yield piece.slice(0, cut);
+      piece = piece.slice(cut);
+    }
+  }
+  const close = objectText(tail).slice(1);
+  yield `${piece}]${close === '}' ? '' : ','}${close}`;
+}
+
+/**
+ * Sends JSON text pieces as a chunked stream with a JSON content type, taking the next piece
+ * only when the socket has room (about PIECE_CHARS buffered); no response serializer runs.
+ * A piece that throws ends the answer cut short (the status is sent already), so check
+ * what can fail before the first piece.
+ */
+export function sendJsonStream(reply: FastifyReply, pieces: AsyncIterable<string>): FastifyReply {
+  const stream = Readable.from(pieces, { objectMode: false, highWaterMark: PIECE_CHARS });
+  return reply.type('application/json; charset=utf-8').send(stream);
 }
