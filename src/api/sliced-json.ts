@@ -97,14 +97,28 @@ export class RawJson {
   constructor(readonly text: string) {}
 }
 
-/** The JSON text of an object whose members may be RawJson (put in as they are); undefined members are left out. */
-export function objectText(obj: Record<string, unknown>): string {
-  const members: string[] = [];
+/**
+ * The JSON text of an object whose members may be RawJson, as parts whose concatenation is
+ * the text: each RawJson text is a part of its own, never copied into a larger string.
+ * Undefined members are left out.
+ */
+export function objectParts(obj: Record<string, unknown>): string[] {
+  const parts: string[] = [];
+  let text = '{';
+  let first = true;
   for (const [key, value] of Object.entries(obj)) {
-    if (value !== undefined)
-      members.push(`${JSON.stringify(key)}:${value instanceof RawJson ? value.text : JSON.stringify(value)}`);
+    if (value === undefined) continue;
+    text += `${first ? '' : ','}${JSON.stringify(key)}:`;
+    first = false;
+    if (value instanceof RawJson) {
+      parts.push(text, value.text);
+      text = '';
+    } else {
+      text += JSON.stringify(value);
+    }
   }
-  return `{${members.join(',')}}`;
+  parts.push(`${text}}`);
+  return parts;
 }
 
 /** Where to cut a text near `at` without splitting a surrogate pair. */
@@ -114,31 +128,69 @@ const cutAt = (text: string, at: number): number => {
 };
 
 /**
- * Yields the JSON text of `{...head, [key]: [members], ...tail}` in pieces of about
- * PIECE_CHARS, pulling the member texts (each one item's JSON) only as pieces are taken, so a
- * stream of it holds about one member at a time. Head and tail may hold RawJson members (see
- * objectText). Head, members and tail must already be exactly the response schema's shape.
+ * Parts of text as pieces of PIECE_CHARS to twice that: small parts are joined, a large one
+ * is sent as slices of itself (slices of a string share its memory), never copied whole.
  */
-export async function* jsonStream(
-  head: Record<string, unknown>,
-  key: string,
-  memberTexts: AsyncIterable<string> | Iterable<string>,
-  tail: Record<string, unknown> = {},
-): AsyncGenerator<string> {
-  const open = objectText(head).slice(0, -1);
-  let piece = `${open}${open === '{' ? '' : ','}${JSON.stringify(key)}:[`;
-  let first = true;
-  for await (const text of memberTexts) {
-    piece += first ? text : `,${text}`;
-    first = false;
-    while (piece.length >= PIECE_CHARS) {
-      const cut = cutAt(piece, PIECE_CHARS);
-      yield piece.slice(0, cut);
-      piece = piece.slice(cut);
+async function* piecesOf(parts: AsyncIterable<string>): AsyncGenerator<string> {
+  let piece = '';
+  for await (const part of parts) {
+    if (part.length < PIECE_CHARS) {
+      piece += part;
+      if (piece.length >= PIECE_CHARS) {
+        yield piece;
+        piece = '';
+      }
+      continue;
+    }
+    if (piece !== '') yield piece;
+    piece = '';
+    for (let at = 0; at < part.length;) {
+      const cut = cutAt(part, Math.min(part.length, at + PIECE_CHARS));
+      yield part.slice(at, cut);
+      at = cut;
     }
   }
-  const close = objectText(tail).slice(1);
-  yield `${piece}]${close === '}' ? '' : ','}${close}`;
+  if (piece !== '') yield piece;
+}
+
+const hasMembers = (obj: Record<string, unknown>): boolean => Object.values(obj).some((v) => v !== undefined);
+
+/** The parts of `{...head, [key]: [members], ...tail}`, members pulled one at a time. */
+async function* jsonParts(
+  head: Record<string, unknown>,
+  key: string,
+  members: AsyncIterable<string | readonly string[]> | Iterable<string | readonly string[]>,
+  tail: Record<string, unknown>,
+): AsyncGenerator<string> {
+  const open = objectParts(head);
+  yield* open.slice(0, -1);
+  yield `${open.at(-1)!.slice(0, -1)}${hasMembers(head) ? ',' : ''}${JSON.stringify(key)}:[`;
+  let first = true;
+  for await (const member of members) {
+    if (!first) yield ',';
+    first = false;
+    if (typeof member === 'string') yield member;
+    else yield* member;
+  }
+  const close = objectParts(tail);
+  yield `]${hasMembers(tail) ? ',' : ''}${close[0]!.slice(1)}`;
+  yield* close.slice(1);
+}
+
+/**
+ * Yields the JSON text of `{...head, [key]: [members], ...tail}` in pieces of about
+ * PIECE_CHARS, pulling the members (each one item's JSON text, whole or as parts, e.g. from
+ * objectParts) only as pieces are taken, so a stream of it holds about one member at a time.
+ * Head and tail may hold RawJson members (see objectParts). Head, members and tail must
+ * already be exactly the response schema's shape.
+ */
+export function jsonStream(
+  head: Record<string, unknown>,
+  key: string,
+  members: AsyncIterable<string | readonly string[]> | Iterable<string | readonly string[]>,
+  tail: Record<string, unknown> = {},
+): AsyncGenerator<string> {
+  return piecesOf(jsonParts(head, key, members, tail));
 }
 
 /**

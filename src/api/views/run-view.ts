@@ -4,7 +4,7 @@ import { iso } from '../../domain/iso.js';
 import type { RunDetails } from '../../services/run-details.js';
 import type { ListedRun } from '../../services/run-list.js';
 import { runUrl } from '../../services/run-urls.js';
-import { jsonStream, objectText, RawJson } from '../sliced-json.js';
+import { jsonStream, objectParts, RawJson } from '../sliced-json.js';
 import { JsonValue, Nullable } from '../schema-helpers.js';
 import { metricSummaryView } from './metric-view.js';
 
@@ -124,11 +124,11 @@ function runRowView({ run, summaries, config }: ListedRun, publicUrl: string, or
   };
 }
 
-/** The rows of GET /api/runs/list as JSON texts, in order, taking each batch only when the one before is used. */
+/** The rows of GET /api/runs/list as JSON text parts, in order, taking each batch only when the one before is used. */
 export async function* runRowTexts(
   batches: AsyncIterable<ListedRun[]> | Iterable<ListedRun[]>,
   publicUrl: string,
   orgSlug: string,
-): AsyncGenerator<string> {
-  for await (const batch of batches) for (const row of batch) yield objectText(runRowView(row, publicUrl, orgSlug));
+): AsyncGenerator<string[]> {
+  for await (const batch of batches) for (const row of batch) yield objectParts(runRowView(row, publicUrl, orgSlug));
 }
