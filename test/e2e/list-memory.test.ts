@@ -100,7 +100,14 @@ async function measured(urls: readonly string[]): Promise<{ reads: Read[]; growt
   const baseline = memoryMb('VmRSS');
   fs.writeFileSync(`/proc/${server.pid}/clear_refs`, '5'); // resets VmHWM to the current RSS
   let peak = baseline;
-  const sampler = setInterval(() => (peak = Math.max(peak, memoryMb('VmRSS'))), 25);
+  const sample = () => {
+    try {
+      peak = Math.max(peak, memoryMb('VmRSS'));
+    } catch {
+      peak = Number.POSITIVE_INFINITY; // the server is gone (the old code died at its heap limit)
+    }
+  };
+  const sampler = setInterval(sample, 25);
   let done = false;
   let healthWorstMs = 0;
   const poller = (async () => {
@@ -114,7 +121,8 @@ async function measured(urls: readonly string[]): Promise<{ reads: Read[]; growt
   const reads = await Promise.all(urls.map(read)).finally(() => (done = true));
   await poller;
   clearInterval(sampler);
-  peak = Math.max(peak, memoryMb('VmHWM'));
+  sample();
+  if (Number.isFinite(peak)) peak = Math.max(peak, memoryMb('VmHWM'));
   return { reads, growthMb: peak - baseline, healthWorstMs };
 }
 
