@@ -36,8 +36,12 @@ export interface Config {
   uiDir: string;
   /** Most items one read answers: points of GET /api/runs/metrics, metrics of GET /api/runs/statistics (400 above). */
   readMaxItems: number;
-  /** A run search (any read whose cost the client's filter sets) is stopped after this many ms (503 QUERY_TIMEOUT); 0 = never. */
+  /** A run search (any read whose cost the client's filter sets) is stopped after this many ms (400 QUERY_TIMEOUT); 0 = never. */
   queryTimeoutMs: number;
+  /** Most bytes one answer of runs/list, runs/details or runs/files may hold (400 RESULT_TOO_LARGE above). */
+  readMaxBytes: number;
+  /** Most log names (metric, data and file names) one run may have; registering more is a 400. */
+  runMaxLogNames: number;
   /** `postgres://…` (or `sqlite:<file>`); undefined = the embedded SQLite file in dataDir. */
   databaseUrl: string | undefined;
   /** `s3://bucket/prefix?endpoint=…&region=…&forcePathStyle=true`; undefined = `<dataDir>/blobs`. */
@@ -189,6 +193,8 @@ export function loadConfig(args: readonly string[], env: NodeJS.ProcessEnv = pro
     logLevel: flagValue(args, 'log-level') ?? env.STEPWISE_LOG_LEVEL ?? 'info',
     queryTimeoutMs: parseDuration(env.STEPWISE_QUERY_TIMEOUT, 10_000, 'STEPWISE_QUERY_TIMEOUT'),
     readMaxItems: parseCount(env.STEPWISE_READ_MAX_ITEMS, 100_000, 'STEPWISE_READ_MAX_ITEMS'),
+    readMaxBytes: parseSize(env.STEPWISE_READ_MAX_BYTES, 64 * MB, 'STEPWISE_READ_MAX_BYTES'),
+    runMaxLogNames: parseCount(env.STEPWISE_RUN_MAX_LOG_NAMES, 100_000, 'STEPWISE_RUN_MAX_LOG_NAMES'),
     sessionTtlMs: parseCount(env.STEPWISE_SESSION_TTL, 7 * 86_400, 'STEPWISE_SESSION_TTL') * 1000,
     uiDir: path.resolve(env.STEPWISE_UI_DIR || DEFAULT_UI_DIR),
     ...storageConfig(args, env),

@@ -5,6 +5,7 @@
  * between. Batches become text as they arrive, so only strings (not item objects) pile up.
  */
 import type { FastifyReply } from 'fastify';
+import { Readable } from 'node:stream';
 import { TimeSlice } from '../time-slice.js';
 
 /** Items serialised between two chances to yield. */
@@ -71,20 +72,8 @@ async function assemble(
   memberTexts: AsyncIterable<string>,
   tail: Record<string, unknown>,
 ): Promise<string[]> {
-  const open = JSON.stringify(head).slice(0, -1);
   const pieces: string[] = [];
-  let piece = `${open}${open === '{' ? '' : ','}${JSON.stringify(key)}:[`;
-  let first = true;
-  for await (const text of memberTexts) {
-    piece += first ? text : `,${text}`;
-    first = false;
-    if (piece.length >= PIECE_CHARS) {
-      pieces.push(piece);
-      piece = '';
-    }
-  }
-  const close = JSON.stringify(tail).slice(1);
-  pieces.push(`${piece}]${close === '}' ? '' : ','}${close}`);
+  for await (const piece of jsonStream(head, key, memberTexts, tail)) pieces.push(piece);
   return pieces;
 }
 
@@ -101,4 +90,116 @@ export function sendJsonBuffer(reply: FastifyReply, pieces: readonly string[]): 
   let at = 0;
   for (const piece of pieces) at += bytes.write(piece, at);
   return reply.type('application/json; charset=utf-8').send(bytes);
+}
+
+/** A JSON text put into an answer as it is (a stored config, say: valid JSON already, never parsed). */
+export class RawJson {
+  constructor(readonly text: string) {}
+}
+
+/**
+ * The JSON text of an object whose members may be RawJson, as parts whose concatenation is
+ * the text: each RawJson text is a part of its own, never copied into a larger string.
+ * Undefined members are left out.
+ */
+export function objectParts(obj: Record<string, unknown>): string[] {
+  const parts: string[] = [];
+  let text = '{';
+  let first = true;
+  for (const [key, value] of Object.entries(obj)) {
+    if (value === undefined) continue;
+    text += `${first ? '' : ','}${JSON.stringify(key)}:`;
+    first = false;
+    if (value instanceof RawJson) {
+      parts.push(text, value.text);
+      text = '';
+    } else {
+      text += JSON.stringify(value);
+    }
+  }
+  parts.push(`${text}}`);
+  return parts;
+}
+
+/** Where to cut a text near `at` without splitting a surrogate pair. */
+const cutAt = (text: string, at: number): number => {
+  const code = text.charCodeAt(at - 1);
+  return code >= 0xd800 && code <= 0xdbff ? at + 1 : at;
+};
+
+/**
+ * Parts of text as pieces of PIECE_CHARS to twice that: small parts are joined, a large one
+ * is sent as slices of itself (slices of a string share its memory), never copied whole.
+ */
+async function* piecesOf(parts: AsyncIterable<string>): AsyncGenerator<string> {
+  let piece = '';
+  for await (const part of parts) {
+    if (part.length < PIECE_CHARS) {
+      piece += part;
+      if (piece.length >= PIECE_CHARS) {
+        yield piece;
+        piece = '';
+      }
+      continue;
+    }
+    if (piece !== '') yield piece;
+    piece = '';
+    for (let at = 0; at < part.length;) {
+      const cut = cutAt(part, Math.min(part.length, at + PIECE_CHARS));
+      yield part.slice(at, cut);
+      at = cut;
+    }
+  }
+  if (piece !== '') yield piece;
+}
+
+const hasMembers = (obj: Record<string, unknown>): boolean => Object.values(obj).some((v) => v !== undefined);
+
+/** The parts of `{...head, [key]: [members], ...tail}`, members pulled one at a time. */
+async function* jsonParts(
+  head: Record<string, unknown>,
+  key: string,
+  members: AsyncIterable<string | readonly string[]> | Iterable<string | readonly string[]>,
+  tail: Record<string, unknown>,
+): AsyncGenerator<string> {
+  const open = objectParts(head);
+  yield* open.slice(0, -1);
+  yield `${open.at(-1)!.slice(0, -1)}${hasMembers(head) ? ',' : ''}${JSON.stringify(key)}:[`;
+  let first = true;
+  for await (const member of members) {
+    if (!first) yield ',';
+    first = false;
+    if (typeof member === 'string') yield member;
+    else yield* member;
+  }
+  const close = objectParts(tail);
+  yield `]${hasMembers(tail) ? ',' : ''}${close[0]!.slice(1)}`;
+  yield* close.slice(1);
+}
+
+/**
+ * Yields the JSON text of `{...head, [key]: [members], ...tail}` in pieces of about
+ * PIECE_CHARS, pulling the members (each one item's JSON text, whole or as parts, e.g. from
+ * objectParts) only as pieces are taken, so a stream of it holds about one member at a time.
+ * Head and tail may hold RawJson members (see objectParts). Head, members and tail must
+ * already be exactly the response schema's shape.
+ */
+export function jsonStream(
+  head: Record<string, unknown>,
+  key: string,
+  members: AsyncIterable<string | readonly string[]> | Iterable<string | readonly string[]>,
+  tail: Record<string, unknown> = {},
+): AsyncGenerator<string> {
+  return piecesOf(jsonParts(head, key, members, tail));
+}
+
+/**
+ * Sends JSON text pieces as a chunked stream with a JSON content type, taking the next piece
+ * only when the socket has room (about PIECE_CHARS buffered); no response serializer runs.
+ * A piece that throws ends the answer cut short (the status is sent already), so check
+ * what can fail before the first piece.
+ */
+export function sendJsonStream(reply: FastifyReply, pieces: AsyncIterable<string>): FastifyReply {
+  const stream = Readable.from(pieces, { objectMode: false, highWaterMark: PIECE_CHARS });
+  return reply.type('application/json; charset=utf-8').send(stream);
 }

@@ -69,6 +69,18 @@ export interface Run {
  */
 export type RunTarget = Pick<Run, 'id' | 'orgId' | 'projectId' | 'projectName' | 'status'>;
 
+/** The JSON fields of a run: read as stored JSON text by answers that may be large. */
+export type RunJsonField = 'config' | 'systemMetadata' | 'loggerSettings' | 'statusMetadata';
+
+/**
+ * A run without its JSON fields, as bounded answers read it first: `configBytes` is the byte
+ * length of its stored config text (0 when unset), `jsonBytes` that of all four JSON fields.
+ */
+export type RunHead = Omit<Run, RunJsonField> & { configBytes: number; jsonBytes: number };
+
+/** A run's JSON fields as their stored JSON texts (valid JSON), null when unset. */
+export type RunJsonTexts = Record<RunJsonField, string | null>;
+
 export interface StatusEvent {
   id: number;
   runId: number;

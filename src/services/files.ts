@@ -3,7 +3,7 @@ import type { Readable } from 'node:stream';
 import { logGroupOf } from '../domain/log-group.js';
 import { logNameTypeOfFile } from '../domain/log-name-type.js';
 import type { FileInput, FileRecord, RunTarget } from '../domain/types.js';
-import { AppError, badRequest } from '../errors.js';
+import { AppError, badRequest, resultTooLarge } from '../errors.js';
 import type { Ctx, Deps } from './context.js';
 import { getProjectRun } from './run-lookup.js';
 import { confirmDirectUploads } from './upload-check.js';
@@ -75,6 +75,7 @@ export async function requestUploads(
     run.id,
     entries.map(([logName, logType]) => ({ logName, logType, logGroup: logGroupOf(logName) })),
     now,
+    ctx.deps.config.runMaxLogNames,
   );
   const records = await ctx.deps.series.createFiles(run.id, inputs);
   const out: Record<string, Record<string, string>[]> = {};
@@ -84,14 +85,41 @@ export async function requestUploads(
   return out;
 }
 
-/** Files of a run whose bytes have arrived, each with a 5-day download link. Throws NOT_FOUND. */
+/** Most files one listing answers (as many as one POST /files may announce). */
+export const MAX_FILES_PER_READ = 10_000;
+/** Bytes of one file in a listing besides its stored texts (keys, times, the link's signature). */
+const FILE_BYTES = 1024;
+
+/**
+ * A page of a run's files whose bytes have arrived (all of them when no limit is given), each
+ * with a 5-day download link. Throws NOT_FOUND, and RESULT_TOO_LARGE, before any file is read,
+ * when the listing would hold more than MAX_FILES_PER_READ files or pass config.readMaxBytes.
+ */
 export async function listRunFiles(
   ctx: Ctx,
-  q: { runId: number; projectName?: string; logName?: string; logGroup?: string },
+  q: { runId: number; projectName?: string; logName?: string; logGroup?: string; limit?: number; offset?: number },
 ): Promise<(FileRecord & { url: string })[]> {
   const run = await getProjectRun(ctx, q.runId, q.projectName);
   await confirmDirectUploads(ctx.deps, run.id);
-  const records: FileRecord[] = await ctx.deps.series.listFiles(run.id, q.logName || null, q.logGroup || null);
+  const query = {
+    logName: q.logName || null,
+    logGroup: q.logGroup || null,
+    limit: q.limit ?? MAX_FILES_PER_READ + 1,
+    offset: q.offset ?? 0,
+  };
+  const { series, config } = ctx.deps;
+  const stats = await series.fileListStats(run.id, query);
+  const bytes = stats.bytes + stats.count * (FILE_BYTES + ctx.deps.config.publicUrl.length);
+  if (stats.count > MAX_FILES_PER_READ || bytes > config.readMaxBytes) {
+    const mb = (n: number) => (n / (1024 * 1024)).toFixed(1);
+    throw resultTooLarge(
+      `this listing would answer ${stats.count > MAX_FILES_PER_READ ? `more than ${MAX_FILES_PER_READ}` : stats.count} ` +
+        `files and about ${mb(bytes)} MB, more than one read may answer (${MAX_FILES_PER_READ} files; ` +
+        `${mb(config.readMaxBytes)} MB, STEPWISE_READ_MAX_BYTES); ask for one logName or logGroup, or page with ` +
+        `limit and offset`,
+    );
+  }
+  const records = await series.listFiles(run.id, query);
   return Promise.all(
     records.map(async (r) => ({ ...r, url: await ctx.deps.blobs.downloadUrl(r.blobKey, r.fileName, DOWNLOAD_TTL_MS) })),
   );

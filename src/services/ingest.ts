@@ -47,7 +47,7 @@ async function register(ctx: Ctx, run: RunTarget, names: Iterable<[string, LogNa
   const fresh = [...names].filter(([name]) => !registered.has(run.id, name));
   if (fresh.length === 0) return;
   const entries = fresh.map(([logName, logType]) => ({ logName, logType, logGroup: logGroupOf(logName) }));
-  await ctx.deps.metadata.addLogNames(ctx.principal.orgId, run.id, entries, Date.now());
+  await ctx.deps.metadata.addLogNames(ctx.principal.orgId, run.id, entries, Date.now(), ctx.deps.config.runMaxLogNames);
   for (const [name] of fresh) registered.add(run.id, name);
 }
 

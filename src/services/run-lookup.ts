@@ -1,5 +1,5 @@
 import { parseDisplayId } from '../domain/display-id.js';
-import type { LogNameEntry, Run } from '../domain/types.js';
+import type { Run } from '../domain/types.js';
 import { badRequest, notFound } from '../errors.js';
 import type { Ctx } from './context.js';
 
@@ -51,9 +51,4 @@ export async function getProjectRun(ctx: Ctx, runId: number, projectName: string
   if (projectName !== undefined && run.projectName !== projectName)
     throw notFound(`run ${runId} not found in project ${projectName}`);
   return run;
-}
-
-/** The log names of a run the caller got from one of the lookups above (so of its organization). */
-export function listRunLogNames(ctx: Ctx, run: Run): Promise<LogNameEntry[]> {
-  return ctx.deps.metadata.listLogNames(run.id);
 }

@@ -149,7 +149,7 @@ export async function pageByMetric(
 /** Summaries of the named metrics for each run (forks by their effective series), by run id. */
 export async function runSummaries(
   ctx: Ctx,
-  runs: readonly Run[],
+  runs: readonly Pick<Run, 'id' | 'forkedFromRunId'>[],
   names: readonly string[],
 ): Promise<Map<number, SeriesSummary[]>> {
   const out = new Map<number, SeriesSummary[]>();

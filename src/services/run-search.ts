@@ -5,7 +5,7 @@
 import { parseFilter } from '../domain/run-filter-parse.js';
 import { parseSort } from '../domain/run-fields.js';
 import type { FilterNode, SearchSort } from '../domain/run-search.js';
-import { RUN_STATUSES, type Run, type SeriesSummary } from '../domain/types.js';
+import { RUN_STATUSES, type RunHead, type SeriesSummary } from '../domain/types.js';
 import { badRequest } from '../errors.js';
 import type { Ctx } from './context.js';
 import {
@@ -34,7 +34,8 @@ export interface RunSearchParams {
 }
 
 export interface RunSearchRow {
-  run: Run;
+  /** The run without its JSON fields (runs/list reads its config apart, bounded: services/run-list.ts). */
+  run: RunHead;
   /** The summaries of the metrics `metrics` named (those the run has); undefined when none were named. */
   summaries: SeriesSummary[] | undefined;
 }
@@ -103,7 +104,7 @@ export async function searchRuns(ctx: Ctx, p: RunSearchParams): Promise<{ rows: 
   } else {
     ({ ids, total } = await metadata.searchRuns({ ...base, page: { sort, limit: p.limit, offset: p.offset } }));
   }
-  const runs = await metadata.listRunsByIds(ctx.principal.orgId, ids);
+  const runs = await metadata.listRunHeads(ctx.principal.orgId, ids);
   const summaries = summaryNames.length > 0 ? await runSummaries(ctx, runs, summaryNames) : undefined;
   return { rows: runs.map((run) => ({ run, summaries: summaries?.get(run.id) })), total };
 }

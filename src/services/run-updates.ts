@@ -23,10 +23,10 @@ export function updateTags(ctx: Ctx, runId: number, tags: string[]): Promise<voi
   return ctx.deps.metadata.updateTags(ctx.principal.orgId, runId, uniqueTags(tags), Date.now());
 }
 
-/** Registers log names of one type; names already present keep their type. Throws NOT_FOUND. */
+/** Registers log names of one type; names already present keep their type. Throws NOT_FOUND, and BAD_REQUEST past config.runMaxLogNames. */
 export function addLogNames(ctx: Ctx, runId: number, names: readonly string[], logType: LogNameType): Promise<void> {
   const entries = [...new Set(names)].map((logName) => ({ logName, logType, logGroup: logGroupOf(logName) }));
-  return ctx.deps.metadata.addLogNames(ctx.principal.orgId, runId, entries, Date.now());
+  return ctx.deps.metadata.addLogNames(ctx.principal.orgId, runId, entries, Date.now(), ctx.deps.config.runMaxLogNames);
 }
 
 /** The run's model graph. Throws NOT_FOUND when the run is not the caller's or has no graph. */

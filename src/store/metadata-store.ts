@@ -10,6 +10,8 @@ import type {
   SessionRecord,
   Project,
   Run,
+  RunHead,
+  RunJsonTexts,
   RunTarget,
   RunStatus,
   StatusEvent,
@@ -33,6 +35,9 @@ export interface CreateRunInput {
   updatedAt: number;
   fork: { parentId: number; forkStep: number } | null;
 }
+
+/** A run by id, or by display id prefix and number. */
+export type RunHeadRef = { runId: number } | { prefix: string; number: number };
 
 export interface StatusWrite {
   status: RunStatus;
@@ -109,6 +114,23 @@ export interface MetadataStore {
   findRun(orgId: number, runId: number): Promise<Run | undefined>;
   /** Runs by id, in the order asked, skipping unknown ones. */
   listRunsByIds(orgId: number, runIds: readonly number[]): Promise<Run[]>;
+  /** Runs by id without their JSON fields (with those fields' byte lengths), in the order asked, skipping unknown ones. */
+  listRunHeads(orgId: number, runIds: readonly number[]): Promise<RunHead[]>;
+  /** The run by id or display id, without its JSON fields, or undefined. */
+  findRunHead(orgId: number, ref: RunHeadRef): Promise<RunHead | undefined>;
+  /**
+   * The stored config JSON text of each run by id (null when unset; unknown runs left out), or
+   * with `paths` only the values at those key paths, extracted by the database: the JSON text
+   * of an object holding them nested as in the config (missing ones left out). Paths must not
+   * hold `"` or `\` (domain/config-keys.ts refuses them).
+   */
+  listConfigTexts(
+    orgId: number,
+    runIds: readonly number[],
+    paths?: readonly string[][],
+  ): Promise<Map<number, string | null>>;
+  /** The run's four JSON fields as stored JSON texts, or undefined for an unknown run. */
+  findRunJsonTexts(orgId: number, runId: number): Promise<RunJsonTexts | undefined>;
   /** Runs of a project, newest (highest id) first, paged. */
   listProjectRuns(orgId: number, projectName: string, limit: number, offset: number): Promise<Run[]>;
   /**
@@ -133,10 +155,21 @@ export interface MetadataStore {
   updateConfig(orgId: number, runId: number, patch: Record<string, unknown>, at: number): Promise<void>;
   /** Replaces all tags. Throws NOT_FOUND. */
   updateTags(orgId: number, runId: number, tags: string[], at: number): Promise<void>;
-  /** Registers log names; names already present keep their type. Throws NOT_FOUND. */
-  addLogNames(orgId: number, runId: number, entries: readonly LogNameEntry[], at: number): Promise<void>;
+  /**
+   * Registers log names; names already present keep their type. Throws NOT_FOUND, and
+   * BAD_REQUEST (storing none of them) when the run would have more than `maxNames` (undefined: no cap).
+   */
+  addLogNames(
+    orgId: number,
+    runId: number,
+    entries: readonly LogNameEntry[],
+    at: number,
+    maxNames?: number,
+  ): Promise<void>;
   /** The run's log names, sorted by name. */
   listLogNames(runId: number): Promise<LogNameEntry[]>;
+  /** How many log names the run has, and the bytes of their names, groups and types. */
+  logNameStats(runId: number): Promise<{ count: number; bytes: number }>;
   /** Replaces the run's model graph. Throws NOT_FOUND. */
   setModelGraph(orgId: number, runId: number, graph: ModelGraph, at: number): Promise<void>;
   /** The run's model graph or undefined. Throws NOT_FOUND for the run. */

@@ -44,6 +44,14 @@ export interface SummaryQuery {
   maxMetrics?: number;
 }
 
+/** Which uploaded files of a run to list: exact logName / logGroup (null: any) and a page. */
+export interface FileListQuery {
+  logName: string | null;
+  logGroup: string | null;
+  limit: number;
+  offset: number;
+}
+
 /**
  * Metric points with their summaries, console lines, data lines and file records.
  * Reads take a fork lineage (MetadataStore.getLineage): a run's effective series is each
@@ -149,8 +157,13 @@ export interface SeriesStore {
   markFileUploaded(blobKey: string, size: number, at: number): Promise<boolean>;
   /** The file record with this blob key (uploaded or awaiting bytes), or undefined. */
   findFile(blobKey: string): Promise<FileRecord | undefined>;
-  /** Uploaded files of a run by step, sampleIndex, fileName; optional exact filters. */
-  listFiles(runId: number, logName: string | null, logGroup: string | null): Promise<FileRecord[]>;
+  /** A page of a run's uploaded files by step, sampleIndex, fileName; optional exact filters. */
+  listFiles(runId: number, q: FileListQuery): Promise<FileRecord[]>;
+  /**
+   * How many files listFiles(runId, q) returns, and the bytes of their file names, file types,
+   * log names (counted twice: logName and logGroup), captions and blob keys.
+   */
+  fileListStats(runId: number, q: FileListQuery): Promise<{ count: number; bytes: number }>;
   /**
    * Records of a run still awaiting their bytes, created at or after `since` (epoch ms),
    * newest first, at most `limit`.

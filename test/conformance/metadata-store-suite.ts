@@ -9,6 +9,7 @@ import { lineageCases } from './metadata-lineage-cases.js';
 import { projectCases } from './metadata-project-cases.js';
 import { runCreateCases } from './metadata-run-create-cases.js';
 import { runFindCases } from './metadata-run-find-cases.js';
+import { runTextCases } from './metadata-run-text-cases.js';
 import { runUpdateCases } from './metadata-run-update-cases.js';
 import { sessionCases } from './metadata-session-cases.js';
 import { staleCases } from './metadata-stale-cases.js';
@@ -25,6 +26,7 @@ export function metadataStoreSuite(name: string, open: OpenMetadataStore): void 
     projectCases(open);
     runCreateCases(open);
     runFindCases(open);
+    runTextCases(open);
     statusCases(open);
     runUpdateCases(open);
     lineageCases(open);

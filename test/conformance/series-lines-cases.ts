@@ -1,6 +1,7 @@
 /** SeriesStore conformance: console lines, data lines, file records and metric names. */
 import type { ConsoleLine, DataLine, FileInput } from '../../src/domain/types.js';
 import { describe, expect, it } from 'vitest';
+import type { FileListQuery } from '../../src/store/series-store.js';
 import { consoleOrderCases } from './series-console-order-cases.js';
 import { consolePage, pt, withStore, type OpenSeriesStore } from './series-suite-helpers.js';
 
@@ -20,6 +21,14 @@ const CONSOLE: ConsoleLine[] = [
   line(10, 'PRINT', 2, 'b'),
   line(30, 'INFO', 5, 'e'),
 ];
+
+/** A listing of every uploaded file (as many as one answer holds), exactly filtered. */
+const files = (logName: string | null, logGroup: string | null, limit = 10_000, offset = 0): FileListQuery => ({
+  logName,
+  logGroup,
+  limit,
+  offset,
+});
 
 const file = (logName: string, fileName: string, step: number, sampleIndex = 0): FileInput => ({
   logName,
@@ -141,16 +150,34 @@ export function linesCases(open: OpenSeriesStore): void {
         expect(records.map((r) => [r.fileName, r.logGroup, r.uploadedAt, r.runId])).toEqual(
           inputs.map((f) => [f.fileName, f.logName === 'other' ? '' : 'img', null, 7]),
         );
-        expect(await s.listFiles(7, null, null)).toEqual([]);
+        expect(await s.listFiles(7, files(null, null))).toEqual([]);
         for (const r of records.slice(0, 5)) expect(await s.markFileUploaded(r.blobKey, 42, 1000)).toBe(true);
         expect(await s.markFileUploaded('no/such/key', 1, 1)).toBe(false);
-        const listed = await s.listFiles(7, null, null);
+        const listed = await s.listFiles(7, files(null, null));
         expect(listed.map((f) => f.fileName)).toEqual(['y.png', 'z.png', 'B.png', 'a.png', 'b.png']);
         expect(listed.every((f) => f.fileSize === 42 && f.uploadedAt === 1000)).toBe(true);
-        expect((await s.listFiles(7, 'img/b', null)).map((f) => f.fileName)).toEqual(['y.png']);
-        expect((await s.listFiles(7, null, 'img')).length).toBe(5);
-        expect(await s.listFiles(7, null, '')).toEqual([]);
-        expect(await s.listFiles(8, null, null)).toEqual([]);
+        expect((await s.listFiles(7, files('img/b', null))).map((f) => f.fileName)).toEqual(['y.png']);
+        expect((await s.listFiles(7, files(null, 'img'))).length).toBe(5);
+        expect(await s.listFiles(7, files(null, ''))).toEqual([]);
+        expect(await s.listFiles(8, files(null, null))).toEqual([]);
+      }),
+    );
+
+    it(
+      'files are listed a page at a time, and their count and text bytes are measured per page',
+      withStore(open, async (s) => {
+        const inputs = [file('img/a', 'a.png', 0), file('img/a', 'b.png', 1), file('img/b', 'c.png', 2)];
+        const records = await s.createFiles(
+          9,
+          inputs.map((f) => ({ ...f, caption: 'cap', blobKey: `k/${f.fileName}` })),
+        );
+        for (const r of records) await s.markFileUploaded(r.blobKey, 1, 1);
+        expect((await s.listFiles(9, files(null, null, 2, 1))).map((f) => f.fileName)).toEqual(['b.png', 'c.png']);
+        expect((await s.listFiles(9, files(null, null, 2, 3))).map((f) => f.fileName)).toEqual([]);
+        // Per file: fileName 5 + fileType 3 + logName 5 twice + caption 3 + blob key 7 = 28 bytes.
+        expect(await s.fileListStats(9, files(null, null))).toEqual({ count: 3, bytes: 84 });
+        expect(await s.fileListStats(9, files(null, 'img', 1, 2))).toEqual({ count: 1, bytes: 28 });
+        expect(await s.fileListStats(9, files('none', null))).toEqual({ count: 0, bytes: 0 });
       }),
     );
 
@@ -161,9 +188,9 @@ export function linesCases(open: OpenSeriesStore): void {
         await s.markFileUploaded('key-1', 10, 100);
         const [second] = await s.createFiles(1, [{ ...file('img', 'a.png', 0), caption: 'new', blobKey: 'key-2' }]);
         expect(second).toMatchObject({ id: first?.id, blobKey: 'key-2', caption: 'new', uploadedAt: null });
-        expect(await s.listFiles(1, null, null)).toEqual([]);
+        expect(await s.listFiles(1, files(null, null))).toEqual([]);
         await s.markFileUploaded('key-2', 11, 200);
-        expect(await s.listFiles(1, null, null)).toMatchObject([
+        expect(await s.listFiles(1, files(null, null))).toMatchObject([
           { fileName: 'a.png', fileSize: 11, uploadedAt: 200, caption: 'new' },
         ]);
       }),

@@ -22,6 +22,9 @@ const PARAM_TEXTS: [string, string][] = [
   ['invalid UTF-8 when decoded', '%C3%28'],
   ['an unknown enum value', 'BOGUS_VALUE'],
   ['a 100 kB value', 'q'.repeat(100_000)],
+  // Key-path lists (configKeys of runs/list): a quote, an empty key, and too many keys too deep.
+  ['a dotted key path with a quote and an empty key', 'a.%22b,c..d'],
+  ['150 dotted key paths 40 keys deep', Array.from({ length: 150 }, (_, i) => `k${i}${'.k'.repeat(39)}`).join(',')],
 ];
 
 /** Must the parameter refuse this text? Only when the schema's type or bounds exclude it. */

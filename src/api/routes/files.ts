@@ -4,15 +4,16 @@ import type { Readable } from 'node:stream';
 import { DOWNLOAD_PATH, UPLOAD_PATH } from '../../blob/local-blob-store.js';
 import { forbidden } from '../../errors.js';
 import type { Deps } from '../../services/context.js';
-import { listRunFiles, openDownload, requestUploads } from '../../services/files.js';
+import { listRunFiles, MAX_FILES_PER_READ, openDownload, requestUploads } from '../../services/files.js';
 import { ingestRun } from '../../services/ingest.js';
 import { receiveUpload } from '../../services/upload-receive.js';
 import { admitRequest } from '../hooks/ingest-admission.js';
 import { admissionOf } from './ingest.js';
 import type { App } from '../app-types.js';
-import { fileView } from '../views/file-view.js';
+import { fileTexts } from '../views/file-view.js';
+import { jsonStream, sendJsonStream } from '../sliced-json.js';
 import { ctxOf } from '../hooks/auth-hook.js';
-import { Nullable, Opt, RunId, Step } from '../schema-helpers.js';
+import { Nullable, Opt, QueryInt, RunId, Step } from '../schema-helpers.js';
 
 const FileBody = Type.Object({
   fileName: Type.String({ minLength: 1, maxLength: 255 }),
@@ -104,15 +105,26 @@ export async function registerFileRoutes(app: App, deps: Deps): Promise<void> {
     '/api/runs/files',
     {
       schema: {
+        description:
+          "A run's uploaded files by step, sampleIndex, fileName, each with a download link valid 5 days; " +
+          '`logName` and `logGroup` filter exactly; `limit` (at most 10,000) and `offset` page the listing ' +
+          '(without `limit`, every file). One answer holds at most 10,000 files and STEPWISE_READ_MAX_BYTES ' +
+          'bytes (default 64 MB): a larger one is refused with 400 `RESULT_TOO_LARGE`, whose error asks for ' +
+          '`logName`, `logGroup` or paging.',
         querystring: Type.Object({
           runId: RunId,
           projectName: Type.Optional(Type.String({ maxLength: 256 })),
           logName: Type.Optional(Type.String({ maxLength: 1024 })),
           logGroup: Type.Optional(Type.String({ maxLength: 1024 })),
+          limit: Type.Optional(QueryInt(1, MAX_FILES_PER_READ)),
+          offset: Type.Optional(QueryInt(0, Number.MAX_SAFE_INTEGER)),
         }),
         response: { 200: Type.Object({ files: Type.Array(FileView) }) },
       },
     },
-    async (request) => ({ files: (await listRunFiles(ctxOf(deps, request), request.query)).map(fileView) }),
+    async (request, reply) => {
+      const files = await listRunFiles(ctxOf(deps, request), request.query);
+      return sendJsonStream(reply, jsonStream({}, 'files', fileTexts(files)));
+    },
   );
 }

@@ -2,11 +2,17 @@ import { Type } from '@sinclair/typebox';
 import { decodeRunId } from '../../domain/sqid.js';
 import { badRequest } from '../../errors.js';
 import type { Deps } from '../../services/context.js';
-import { getProjectRun, getRunByDisplayId, listRunLogNames } from '../../services/run-lookup.js';
+import { getRunDetails } from '../../services/run-details.js';
+import { getProjectRun } from '../../services/run-lookup.js';
 import type { App } from '../app-types.js';
 import { ctxOf } from '../hooks/auth-hook.js';
 import { RunId } from '../schema-helpers.js';
-import { RunDetailsSchema, runDetailsView } from '../views/run-view.js';
+import { sendJsonStream } from '../sliced-json.js';
+import { RunDetailsSchema, runDetailsPieces } from '../views/run-view.js';
+
+const DETAILS_BOUND =
+  'One answer holds at most STEPWISE_READ_MAX_ITEMS log names (default 100,000) and STEPWISE_READ_MAX_BYTES ' +
+  'bytes (default 64 MB): a larger one is refused with 400 `RESULT_TOO_LARGE`.';
 
 /** GET /api/runs/details/{runId}, .../by-display-id/{displayId} and GET /api/runs/{sqid}. */
 export function registerRunDetailsRoutes(app: App, deps: Deps): void {
@@ -14,11 +20,17 @@ export function registerRunDetailsRoutes(app: App, deps: Deps): void {
 
   app.get(
     '/api/runs/details/:runId',
-    { schema: { params: Type.Object({ runId: RunId }), response: { 200: RunDetailsSchema } } },
-    async (request) => {
+    {
+      schema: {
+        description: `A run with its log names and JSON fields. ${DETAILS_BOUND}`,
+        params: Type.Object({ runId: RunId }),
+        response: { 200: RunDetailsSchema },
+      },
+    },
+    async (request, reply) => {
       const ctx = ctxOf(deps, request);
-      const run = await getProjectRun(ctx, request.params.runId, undefined);
-      return runDetailsView(run, await listRunLogNames(ctx, run), publicUrl, ctx.principal.orgSlug);
+      const details = await getRunDetails(ctx, { runId: request.params.runId });
+      return sendJsonStream(reply, runDetailsPieces(details, publicUrl, ctx.principal.orgSlug));
     },
   );
 
@@ -26,15 +38,17 @@ export function registerRunDetailsRoutes(app: App, deps: Deps): void {
     '/api/runs/details/by-display-id/:displayId',
     {
       schema: {
+        description: `The details of a run by its display id, as GET /api/runs/details/{runId}. ${DETAILS_BOUND}`,
         params: Type.Object({ displayId: Type.String({ minLength: 1, maxLength: 64 }) }),
         querystring: Type.Object({ projectName: Type.Optional(Type.String({ minLength: 1 })) }),
         response: { 200: RunDetailsSchema },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const ctx = ctxOf(deps, request);
-      const run = await getRunByDisplayId(ctx, request.params.displayId, request.query.projectName);
-      return runDetailsView(run, await listRunLogNames(ctx, run), publicUrl, ctx.principal.orgSlug);
+      const { displayId } = request.params;
+      const details = await getRunDetails(ctx, { displayId, projectName: request.query.projectName });
+      return sendJsonStream(reply, runDetailsPieces(details, publicUrl, ctx.principal.orgSlug));
     },
   );
 

@@ -1,10 +1,11 @@
 import { Type } from '@sinclair/typebox';
 import type { Deps } from '../../services/context.js';
-import { searchRuns } from '../../services/run-search.js';
+import { listRuns } from '../../services/run-list.js';
 import type { App } from '../app-types.js';
 import { ctxOf } from '../hooks/auth-hook.js';
 import { JsonValue, Nullable, ProjectName, QueryInt } from '../schema-helpers.js';
-import { runRowView } from '../views/run-view.js';
+import { jsonStream, sendJsonStream } from '../sliced-json.js';
+import { runRowTexts } from '../views/run-view.js';
 
 const Num = Nullable(Type.Number());
 
@@ -33,6 +34,13 @@ export function registerRunListRoutes(app: App, deps: Deps): void {
     '/api/runs/list',
     {
       schema: {
+        description:
+          "A page of a project's runs matching the search, sorted, each with its whole `config`, or with " +
+          '`configKeys=lr,optimizer.beta1` only those keys of it (dotted paths of object keys, nested in the answer ' +
+          'as in the config; missing keys are left out; `configKeys=` with no keys answers every set config as ' +
+          '`{}`; an unset config is `null` either way). One answer holds at most STEPWISE_READ_MAX_BYTES bytes ' +
+          '(default 64 MB): a larger one is refused with 400 `RESULT_TOO_LARGE`, whose error asks for a lower ' +
+          '`limit` or for `configKeys`.',
         querystring: Type.Object({
           projectName: ProjectName,
           search: Type.Optional(Type.String({ maxLength: 256 })),
@@ -43,16 +51,16 @@ export function registerRunListRoutes(app: App, deps: Deps): void {
           sort: Type.Optional(Type.String({ maxLength: 1024 })),
           filter: Type.Optional(Type.String({ maxLength: 20_000 })),
           metrics: Type.Optional(Type.String({ maxLength: 20_000 })),
+          configKeys: Type.Optional(Type.String({ maxLength: 10_000 })),
         }),
         response: { 200: Type.Object({ runs: Type.Array(RunRow), total: Type.Integer() }) },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const ctx = ctxOf(deps, request);
-      const { rows, total } = await searchRuns(ctx, request.query);
-      const { publicUrl } = deps.config;
-      const runs = rows.map(({ run, summaries }) => runRowView(run, summaries, publicUrl, ctx.principal.orgSlug));
-      return { runs, total };
+      const { total, batches } = await listRuns(ctx, request.query);
+      const rows = runRowTexts(batches, deps.config.publicUrl, ctx.principal.orgSlug);
+      return sendJsonStream(reply, jsonStream({}, 'runs', rows, { total }));
     },
   );
 }

@@ -14,3 +14,8 @@ export const fileView = (r: FileRecord & { url: string }) => ({
   sampleIndex: r.sampleIndex,
   url: r.url,
 });
+
+/** The files of a listing as JSON texts (one per file, made as the answer is sent). */
+export function* fileTexts(files: readonly (FileRecord & { url: string })[]): Generator<string> {
+  for (const f of files) yield JSON.stringify(fileView(f));
+}

@@ -1,7 +1,10 @@
 import { Type, type Static } from '@sinclair/typebox';
-import type { LogNameEntry, Run, SeriesSummary } from '../../domain/types.js';
+import type { Run } from '../../domain/types.js';
 import { iso } from '../../domain/iso.js';
+import type { RunDetails } from '../../services/run-details.js';
+import type { ListedRun } from '../../services/run-list.js';
 import { runUrl } from '../../services/run-urls.js';
+import { jsonStream, objectParts, RawJson } from '../sliced-json.js';
 import { JsonValue, Nullable } from '../schema-helpers.js';
 import { metricSummaryView } from './metric-view.js';
 
@@ -31,14 +34,14 @@ export const RunDetailsSchema = Type.Object({
   url: Type.String(),
 });
 
-/** A run as the details endpoints answer it. */
-export function runDetailsView(
-  run: Run,
-  logNames: LogNameEntry[],
-  publicUrl: string,
-  orgSlug: string,
-): Static<typeof RunDetailsSchema> {
-  return {
+/**
+ * The details answer of a run as JSON text pieces (stored JSON fields put in as they are,
+ * log names one at a time as the answer is sent), in RunDetailsSchema's shape.
+ */
+export function runDetailsPieces(d: RunDetails, publicUrl: string, orgSlug: string): AsyncGenerator<string> {
+  const { run, json } = d;
+  const raw = (text: string | null) => new RawJson(text ?? 'null');
+  const head = {
     id: run.id,
     name: run.name,
     number: run.number,
@@ -52,14 +55,17 @@ export function runDetailsView(
     externalId: run.externalId,
     forkedFromRunId: run.forkedFromRunId,
     forkStep: run.forkStep,
-    logNames,
-    config: run.config,
-    systemMetadata: run.systemMetadata,
-    loggerSettings: run.loggerSettings,
-    statusMetadata: run.statusMetadata,
+  };
+  const tail = {
+    config: raw(json.config),
+    systemMetadata: raw(json.systemMetadata),
+    loggerSettings: raw(json.loggerSettings),
+    statusMetadata: raw(json.statusMetadata),
     notes: run.notes,
     url: runUrl(publicUrl, orgSlug, run.projectName, run.id),
   };
+  const names = d.logNames.map(({ logName, logType, logGroup }) => JSON.stringify({ logName, logType, logGroup }));
+  return jsonStream(head, 'logNames', names, tail);
 }
 
 export const RunRefSchema = Type.Object({
@@ -95,10 +101,10 @@ export function runRefView(
 }
 
 /**
- * A row of GET /api/runs/list: the run with ISO times and its url, plus `summary` (by metric
- * name) when metrics were asked for.
+ * A row of GET /api/runs/list: the run with ISO times and its url, its config (JSON text as
+ * stored, or the picked keys), plus `summary` (by metric name) when metrics were asked for.
  */
-export function runRowView(run: Run, summaries: SeriesSummary[] | undefined, publicUrl: string, orgSlug: string) {
+function runRowView({ run, summaries, config }: ListedRun, publicUrl: string, orgSlug: string) {
   return {
     id: run.id,
     name: run.name,
@@ -112,8 +118,17 @@ export function runRowView(run: Run, summaries: SeriesSummary[] | undefined, pub
     url: runUrl(publicUrl, orgSlug, run.projectName, run.id),
     forkedFromRunId: run.forkedFromRunId,
     forkStep: run.forkStep,
-    config: run.config,
+    config: new RawJson(config ?? 'null'),
     // fromEntries defines own properties, so a metric named __proto__ stays a plain key.
     ...(summaries ? { summary: Object.fromEntries(summaries.map((s) => [s.logName, metricSummaryView(s)])) } : {}),
   };
+}
+
+/** The rows of GET /api/runs/list as JSON text parts, in order, taking each batch only when the one before is used. */
+export async function* runRowTexts(
+  batches: AsyncIterable<ListedRun[]> | Iterable<ListedRun[]>,
+  publicUrl: string,
+  orgSlug: string,
+): AsyncGenerator<string[]> {
+  for await (const batch of batches) for (const row of batch) yield objectParts(runRowView(row, publicUrl, orgSlug));
 }

@@ -29,6 +29,10 @@ export const postgresSearch: SearchDialect = {
     const x = at(c, path);
     return { sql: `json_typeof(${x.sql}) = 'null'`, params: x.params };
   },
+  jsonText: (c, path) => {
+    const x = at(c, path);
+    return { sql: `CAST(${x.sql} AS text)`, params: x.params };
+  },
   jsonPresent: (c, path) => {
     const x = at(c, path);
     return { sql: `${x.sql} IS NOT NULL`, params: x.params };

@@ -1,7 +1,8 @@
 /** File records of runs: created awaiting their bytes, marked uploaded, listed once uploaded. */
 import type { FileInput, FileRecord } from '../../domain/types.js';
 import { logGroupOf } from '../../domain/log-group.js';
-import type { SqlDb } from './sql-db.js';
+import type { FileListQuery } from '../series-store.js';
+import type { SqlDb, SqlValue } from './sql-db.js';
 
 interface FileRow {
   id: number | string;
@@ -95,30 +96,48 @@ export async function findFile(db: SqlDb, blobKey: string): Promise<FileRecord |
   return rows[0] === undefined ? undefined : toRecord(rows[0]);
 }
 
+/** The uploaded files of a run, filtered, in listing order, paged (`?` parameters in text order). */
+function filesPage(db: SqlDb, runId: number, q: FileListQuery, columns: string): { sql: string; params: SqlValue[] } {
+  const c = db.dialect.binaryCollate;
+  let sql = `SELECT ${columns} FROM files WHERE run_id = ? AND uploaded_at IS NOT NULL`;
+  const params: SqlValue[] = [runId];
+  if (q.logName !== null) {
+    sql += ' AND log_name = ?';
+    params.push(q.logName);
+  }
+  if (q.logGroup !== null) {
+    sql += ' AND log_group = ?';
+    params.push(q.logGroup);
+  }
+  sql += ` ORDER BY step, sample_index, file_name ${c}, log_name ${c}, id LIMIT ? OFFSET ?`;
+  params.push(q.limit, q.offset);
+  return { sql, params };
+}
+
 /**
- * Returns a run's uploaded files ordered by step, sampleIndex, fileName (code point order),
- * optionally only of one logName and/or one logGroup (exact).
+ * Returns a page of a run's uploaded files ordered by step, sampleIndex, fileName (code point
+ * order), optionally only of one logName and/or one logGroup (exact).
  */
-export async function listFiles(
+export async function listFiles(db: SqlDb, runId: number, q: FileListQuery): Promise<FileRecord[]> {
+  const page = filesPage(db, runId, q, FILE_COLUMNS);
+  const rows = await db.all<FileRow>(page.sql, page.params);
+  return rows.map(toRecord);
+}
+
+/** How many files listFiles would return, and the bytes of their names, types, captions and blob keys. */
+export async function fileListStats(
   db: SqlDb,
   runId: number,
-  logName: string | null,
-  logGroup: string | null,
-): Promise<FileRecord[]> {
-  const c = db.dialect.binaryCollate;
-  let sql = `SELECT ${FILE_COLUMNS} FROM files WHERE run_id = ? AND uploaded_at IS NOT NULL`;
-  const params: (string | number)[] = [runId];
-  if (logName !== null) {
-    sql += ' AND log_name = ?';
-    params.push(logName);
-  }
-  if (logGroup !== null) {
-    sql += ' AND log_group = ?';
-    params.push(logGroup);
-  }
-  sql += ` ORDER BY step, sample_index, file_name ${c}, log_name ${c}, id`;
-  const rows = await db.all<FileRow>(sql, params);
-  return rows.map(toRecord);
+  q: FileListQuery,
+): Promise<{ count: number; bytes: number }> {
+  const len = (column: string) => `COALESCE(octet_length(${column}), 0)`;
+  const page = filesPage(db, runId, q, 'file_name, file_type, log_name, caption, blob_key');
+  const row = await db.get<{ n: number | string; bytes: number | string | null }>(
+    `SELECT count(*) AS n, SUM(${['file_name', 'file_type', 'log_name', 'log_name', 'caption', 'blob_key'].map(len).join(' + ')}) AS bytes
+     FROM (${page.sql}) AS f`,
+    page.params,
+  );
+  return { count: Number(row?.n ?? 0), bytes: Number(row?.bytes ?? 0) };
 }
 
 /** Returns a run's records still awaiting bytes, created at or after `since`, newest first, at most limit. */

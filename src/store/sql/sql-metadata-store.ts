@@ -4,6 +4,8 @@ import type {
   LogNameEntry,
   Project,
   Run,
+  RunHead,
+  RunJsonTexts,
   RunTarget,
   SessionRecord,
   StatusEvent,
@@ -14,7 +16,8 @@ import type {
   NewSession,
 } from '../../domain/types.js';
 import { notFound } from '../../errors.js';
-import type { CreateRunInput, MetadataStore, RunSearchQuery, StatusWrite } from '../metadata-store.js';
+import type { CreateRunInput, MetadataStore, RunHeadRef, RunSearchQuery, StatusWrite } from '../metadata-store.js';
+import { findRunHead, findRunJsonTexts, listConfigTexts, listRunHeads } from './sql-run-texts.js';
 import type { SqlDb } from './sql-db.js';
 import {
   ensureOrganization,
@@ -46,6 +49,7 @@ import {
   updateTags,
   addLogNames,
   listLogNames,
+  logNameStats,
   setModelGraph,
   findModelGraph,
   getLineage,
@@ -132,12 +136,22 @@ export class SqlMetadataStore implements MetadataStore {
     return updateTags(this.sql, orgId, runId, tags, at);
   }
 
-  addLogNames(orgId: number, runId: number, entries: readonly LogNameEntry[], at: number): Promise<void> {
-    return addLogNames(this.sql, orgId, runId, entries, at);
+  addLogNames(
+    orgId: number,
+    runId: number,
+    entries: readonly LogNameEntry[],
+    at: number,
+    maxNames?: number,
+  ): Promise<void> {
+    return addLogNames(this.sql, orgId, runId, entries, at, maxNames);
   }
 
   listLogNames(runId: number): Promise<LogNameEntry[]> {
     return listLogNames(this.sql, runId);
+  }
+
+  logNameStats(runId: number): Promise<{ count: number; bytes: number }> {
+    return logNameStats(this.sql, runId);
   }
 
   setModelGraph(orgId: number, runId: number, graph: ModelGraph, at: number): Promise<void> {
@@ -186,6 +200,26 @@ export class SqlMetadataStore implements MetadataStore {
 
   listRunsByIds(orgId: number, runIds: readonly number[]): Promise<Run[]> {
     return listRunsByIds(this.sql, orgId, runIds);
+  }
+
+  listRunHeads(orgId: number, runIds: readonly number[]): Promise<RunHead[]> {
+    return listRunHeads(this.sql, orgId, runIds);
+  }
+
+  findRunHead(orgId: number, ref: RunHeadRef): Promise<RunHead | undefined> {
+    return findRunHead(this.sql, orgId, ref);
+  }
+
+  listConfigTexts(
+    orgId: number,
+    runIds: readonly number[],
+    paths?: readonly string[][],
+  ): Promise<Map<number, string | null>> {
+    return listConfigTexts(this.sql, orgId, runIds, paths);
+  }
+
+  findRunJsonTexts(orgId: number, runId: number): Promise<RunJsonTexts | undefined> {
+    return findRunJsonTexts(this.sql, orgId, runId);
   }
 
   listProjectRuns(orgId: number, projectName: string, limit: number, offset: number): Promise<Run[]> {

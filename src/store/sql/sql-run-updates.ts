@@ -3,7 +3,7 @@
  */
 import { deepMerge } from '../../domain/deep-merge.js';
 import type { LineageLink, LogNameEntry, Alert, AlertInput, ModelGraph } from '../../domain/types.js';
-import { notFound } from '../../errors.js';
+import { badRequest, notFound } from '../../errors.js';
 import type { SqlDb, SqlExecutor } from './sql-db.js';
 import { findRunInTx } from './sql-run-create.js';
 import { parseJsonColumn, toJsonColumn } from './run-row.js';
@@ -48,15 +48,35 @@ export function addLogNames(
   runId: number,
   entries: readonly LogNameEntry[],
   at: number,
+  maxNames = Number.POSITIVE_INFINITY,
 ): Promise<void> {
   return db.transaction(async (tx) => {
-    await requireRun(tx, orgId, runId);
-    await tx.runMany(
+    // The row lock serialises registrations of one run, so concurrent ones cannot pass the cap together.
+    await requireRun(tx, orgId, runId, db.dialect.forUpdate);
+    const added = await tx.runMany(
       `INSERT INTO log_names (run_id, log_name, log_type, log_group, created_at) VALUES (?, ?, ?, ?, ?)
        ON CONFLICT (run_id, log_name) DO NOTHING`,
       entries.map((e) => [runId, e.logName, e.logType, e.logGroup, at]),
     );
+    if (added === 0 || maxNames === Number.POSITIVE_INFINITY) return;
+    const row = await tx.get<{ n: number | string }>('SELECT count(*) AS n FROM log_names WHERE run_id = ?', [runId]);
+    const count = Number(row?.n ?? 0);
+    if (count > maxNames) {
+      throw badRequest(
+        `run ${runId} may have at most ${maxNames} log names (metric, data and file names); ` +
+          `this request would make it ${count} (${added} new)`,
+      );
+    }
   });
+}
+
+export async function logNameStats(db: SqlDb, runId: number): Promise<{ count: number; bytes: number }> {
+  const row = await db.get<{ n: number | string; bytes: number | string | null }>(
+    `SELECT count(*) AS n, SUM(octet_length(log_name) + octet_length(log_group) + octet_length(log_type)) AS bytes
+     FROM log_names WHERE run_id = ?`,
+    [runId],
+  );
+  return { count: Number(row?.n ?? 0), bytes: Number(row?.bytes ?? 0) };
 }
 
 export async function listLogNames(db: SqlDb, runId: number): Promise<LogNameEntry[]> {

@@ -29,6 +29,8 @@ export interface SearchDialect {
   jsonBoolean(column: string, path: readonly string[]): Frag;
   /** True when `path` holds JSON null. */
   jsonIsNull(column: string, path: readonly string[]): Frag;
+  /** The JSON text of the value at `path` (any type, JSON null included), else NULL. */
+  jsonText(column: string, path: readonly string[]): Frag;
   /** True when `path` holds any value, JSON null included. */
   jsonPresent(column: string, path: readonly string[]): Frag;
   /** True when the text matches a canonical pattern of domain/regex-dialect.ts anywhere. */

@@ -9,12 +9,12 @@ import type {
   MetricPointInput,
   SeriesSummary,
 } from '../../domain/types.js';
-import type { MetricQuery, RankQuery, RunRef, SeriesStore, SummaryQuery } from '../series-store.js';
+import type { FileListQuery, MetricQuery, RankQuery, RunRef, SeriesStore, SummaryQuery } from '../series-store.js';
 import { appendConsole } from './sql-console.js';
 import { listConsoleJson } from './sql-console-page.js';
 import { appendData, listData } from './sql-data-lines.js';
 import type { SqlDb } from './sql-db.js';
-import { createFiles, findFile, listFiles, listPendingFiles, markFileUploaded } from './sql-files.js';
+import { createFiles, fileListStats, findFile, listFiles, listPendingFiles, markFileUploaded } from './sql-files.js';
 import { metricNames, projectSummaries } from './sql-metric-names.js';
 import { projectLastValues, projectRunsByLastValue } from './sql-last-values.js';
 import { rankRuns } from './sql-rank-runs.js';
@@ -165,8 +165,12 @@ export class SqlSeriesStore implements SeriesStore {
     return findFile(this.sql, blobKey);
   }
 
-  listFiles(runId: number, logName: string | null, logGroup: string | null): Promise<FileRecord[]> {
-    return listFiles(this.sql, runId, logName, logGroup);
+  listFiles(runId: number, q: FileListQuery): Promise<FileRecord[]> {
+    return listFiles(this.sql, runId, q);
+  }
+
+  fileListStats(runId: number, q: FileListQuery): Promise<{ count: number; bytes: number }> {
+    return fileListStats(this.sql, runId, q);
   }
 
   listPendingFiles(runId: number, since: number, limit: number): Promise<FileRecord[]> {

@@ -25,6 +25,7 @@ export const sqliteSearch: SearchDialect = {
     params: [jsonPath(path)],
   }),
   jsonIsNull: (c, path) => ({ sql: `json_type(${c}, ?) = 'null'`, params: [jsonPath(path)] }),
+  jsonText: (c, path) => ({ sql: `${c} -> ?`, params: [jsonPath(path)] }),
   jsonPresent: (c, path) => ({ sql: `json_type(${c}, ?) IS NOT NULL`, params: [jsonPath(path)] }),
   regexMatch: (subject, pattern) => ({ sql: `sw_regexp(?, ${subject.sql}) = 1`, params: [pattern, ...subject.params] }),
   arrayStrings: (c) => `json_each(${c}) AS t`,
