@@ -34,8 +34,10 @@ export interface Config {
   sessionTtlMs: number;
   /** The built dashboard (index.html, assets/) served at every non-API path. */
   uiDir: string;
-  /** Most items one read answers: points of GET /api/runs/metrics, metrics of GET /api/runs/statistics (400 above). */
+  /** Most metrics GET /api/runs/statistics answers (400 above). */
   readMaxItems: number;
+  /** Most points GET /api/runs/metrics answers, counted before it streams them (400 above). */
+  readMaxPoints: number;
   /** `postgres://…` (or `sqlite:<file>`); undefined = the embedded SQLite file in dataDir. */
   databaseUrl: string | undefined;
   /** `s3://bucket/prefix?endpoint=…&region=…&forcePathStyle=true`; undefined = `<dataDir>/blobs`. */
@@ -186,6 +188,7 @@ export function loadConfig(args: readonly string[], env: NodeJS.ProcessEnv = pro
     staleAfterMs: parseDuration(env.STEPWISE_STALE_AFTER, 10 * 60_000, 'STEPWISE_STALE_AFTER'),
     logLevel: flagValue(args, 'log-level') ?? env.STEPWISE_LOG_LEVEL ?? 'info',
     readMaxItems: parseCount(env.STEPWISE_READ_MAX_ITEMS, 100_000, 'STEPWISE_READ_MAX_ITEMS'),
+    readMaxPoints: parseCount(env.STEPWISE_READ_MAX_POINTS, 2_000_000, 'STEPWISE_READ_MAX_POINTS'),
     sessionTtlMs: parseCount(env.STEPWISE_SESSION_TTL, 7 * 86_400, 'STEPWISE_SESSION_TTL') * 1000,
     uiDir: path.resolve(env.STEPWISE_UI_DIR || DEFAULT_UI_DIR),
     ...storageConfig(args, env),
