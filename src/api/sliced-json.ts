@@ -4,6 +4,7 @@
  * ~0.7 µs, and building the text batch by batch lets health checks and other requests run in
  * between. Batches become text as they arrive, so only strings (not item objects) pile up.
  */
+import { Readable } from 'node:stream';
 import type { FastifyReply } from 'fastify';
 import { TimeSlice } from '../time-slice.js';
 
@@ -71,21 +72,31 @@ async function assemble(
   memberTexts: AsyncIterable<string>,
   tail: Record<string, unknown>,
 ): Promise<string[]> {
-  const open = JSON.stringify(head).slice(0, -1);
   const pieces: string[] = [];
+  for await (const piece of pieceStream(head, key, memberTexts, tail)) pieces.push(piece);
+  return pieces;
+}
+
+/** Yields `{...head, [key]: [members], ...tail}` in pieces of about PIECE_CHARS, as members arrive. */
+async function* pieceStream(
+  head: Record<string, unknown>,
+  key: string,
+  memberTexts: AsyncIterable<string>,
+  tail: Record<string, unknown>,
+): AsyncGenerator<string> {
+  const open = JSON.stringify(head).slice(0, -1);
   let piece = `${open}${open === '{' ? '' : ','}${JSON.stringify(key)}:[`;
   let first = true;
   for await (const text of memberTexts) {
     piece += first ? text : `,${text}`;
     first = false;
     if (piece.length >= PIECE_CHARS) {
-      pieces.push(piece);
+      yield piece;
       piece = '';
     }
   }
   const close = JSON.stringify(tail).slice(1);
-  pieces.push(`${piece}]${close === '}' ? '' : ','}${close}`);
-  return pieces;
+  yield `${piece}]${close === '}' ? '' : ','}${close}`;
 }
 
 /**
@@ -101,4 +112,26 @@ export function sendJsonBuffer(reply: FastifyReply, pieces: readonly string[]): 
   let at = 0;
   for (const piece of pieces) at += bytes.write(piece, at);
   return reply.type('application/json; charset=utf-8').send(bytes);
+}
+
+/**
+ * Sends `{...head, [key]: [...every batch's items], ...tail}` as a chunked JSON stream (no
+ * Content-Length, no response serializer, so the items must already be the schema's shape).
+ * Batches are read only as the socket takes the text (backpressure: about one piece of
+ * PIECE_CHARS waits in the stream), so memory stays near one batch, not the whole answer; a
+ * closed connection ends the reading. The status and headers are sent with the first piece:
+ * refuse a read before calling this. An error while iterating aborts the answer.
+ */
+export function sendJsonStream(
+  reply: FastifyReply,
+  head: Record<string, unknown>,
+  key: string,
+  batches: AsyncIterable<readonly unknown[]>,
+  tail: Record<string, unknown> = {},
+): FastifyReply {
+  const text = Readable.from(pieceStream(head, key, members(batches), tail), {
+    objectMode: false,
+    highWaterMark: PIECE_CHARS,
+  });
+  return reply.type('application/json; charset=utf-8').send(text);
 }
