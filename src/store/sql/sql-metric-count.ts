@@ -54,16 +54,37 @@ async function metricPoints(
     return Math.min(cap, n);
   }
   for (const seg of segments) {
-    const row = metric.sources.find((s) => s.seriesId === seg.seriesId)?.row;
-    n += row ? await segmentPoints(db, seg, row) : 0;
+    const row = rowOf(metric, seg);
+    n += row ? (wholePoints(seg, row) ?? (await cutPoints(db, seg))) : 0;
     if (n >= cap) break;
   }
   return Math.min(cap, n);
 }
 
-/** The points of one series in [seg.from, seg.to]: its row's count when the segment holds it all. */
-async function segmentPoints(db: SqlDb, seg: Segment, row: SeriesRow): Promise<number> {
-  if (seg.from <= Number(row.first_step) && seg.to >= Number(row.max_step)) return Number(row.points);
+const rowOf = (metric: LineageMetric, seg: Segment): SeriesRow | undefined =>
+  metric.sources.find((s) => s.seriesId === seg.seriesId)?.row;
+
+/** The row's point count when the segment holds its whole series, else null. */
+const wholePoints = (seg: Segment, row: SeriesRow): number | null =>
+  seg.from <= Number(row.first_step) && seg.to >= Number(row.max_step) ? Number(row.points) : null;
+
+/**
+ * The points of a metric's segments when each holds its whole series, from the series rows
+ * (no query); null when one is cut by the step range or a fork step.
+ */
+export function wholeSegmentsPoints(metric: LineageMetric, segments: readonly Segment[]): number | null {
+  let n = 0;
+  for (const seg of segments) {
+    const row = rowOf(metric, seg);
+    const whole = row ? wholePoints(seg, row) : 0;
+    if (whole === null) return null;
+    n += whole;
+  }
+  return n;
+}
+
+/** The points of one series in [seg.from, seg.to], from the chunk index and the (at most two) chunks cut. */
+async function cutPoints(db: SqlDb, seg: Segment): Promise<number> {
   const range = overlapping(seg.seriesId, seg.from, seg.to);
   const chunks = await db.allArrays(
     `SELECT first_step, first_tie, last_step, points FROM metric_chunks WHERE ${range.where}`,

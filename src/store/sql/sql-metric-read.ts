@@ -8,6 +8,7 @@ import { TimeSlice } from '../../time-slice.js';
 import type { MetricQuery, SummaryQuery } from '../series-store.js';
 import type { SqlDb } from './sql-db.js';
 import { collectPoints, effectivePages } from './sql-effective-points.js';
+import { wholeSegmentsPoints } from './sql-metric-count.js';
 import {
   lineageMetricPages,
   lineageMetrics,
@@ -52,7 +53,10 @@ export async function* metricSeries(
   const stepMax = clampStep(q.stepMax);
   for await (const metric of queriedMetrics(db, lineage, q)) {
     const segments = segmentsOf(metric, stepMin, stepMax);
-    const sampled = segments && (await sampleSegments(db, segments, q.limit));
+    // A metric known to fit its limit (whole series, counted by their rows) is read, not sampled.
+    const whole = segments && wholeSegmentsPoints(metric, segments);
+    const fits = whole !== null && whole <= q.limit;
+    const sampled = segments && !fits ? await sampleSegments(db, segments, q.limit) : null;
     const points = sampled ?? samplePoints(await collectPoints(db, metric.sources, stepMin, stepMax), q.limit);
     if (points.length === 0) continue;
     yield { logName: metric.logName, points: points.map(toMetricPoint) };
