@@ -5,6 +5,8 @@
  * RESULT_TOO_LARGE that asks for logName or logGroup. GET /api/runs/statistics answers at most
  * STEPWISE_READ_MAX_ITEMS metrics (default 100,000).
  */
+import { once } from 'node:events';
+import http from 'node:http';
 import { Ajv } from 'ajv';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getMetrics, getStatistics, ingestSeries, type MetricPointView } from '../helpers/ingest-api.js';
@@ -88,6 +90,45 @@ describe('GET /api/runs/metrics answers the pluto client read of every metric at
       expect(points, logName).toEqual(await getMetrics(t.app, t.key, { runId: run.runId, logName, limit: 10_000 }));
     }
   }, 120_000);
+
+  it('reads the series only as fast as the client takes the answer, and stops when the client goes away', async () => {
+    const store = t.deps.series;
+    const original = store.metricSeries.bind(store);
+    let pulled = 0;
+    let finished = false;
+    store.metricSeries = (lineage, q) =>
+      (async function* () {
+        try {
+          for await (const s of original(lineage, q)) {
+            pulled++;
+            yield s;
+          }
+        } finally {
+          finished = true;
+        }
+      })();
+    try {
+      const base = await t.app.listen({ port: 0, host: '127.0.0.1' });
+      const req = http.get(`${base}/api/runs/metrics?runId=${run.runId}&limit=10000`, {
+        headers: { authorization: `Bearer ${t.key}` },
+      });
+      const [res] = (await once(req, 'response')) as [http.IncomingMessage];
+      expect(res.statusCode).toBe(200);
+      await once(res, 'data');
+      res.pause();
+      // ~31 MB of answer; what the socket buffers hold is a few metrics of ~1 MB each.
+      await new Promise((r) => setTimeout(r, 1_000));
+      expect(pulled).toBeGreaterThan(0);
+      expect(pulled).toBeLessThan(METRICS / 2);
+      expect(finished).toBe(false);
+      req.destroy();
+      for (let waited = 0; !finished && waited < 5_000; waited += 50) await new Promise((r) => setTimeout(r, 50));
+      expect(finished).toBe(true);
+      expect(pulled).toBeLessThan(METRICS / 2);
+    } finally {
+      store.metricSeries = original;
+    }
+  }, 60_000);
 });
 
 describe('STEPWISE_READ_MAX_POINTS bounds the points one metrics read asks for', () => {
