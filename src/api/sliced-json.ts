@@ -4,8 +4,8 @@
  * ~0.7 µs, and building the text batch by batch lets health checks and other requests run in
  * between. Batches become text as they arrive, so only strings (not item objects) pile up.
  */
-import { Readable } from 'node:stream';
 import type { FastifyReply } from 'fastify';
+import { Readable } from 'node:stream';
 import { TimeSlice } from '../time-slice.js';
 
 /** Items serialised between two chances to yield. */
@@ -73,16 +73,21 @@ async function assemble(
   tail: Record<string, unknown>,
 ): Promise<string[]> {
   const pieces: string[] = [];
-  for await (const piece of pieceStream(head, key, memberTexts, tail)) pieces.push(piece);
+  for await (const piece of jsonStream(head, key, memberTexts, tail)) pieces.push(piece);
   return pieces;
 }
 
-/** Yields `{...head, [key]: [members], ...tail}` in pieces of about PIECE_CHARS, as members arrive. */
-async function* pieceStream(
+/**
+ * Yields the JSON text of `{...head, [key]: [members], ...tail}` in pieces of about
+ * PIECE_CHARS, pulling the members (JSON texts of one or more items, e.g. from itemMembers)
+ * only as pieces are taken, so a stream of it holds about one member at a time. Head, members
+ * and tail must already be exactly the response schema's shape.
+ */
+export async function* jsonStream(
   head: Record<string, unknown>,
   key: string,
   memberTexts: AsyncIterable<string>,
-  tail: Record<string, unknown>,
+  tail: Record<string, unknown> = {},
 ): AsyncGenerator<string> {
   const open = JSON.stringify(head).slice(0, -1);
   let piece = `${open}${open === '{' ? '' : ','}${JSON.stringify(key)}:[`;
@@ -97,6 +102,16 @@ async function* pieceStream(
   }
   const close = JSON.stringify(tail).slice(1);
   yield `${piece}]${close === '}' ? '' : ','}${close}`;
+}
+
+/**
+ * The items of the batches as array members for jsonStream: one text per slice of
+ * ITEMS_PER_SLICE items, serialised only as it is pulled, yielding to the event loop between slices.
+ */
+export function itemMembers(
+  batches: AsyncIterable<readonly unknown[]> | Iterable<readonly unknown[]>,
+): AsyncGenerator<string> {
+  return members(batches);
 }
 
 /**
@@ -115,23 +130,13 @@ export function sendJsonBuffer(reply: FastifyReply, pieces: readonly string[]): 
 }
 
 /**
- * Sends `{...head, [key]: [...every batch's items], ...tail}` as a chunked JSON stream (no
- * Content-Length, no response serializer, so the items must already be the schema's shape).
- * Batches are read only as the socket takes the text (backpressure: about one piece of
- * PIECE_CHARS waits in the stream), so memory stays near one batch, not the whole answer; a
- * closed connection ends the reading. The status and headers are sent with the first piece:
- * refuse a read before calling this. An error while iterating aborts the answer.
+ * Sends JSON text pieces as a chunked stream with a JSON content type, taking the next piece
+ * only when the socket has room (about PIECE_CHARS buffered); no response serializer runs. A
+ * closed connection destroys the stream, which returns the pieces' generator (and what it
+ * reads). A piece that throws ends the answer cut short (the status is sent already), so
+ * check what can fail, e.g. a read's bound, before the first piece.
  */
-export function sendJsonStream(
-  reply: FastifyReply,
-  head: Record<string, unknown>,
-  key: string,
-  batches: AsyncIterable<readonly unknown[]>,
-  tail: Record<string, unknown> = {},
-): FastifyReply {
-  const text = Readable.from(pieceStream(head, key, members(batches), tail), {
-    objectMode: false,
-    highWaterMark: PIECE_CHARS,
-  });
-  return reply.type('application/json; charset=utf-8').send(text);
+export function sendJsonStream(reply: FastifyReply, pieces: AsyncIterable<string>): FastifyReply {
+  const stream = Readable.from(pieces, { objectMode: false, highWaterMark: PIECE_CHARS });
+  return reply.type('application/json; charset=utf-8').send(stream);
 }

@@ -6,7 +6,7 @@ import { comparisonUrl, runUrl } from '../../services/run-urls.js';
 import type { App } from '../app-types.js';
 import { ctxOf } from '../hooks/auth-hook.js';
 import { JsonValue, Nullable, QueryInt, RunId, StringEnum } from '../schema-helpers.js';
-import { jsonPieces, sendJsonBuffer, sendJsonStream } from '../sliced-json.js';
+import { itemMembers, jsonPieces, jsonStream, sendJsonBuffer, sendJsonStream } from '../sliced-json.js';
 import { compareRowView, leaderboardRowView, metricPointViews, metricStatsView } from '../views/metric-view.js';
 
 const Name = Type.String({ maxLength: 1024 });
@@ -63,7 +63,7 @@ export function registerMetricRoutes(app: App, deps: Deps): void {
     },
     async (request, reply) => {
       const series = await queryMetrics(ctxOf(deps, request), request.query);
-      return sendJsonStream(reply, {}, 'metrics', metricPointViews(series));
+      return sendJsonStream(reply, jsonStream({}, 'metrics', itemMembers(metricPointViews(series))));
     },
   );
 
