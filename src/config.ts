@@ -34,7 +34,7 @@ export interface Config {
   sessionTtlMs: number;
   /** The built dashboard (index.html, assets/) served at every non-API path. */
   uiDir: string;
-  /** Most items one read answers: points of GET /api/runs/metrics, metrics of GET /api/runs/statistics (400 above). */
+  /** Most metrics GET /api/runs/statistics answers (400 above). */
   readMaxItems: number;
   /** A run search (any read whose cost the client's filter sets) is stopped after this many ms (400 QUERY_TIMEOUT); 0 = never. */
   queryTimeoutMs: number;
@@ -42,6 +42,8 @@ export interface Config {
   readMaxBytes: number;
   /** Most log names (metric, data and file names) one run may have; registering more is a 400. */
   runMaxLogNames: number;
+  /** Most points GET /api/runs/metrics answers, counted before it streams them (400 above). */
+  readMaxPoints: number;
   /** `postgres://…` (or `sqlite:<file>`); undefined = the embedded SQLite file in dataDir. */
   databaseUrl: string | undefined;
   /** `s3://bucket/prefix?endpoint=…&region=…&forcePathStyle=true`; undefined = `<dataDir>/blobs`. */
@@ -195,6 +197,7 @@ export function loadConfig(args: readonly string[], env: NodeJS.ProcessEnv = pro
     readMaxItems: parseCount(env.STEPWISE_READ_MAX_ITEMS, 100_000, 'STEPWISE_READ_MAX_ITEMS'),
     readMaxBytes: parseSize(env.STEPWISE_READ_MAX_BYTES, 64 * MB, 'STEPWISE_READ_MAX_BYTES'),
     runMaxLogNames: parseCount(env.STEPWISE_RUN_MAX_LOG_NAMES, 100_000, 'STEPWISE_RUN_MAX_LOG_NAMES'),
+    readMaxPoints: parseCount(env.STEPWISE_READ_MAX_POINTS, 2_000_000, 'STEPWISE_READ_MAX_POINTS'),
     sessionTtlMs: parseCount(env.STEPWISE_SESSION_TTL, 7 * 86_400, 'STEPWISE_SESSION_TTL') * 1000,
     uiDir: path.resolve(env.STEPWISE_UI_DIR || DEFAULT_UI_DIR),
     ...storageConfig(args, env),

@@ -78,6 +78,16 @@ async function assemble(
 }
 
 /**
+ * The items of the batches as array members for jsonStream: one text per slice of
+ * ITEMS_PER_SLICE items, serialised only as it is pulled, yielding to the event loop between slices.
+ */
+export function itemMembers(
+  batches: AsyncIterable<readonly unknown[]> | Iterable<readonly unknown[]>,
+): AsyncGenerator<string> {
+  return members(batches);
+}
+
+/**
  * Sends JSON text pieces as one buffer with a JSON content type and a Content-Length, as a
  * serialized answer is sent (no response serializer runs). One text of a megabyte would be
  * copied twice into new memory (joined to be measured, then encoded to be written); the
@@ -195,9 +205,10 @@ export function jsonStream(
 
 /**
  * Sends JSON text pieces as a chunked stream with a JSON content type, taking the next piece
- * only when the socket has room (about PIECE_CHARS buffered); no response serializer runs.
- * A piece that throws ends the answer cut short (the status is sent already), so check
- * what can fail before the first piece.
+ * only when the socket has room (about PIECE_CHARS buffered); no response serializer runs. A
+ * closed connection destroys the stream, which returns the pieces' generator (and what it
+ * reads). A piece that throws ends the answer cut short (the status is sent already), so
+ * check what can fail, e.g. a read's bound, before the first piece.
  */
 export function sendJsonStream(reply: FastifyReply, pieces: AsyncIterable<string>): FastifyReply {
   const stream = Readable.from(pieces, { objectMode: false, highWaterMark: PIECE_CHARS });

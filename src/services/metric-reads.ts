@@ -1,5 +1,5 @@
 import type { Run, MetricPoint, SeriesSummary } from '../domain/types.js';
-import { badRequest } from '../errors.js';
+import { badRequest, resultTooLarge } from '../errors.js';
 import { type Ctx, MAX_LINEAGE_DEPTH } from './context.js';
 import { getProjectRun } from './run-lookup.js';
 
@@ -37,8 +37,9 @@ export interface MetricsQuery {
 
 /**
  * Effective points of a run's metrics, sampled to `limit` per metric, one series at a time,
- * ordered by logName then step. Rejects with NOT_FOUND or BAD_REQUEST before anything is
- * read; iterating throws RESULT_TOO_LARGE once past config.readMaxItems points.
+ * ordered by logName then step. Rejects with NOT_FOUND, BAD_REQUEST, or RESULT_TOO_LARGE when
+ * the read asks for more than config.readMaxPoints points (per metric min(limit, its points in
+ * range), counted before any point is read), so the caller may stream the answer.
  */
 export async function queryMetrics(
   ctx: Ctx,
@@ -49,14 +50,21 @@ export async function queryMetrics(
   const stepMax = q.stepMax ?? Number.MAX_SAFE_INTEGER;
   if (stepMin > stepMax) throw badRequest('stepMin must not be greater than stepMax');
   const lineage = await ctx.deps.metadata.getLineage(ctx.principal.orgId, run.id, MAX_LINEAGE_DEPTH);
-  return ctx.deps.series.metricSeries(lineage, {
+  const read = {
     logNames: q.logName ? [q.logName] : undefined,
     logGroup: q.logGroup || undefined,
     stepMin,
     stepMax,
     limit: q.limit,
-    maxPoints: ctx.deps.config.readMaxItems,
-  });
+  };
+  const maxPoints = ctx.deps.config.readMaxPoints;
+  if ((await ctx.deps.series.countMetricPoints(lineage, read, maxPoints)) > maxPoints) {
+    throw resultTooLarge(
+      `this read would answer more than ${maxPoints} points (limit ${q.limit} applies to each metric); ask for ` +
+        'one metric with logName or one group with logGroup, or lower limit, or narrow stepMin/stepMax',
+    );
+  }
+  return ctx.deps.series.metricSeries(lineage, read);
 }
 
 /**

@@ -33,8 +33,6 @@ export interface MetricQuery {
   stepMin: number;
   stepMax: number;
   limit: number;
-  /** Most points the whole answer may hold; more throws RESULT_TOO_LARGE. Undefined = no bound. */
-  maxPoints?: number;
 }
 
 /** Options of SeriesStore.summarize: an exact logGroup filter and a bound on the metrics answered. */
@@ -75,7 +73,7 @@ export interface SeriesStore {
   /**
    * Effective points per metric, at most `limit` per metric, chosen by shape-preserving
    * sampling (first, last, each bucket's min and max). Ordered by logName, then step.
-   * Throws RESULT_TOO_LARGE when the answer would hold more than `q.maxPoints` points.
+   * Unbounded: a caller bounds the answer with countMetricPoints first.
    */
   queryMetrics(lineage: readonly LineageLink[], q: MetricQuery): Promise<{ logName: string; points: MetricPoint[] }[]>;
   /**
@@ -86,6 +84,13 @@ export interface SeriesStore {
     lineage: readonly LineageLink[],
     q: MetricQuery,
   ): AsyncIterable<{ logName: string; points: MetricPoint[] }>;
+  /**
+   * The points queryMetrics(lineage, q) answers at most, counted before reading them: per
+   * metric, min(q.limit, its effective points in the step range), summed. Stops counting once
+   * the sum passes `stopAbove` and returns that partial sum. Cost: one series query per 500
+   * metrics, plus one chunk-index query per series cut by the step range or a fork.
+   */
+  countMetricPoints(lineage: readonly LineageLink[], q: MetricQuery, stopAbove?: number): Promise<number>;
   /**
    * Effective summaries of a run's metrics (optionally only the named ones, or one logGroup),
    * sorted by logName (binary). Throws RESULT_TOO_LARGE when more than `q.maxMetrics` match.

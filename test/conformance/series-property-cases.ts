@@ -61,6 +61,15 @@ export function propertyCases(open: OpenSeriesStore): void {
   });
 }
 
+/** [stepMin, stepMax, limit] of the reads whose countMetricPoints is checked: whole, cut by a step range, capped by limit. */
+const COUNTED_READS: [number, number, number][] = [
+  [0, 1e15, 10_000],
+  [1, 2, 10_000],
+  [3, 17, 10_000],
+  [5, 1e15, 4],
+  [0, 9, 1],
+];
+
 /** Asserts the store against the model after `runs` random action lists, for forks at 0..maxFork. */
 async function checkRandomBatches(
   open: OpenSeriesStore,
@@ -111,6 +120,13 @@ async function checkRandomBatches(
                 `${name} ${JSON.stringify(lineage)}`,
               );
               expect(await store.series.readPoints(lineage, name, 0, 1e15)).toEqual(asStored(effective));
+            }
+            for (const [stepMin, stepMax, limit] of COUNTED_READS) {
+              const inRange = (n: string) =>
+                model.effective(lineage, n).filter((p) => p.step >= stepMin && p.step <= stepMax).length;
+              const expected = names.reduce((sum, n) => sum + Math.min(limit, inRange(n)), 0);
+              const q = { stepMin, stepMax, limit };
+              expect(await store.series.countMetricPoints(lineage, q), JSON.stringify(q)).toBe(expected);
             }
             const highest = Math.max(-1, ...expectedNames.map((n) => model.effective(lineage, n).at(-1)?.step ?? -1));
             expect(await store.series.maxStep(lineage)).toBe(highest < 0 ? null : highest);

@@ -6,7 +6,7 @@ import { comparisonUrl, runUrl } from '../../services/run-urls.js';
 import type { App } from '../app-types.js';
 import { ctxOf } from '../hooks/auth-hook.js';
 import { JsonValue, Nullable, QueryInt, RunId, StringEnum } from '../schema-helpers.js';
-import { jsonPieces, sendJsonBuffer } from '../sliced-json.js';
+import { itemMembers, jsonPieces, jsonStream, sendJsonBuffer, sendJsonStream } from '../sliced-json.js';
 import { compareRowView, leaderboardRowView, metricPointViews, metricStatsView } from '../views/metric-view.js';
 
 const Name = Type.String({ maxLength: 1024 });
@@ -43,10 +43,12 @@ export function registerMetricRoutes(app: App, deps: Deps): void {
       schema: {
         description:
           "Effective points of a run's metrics, ordered by logName then step; `limit` (default 2000) caps the " +
-          'points of each logName by shape-preserving sampling. One answer holds at most STEPWISE_READ_MAX_ITEMS ' +
-          'points in total (default 100,000): a read that would hold more is refused with 400 ' +
-          '`RESULT_TOO_LARGE`, whose error asks for one metric (`logName`), one group (`logGroup`), a lower ' +
-          '`limit` or a narrower `stepMin`/`stepMax`. Reads within the bound are answered in full.',
+          'points of each logName by shape-preserving sampling. A read may ask for at most ' +
+          'STEPWISE_READ_MAX_POINTS points (default 2,000,000), counted before anything is sent as, per ' +
+          'logName, the smaller of `limit` and its points in the step range: a read that asks for more is ' +
+          'refused with 400 `RESULT_TOO_LARGE`, whose error asks for one metric (`logName`), one group ' +
+          '(`logGroup`), a lower `limit` or a narrower `stepMin`/`stepMax`. Reads within the bound are ' +
+          'answered in full, streamed (chunked, without Content-Length) as they are read.',
         querystring: Type.Object({
           runId: RunId,
           projectName: OptName,
@@ -61,7 +63,7 @@ export function registerMetricRoutes(app: App, deps: Deps): void {
     },
     async (request, reply) => {
       const series = await queryMetrics(ctxOf(deps, request), request.query);
-      return sendJsonBuffer(reply, await jsonPieces({}, 'metrics', metricPointViews(series)));
+      return sendJsonStream(reply, jsonStream({}, 'metrics', itemMembers(metricPointViews(series))));
     },
   );
 

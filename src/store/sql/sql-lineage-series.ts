@@ -3,6 +3,8 @@
  */
 import { keyedByTime } from '../../domain/time-keyed.js';
 import type { LineageLink } from '../../domain/types.js';
+import { TimeSlice } from '../../time-slice.js';
+import type { MetricQuery } from '../series-store.js';
 import type { SqlDb } from './sql-db.js';
 import type { PointSource } from './sql-effective-points.js';
 import { clampStep, SERIES_COLUMNS, seriesRows, type SeriesRow } from './sql-series-row.js';
@@ -146,5 +148,27 @@ export async function* lineageMetricPages(
       index,
       rows.filter((r) => r.log_name !== from),
     );
+  }
+}
+
+/**
+ * Yields the metrics a metrics read asks for (its logNames and logGroup filters), as
+ * lineageMetricPages orders them, one at a time, yielding to the event loop between them.
+ */
+export async function* queriedMetrics(
+  db: SqlDb,
+  lineage: readonly LineageLink[],
+  q: Pick<MetricQuery, 'logNames' | 'logGroup'>,
+): AsyncGenerator<LineageMetric> {
+  const filter = {
+    ...(q.logNames ? { logNames: q.logNames } : {}),
+    ...(q.logGroup !== undefined ? { logGroup: q.logGroup } : {}),
+  };
+  const slice = new TimeSlice();
+  for await (const metrics of lineageMetricPages(db, lineage, filter)) {
+    for (const metric of metrics) {
+      await slice.tick();
+      yield metric;
+    }
   }
 }

@@ -3,12 +3,19 @@
  */
 import { samplePoints } from '../../domain/sampling.js';
 import type { LineageLink, MetricPoint, SeriesSummary } from '../../domain/types.js';
-import { type AppError, resultTooLarge } from '../../errors.js';
+import { resultTooLarge } from '../../errors.js';
 import { TimeSlice } from '../../time-slice.js';
 import type { MetricQuery, SummaryQuery } from '../series-store.js';
 import type { SqlDb } from './sql-db.js';
 import { collectPoints, effectivePages } from './sql-effective-points.js';
-import { lineageMetricPages, lineageMetrics, visibleBounds, type LineageMetric } from './sql-lineage-series.js';
+import { wholeSegmentsPoints } from './sql-metric-count.js';
+import {
+  lineageMetricPages,
+  lineageMetrics,
+  queriedMetrics,
+  visibleBounds,
+  type LineageMetric,
+} from './sql-lineage-series.js';
 import { clampStep, rowState, STEP_BOUND, stateSummary, toMetricPoint } from './sql-series-row.js';
 import { SummaryAccumulator } from './summary-accumulator.js';
 import { sampleSegments, segmentsOf } from './sql-chunk-sample.js';
@@ -34,33 +41,25 @@ export async function readPoints(
  * Yields, per metric with effective points in [stepMin, stepMax] (sorted by logName, code
  * point order), at most `limit` of them by shape-preserving sampling, ascending by step.
  * Metrics without points in the range are left out. Yields to the event loop between series
- * (TimeSlice). Throws BAD_REQUEST for a bad limit, RESULT_TOO_LARGE as soon as the series
- * yielded so far would hold more than `q.maxPoints` points.
+ * (TimeSlice). Throws BAD_REQUEST for a bad limit. Unbounded: countMetricPoints (sql-metric-count.ts)
+ * tells the caller beforehand how many points it will answer at most.
  */
 export async function* metricSeries(
   db: SqlDb,
   lineage: readonly LineageLink[],
   q: MetricQuery,
 ): AsyncGenerator<{ logName: string; points: MetricPoint[] }> {
-  const filter = {
-    ...(q.logNames ? { logNames: q.logNames } : {}),
-    ...(q.logGroup !== undefined ? { logGroup: q.logGroup } : {}),
-  };
   const stepMin = clampStep(q.stepMin);
   const stepMax = clampStep(q.stepMax);
-  const slice = new TimeSlice();
-  let total = 0;
-  for await (const metrics of lineageMetricPages(db, lineage, filter)) {
-    for (const metric of metrics) {
-      await slice.tick();
-      const segments = segmentsOf(metric, stepMin, stepMax);
-      const sampled = segments && (await sampleSegments(db, segments, q.limit));
-      const points = sampled ?? samplePoints(await collectPoints(db, metric.sources, stepMin, stepMax), q.limit);
-      if (points.length === 0) continue;
-      total += points.length;
-      if (q.maxPoints !== undefined && total > q.maxPoints) throw tooManyPoints(q.maxPoints, q.limit);
-      yield { logName: metric.logName, points: points.map(toMetricPoint) };
-    }
+  for await (const metric of queriedMetrics(db, lineage, q)) {
+    const segments = segmentsOf(metric, stepMin, stepMax);
+    // A metric known to fit its limit (whole series, counted by their rows) is read, not sampled.
+    const whole = segments && wholeSegmentsPoints(metric, segments);
+    const fits = whole !== null && whole <= q.limit;
+    const sampled = segments && !fits ? await sampleSegments(db, segments, q.limit) : null;
+    const points = sampled ?? samplePoints(await collectPoints(db, metric.sources, stepMin, stepMax), q.limit);
+    if (points.length === 0) continue;
+    yield { logName: metric.logName, points: points.map(toMetricPoint) };
   }
 }
 
@@ -73,13 +72,6 @@ export async function queryMetrics(
   const out: { logName: string; points: MetricPoint[] }[] = [];
   for await (const series of metricSeries(db, lineage, q)) out.push(series);
   return out;
-}
-
-function tooManyPoints(maxPoints: number, limit: number): AppError {
-  return resultTooLarge(
-    `this read would answer more than ${maxPoints} points (limit ${limit} applies to each metric); ask for one ` +
-      'metric with logName or one group with logGroup, or lower limit, or narrow stepMin/stepMax',
-  );
 }
 
 /** True when one series is visible and all of its points are: its stored row is exact. */

@@ -19,6 +19,7 @@ import { metricNames, projectSummaries } from './sql-metric-names.js';
 import { projectLastValues, projectRunsByLastValue } from './sql-last-values.js';
 import { rankRuns } from './sql-rank-runs.js';
 import type { RankedRun } from '../../domain/aggregation.js';
+import { countMetricPoints } from './sql-metric-count.js';
 import { maxStep, metricSeries, queryMetrics, readPoints, summarize } from './sql-metric-read.js';
 import { appendMetrics } from './sql-metric-write.js';
 import { TailCache } from './tail-cache.js';
@@ -86,6 +87,10 @@ export class SqlSeriesStore implements SeriesStore {
     q: MetricQuery,
   ): AsyncIterable<{ logName: string; points: MetricPoint[] }> {
     return metricSeries(this.sql, lineage, q);
+  }
+
+  countMetricPoints(lineage: readonly LineageLink[], q: MetricQuery, stopAbove?: number): Promise<number> {
+    return countMetricPoints(this.sql, lineage, q, stopAbove);
   }
 
   summarize(lineage: readonly LineageLink[], logNames?: readonly string[], q?: SummaryQuery): Promise<SeriesSummary[]> {
