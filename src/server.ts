@@ -1,6 +1,8 @@
 import http from 'node:http';
 import type { FastifyServerOptions } from 'fastify';
 import { buildApp } from './app.js';
+import { ConnectionGate, httpServerOptions } from './api/connection-limits.js';
+import { answerClientError } from './api/hooks/client-errors.js';
 import type { App } from './api/app-types.js';
 import { openBlobStore } from './blob/open-blob-store.js';
 import { UrlSigner } from './blob/url-signer.js';
@@ -39,6 +41,11 @@ export async function startServer(
   const blobs = await openBlobStore(config, signer);
   const deps: Deps = { config, metadata: stores.metadata, series: stores.series, blobs, signer };
   const app = await buildApp(deps, { logger });
+  // One count of connections over every port, so the caps hold for the process.
+  const gate = new ConnectionGate(config, (refused) =>
+    app.log.warn(refused, 'connections refused: too many open (STEPWISE_MAX_CONNECTIONS[_PER_ADDRESS])'),
+  );
+  gate.watch(app.server);
   await app.listen({ port: config.port, host: config.host });
   const sweeper = startStaleRunSweeper(
     stores.metadata,
@@ -51,7 +58,9 @@ export async function startServer(
   const extra: http.Server[] = [];
   if (config.plutoPorts) {
     for (const port of PLUTO_PORTS) {
-      const mirror = http.createServer((req, res) => app.routing(req, res));
+      const mirror = http.createServer(httpServerOptions(config), (req, res) => app.routing(req, res));
+      mirror.on('clientError', answerClientError);
+      gate.watch(mirror);
       await new Promise<void>((resolve, reject) => {
         mirror.once('error', reject);
         mirror.listen(port, config.host, () => resolve());
