@@ -86,8 +86,12 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Ap
     done();
   });
   const keys = new Authenticator(deps.metadata, (err) => app.log.warn({ err }, 'could not record key use'));
-  const sessions = new SessionAuthenticator(deps.metadata, keys, deps.config.sessionTtlMs, (err) =>
-    app.log.warn({ err }, 'could not record session use'),
+  const sessions = new SessionAuthenticator(
+    deps.metadata,
+    keys,
+    deps.config.sessionTtlMs,
+    deps.config.maxSessionsPerKey,
+    (err) => app.log.warn({ err }, 'could not record session use'),
   );
   installAuth(app, { keys, sessions, publicUrl: deps.config.publicUrl });
   await installOpenApi(app, deps.config.publicUrl);
