@@ -16,6 +16,13 @@ import { openStores } from './store/open-stores.js';
 /** The ports the Python client derives from `settings={"host": H}` (API, ingest, heartbeat). */
 export const PLUTO_PORTS = [3001, 3003, 3004] as const;
 
+/**
+ * Connections the kernel completes before the server accepts them (Node's default is 511;
+ * Linux caps it at net.core.somaxconn). A burst of connections from one client past a full
+ * queue makes every other client's handshake wait for a retransmit (1 s and more).
+ */
+const LISTEN_BACKLOG = 4096;
+
 export interface RunningServer {
   app: App;
   deps: Deps;
@@ -46,7 +53,7 @@ export async function startServer(
     app.log.warn(refused, 'connections refused: too many open (STEPWISE_MAX_CONNECTIONS[_PER_ADDRESS])'),
   );
   gate.watch(app.server);
-  await app.listen({ port: config.port, host: config.host });
+  await app.listen({ port: config.port, host: config.host, backlog: LISTEN_BACKLOG });
   const sweeper = startStaleRunSweeper(
     stores.metadata,
     config.staleAfterMs,
@@ -63,7 +70,7 @@ export async function startServer(
       gate.watch(mirror);
       await new Promise<void>((resolve, reject) => {
         mirror.once('error', reject);
-        mirror.listen(port, config.host, () => resolve());
+        mirror.listen({ port, host: config.host, backlog: LISTEN_BACKLOG }, () => resolve());
       });
       extra.push(mirror);
     }

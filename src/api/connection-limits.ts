@@ -15,7 +15,7 @@ export interface ConnectionLimits {
   keepAliveTimeoutMs: number;
 }
 
-/** What was refused since the last report (at most one report every REPORT_EVERY_MS). */
+/** What was refused since the last report (one report at most every 10 s). */
 export interface RefusedReport {
   /** Connections closed because their address had `maxConnectionsPerAddress` open. */
   perAddress: number;
@@ -45,13 +45,15 @@ export function httpServerOptions(limits: ConnectionLimits): ServerOptions {
 /**
  * Counts the open connections of every server it watches, in total and per remote address,
  * and destroys a new connection past either cap (the client sees a reset, as from a full
- * listen queue). Refusals are reported through `report`, at most once every 10 s.
+ * listen queue). Refusals are counted and reported through `report`: the first at once,
+ * the rest in one report at most every 10 s.
  */
 export class ConnectionGate {
   private readonly perAddress = new Map<string, number>();
   private open = 0;
   private refused: RefusedReport = { perAddress: 0, total: 0, lastAddress: '' };
   private lastReport = 0;
+  private reportTimer: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly limits: ConnectionLimits,
@@ -60,12 +62,8 @@ export class ConnectionGate {
 
   /** Puts a listener's connections under the caps (call before it accepts connections). */
   watch(server: Server): void {
-    server.on('connection', (socket: Socket) => this.admit(socket));
-  }
-
-  /** Open connections now (over every watched server). */
-  get openConnections(): number {
-    return this.open;
+    // First, so that a refused socket is closed before Node's HTTP layer sets it up.
+    server.prependListener('connection', (socket: Socket) => this.admit(socket));
   }
 
   private admit(socket: Socket): void {
@@ -90,10 +88,15 @@ export class ConnectionGate {
     if (perAddress) this.refused.perAddress++;
     else this.refused.total++;
     this.refused.lastAddress = address;
-    const now = Date.now();
-    if (now - this.lastReport < REPORT_EVERY_MS) return;
-    this.lastReport = now;
-    this.report(this.refused);
-    this.refused = { perAddress: 0, total: 0, lastAddress: '' };
+    if (this.reportTimer) return;
+    // The first refusal is reported at once, later ones in one line at most every 10 s.
+    const wait = Math.max(0, this.lastReport + REPORT_EVERY_MS - Date.now());
+    this.reportTimer = setTimeout(() => {
+      this.reportTimer = undefined;
+      this.lastReport = Date.now();
+      this.report(this.refused);
+      this.refused = { perAddress: 0, total: 0, lastAddress: '' };
+    }, wait);
+    this.reportTimer.unref();
   }
 }
