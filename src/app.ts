@@ -4,14 +4,15 @@ import type { App } from './api/app-types.js';
 import { installAuth } from './api/hooks/auth-hook.js';
 import { installBodyDeadline } from './api/hooks/body-deadline.js';
 import { utf8Text } from './api/body-text.js';
-import { answerClientError } from './api/hooks/client-errors.js';
+import { answerClientError, routerErrorHandler } from './api/hooks/client-errors.js';
+import { httpServerOptions } from './api/connection-limits.js';
 import { installCors } from './api/hooks/cors.js';
 import { installErrorHandlers } from './api/hooks/error-handler.js';
 import { hasNulEscape, installNulGuard, nulError } from './api/hooks/nul-guard.js';
 import { installOpenApi } from './api/openapi.js';
 import { recordRoutes } from './api/route-table.js';
 import { registerRoutes } from './api/routes/index.js';
-import { installSecurityHeaders } from './api/hooks/security-headers.js';
+import { installSecurityHeaders, securityHeaders } from './api/hooks/security-headers.js';
 import { installQueryUtf8Guard, loneSurrogateError } from './api/hooks/unicode-guard.js';
 import { compileSerializer } from './api/serializers.js';
 import { compileValidator } from './api/validators.js';
@@ -40,6 +41,10 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Ap
     forceCloseConnections: 'idle',
     return503OnClosing: true,
     clientErrorHandler: answerClientError,
+    frameworkErrors: routerErrorHandler(securityHeaders(deps.config.publicUrl, deps.config.blobUrl)),
+    // The header deadline and keep-alive timeout (Fastify's own default keeps idle connections 72 s).
+    http: httpServerOptions(deps.config),
+    keepAliveTimeout: deps.config.keepAliveTimeoutMs,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
     ajv: { customOptions: { coerceTypes: false } },
   }).withTypeProvider<TypeBoxTypeProvider>();
@@ -74,15 +79,19 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Ap
   installErrorHandlers(app);
   installBodyDeadline(app, { timeoutMs: deps.config.bodyTimeoutMs, minRate: deps.config.bodyMinRate });
   // A connection that finishes its response just as close() starts would otherwise stay open
-  // for the whole keep-alive timeout (72 s), holding shutdown: shorten it first.
+  // for the whole keep-alive timeout, holding shutdown: shorten it first.
   app.addHook('preClose', (done) => {
     app.server.keepAliveTimeout = 50;
     app.server.closeIdleConnections();
     done();
   });
   const keys = new Authenticator(deps.metadata, (err) => app.log.warn({ err }, 'could not record key use'));
-  const sessions = new SessionAuthenticator(deps.metadata, keys, deps.config.sessionTtlMs, (err) =>
-    app.log.warn({ err }, 'could not record session use'),
+  const sessions = new SessionAuthenticator(
+    deps.metadata,
+    keys,
+    deps.config.sessionTtlMs,
+    deps.config.maxSessionsPerKey,
+    (err) => app.log.warn({ err }, 'could not record session use'),
   );
   installAuth(app, { keys, sessions, publicUrl: deps.config.publicUrl });
   await installOpenApi(app, deps.config.publicUrl);

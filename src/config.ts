@@ -32,6 +32,16 @@ export interface Config {
   logLevel: string;
   /** A dashboard session ends after this many ms without use (each use extends it). */
   sessionTtlMs: number;
+  /** Live sessions one API key may have; signing in past it ends the key's oldest session. */
+  maxSessionsPerKey: number;
+  /** Open connections the process keeps over all its ports; more are closed at once. */
+  maxConnections: number;
+  /** Open connections one client address may have (a proxy's address is every client's); more are closed at once. */
+  maxConnectionsPerAddress: number;
+  /** A request's line and headers must arrive within this many ms of its first byte (or of the connection); 408 after. */
+  headersTimeoutMs: number;
+  /** An idle keep-alive connection is closed after this many ms (Node adds a 1 s margin). */
+  keepAliveTimeoutMs: number;
   /** The built dashboard (index.html, assets/) served at every non-API path. */
   uiDir: string;
   /** Most metrics GET /api/runs/statistics answers (400 above). */
@@ -142,6 +152,28 @@ function storageConfig(
   return { databaseUrl, blobUrl, s3Credentials, s3Region };
 }
 
+/** The connection limits; the per-address cap is at most the server-wide one. */
+function connectionConfig(
+  env: NodeJS.ProcessEnv,
+): Pick<Config, 'maxConnections' | 'maxConnectionsPerAddress' | 'headersTimeoutMs' | 'keepAliveTimeoutMs'> {
+  const maxConnections = parseCount(env.STEPWISE_MAX_CONNECTIONS, 10_000, 'STEPWISE_MAX_CONNECTIONS');
+  const perAddress = parseCount(
+    env.STEPWISE_MAX_CONNECTIONS_PER_ADDRESS,
+    1_000,
+    'STEPWISE_MAX_CONNECTIONS_PER_ADDRESS',
+  );
+  const headersTimeoutMs = parseDuration(env.STEPWISE_HEADERS_TIMEOUT, 10_000, 'STEPWISE_HEADERS_TIMEOUT');
+  const keepAliveTimeoutMs = parseDuration(env.STEPWISE_KEEPALIVE_TIMEOUT, 5_000, 'STEPWISE_KEEPALIVE_TIMEOUT');
+  if (headersTimeoutMs < 100) throw new ConfigError('STEPWISE_HEADERS_TIMEOUT must be at least 100ms');
+  if (keepAliveTimeoutMs < 100) throw new ConfigError('STEPWISE_KEEPALIVE_TIMEOUT must be at least 100ms');
+  return {
+    maxConnections,
+    maxConnectionsPerAddress: Math.min(perAddress, maxConnections),
+    headersTimeoutMs,
+    keepAliveTimeoutMs,
+  };
+}
+
 /**
  * Reads the configuration from command-line flags, then STEPWISE_* variables, then
  * defaults (port 3000, host 127.0.0.1, data dir ./stepwise-data). Throws ConfigError.
@@ -199,6 +231,8 @@ export function loadConfig(args: readonly string[], env: NodeJS.ProcessEnv = pro
     runMaxLogNames: parseCount(env.STEPWISE_RUN_MAX_LOG_NAMES, 100_000, 'STEPWISE_RUN_MAX_LOG_NAMES'),
     readMaxPoints: parseCount(env.STEPWISE_READ_MAX_POINTS, 2_000_000, 'STEPWISE_READ_MAX_POINTS'),
     sessionTtlMs: parseCount(env.STEPWISE_SESSION_TTL, 7 * 86_400, 'STEPWISE_SESSION_TTL') * 1000,
+    maxSessionsPerKey: parseCount(env.STEPWISE_MAX_SESSIONS_PER_KEY, 100, 'STEPWISE_MAX_SESSIONS_PER_KEY'),
+    ...connectionConfig(env),
     uiDir: path.resolve(env.STEPWISE_UI_DIR || DEFAULT_UI_DIR),
     ...storageConfig(args, env),
   };

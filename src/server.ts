@@ -1,6 +1,8 @@
 import http from 'node:http';
 import type { FastifyServerOptions } from 'fastify';
 import { buildApp } from './app.js';
+import { ConnectionGate, httpServerOptions } from './api/connection-limits.js';
+import { answerClientError } from './api/hooks/client-errors.js';
 import type { App } from './api/app-types.js';
 import { openBlobStore } from './blob/open-blob-store.js';
 import { UrlSigner } from './blob/url-signer.js';
@@ -13,6 +15,13 @@ import { openStores } from './store/open-stores.js';
 
 /** The ports the Python client derives from `settings={"host": H}` (API, ingest, heartbeat). */
 export const PLUTO_PORTS = [3001, 3003, 3004] as const;
+
+/**
+ * Connections the kernel completes before the server accepts them (Node's default is 511;
+ * Linux caps it at net.core.somaxconn). A burst of connections from one client past a full
+ * queue makes every other client's handshake wait for a retransmit (1 s and more).
+ */
+const LISTEN_BACKLOG = 4096;
 
 export interface RunningServer {
   app: App;
@@ -39,7 +48,12 @@ export async function startServer(
   const blobs = await openBlobStore(config, signer);
   const deps: Deps = { config, metadata: stores.metadata, series: stores.series, blobs, signer };
   const app = await buildApp(deps, { logger });
-  await app.listen({ port: config.port, host: config.host });
+  // One count of connections over every port, so the caps hold for the process.
+  const gate = new ConnectionGate(config, (refused) =>
+    app.log.warn(refused, 'connections refused: too many open (STEPWISE_MAX_CONNECTIONS[_PER_ADDRESS])'),
+  );
+  gate.watch(app.server);
+  await app.listen({ port: config.port, host: config.host, backlog: LISTEN_BACKLOG });
   const sweeper = startStaleRunSweeper(
     stores.metadata,
     config.staleAfterMs,
@@ -51,10 +65,12 @@ export async function startServer(
   const extra: http.Server[] = [];
   if (config.plutoPorts) {
     for (const port of PLUTO_PORTS) {
-      const mirror = http.createServer((req, res) => app.routing(req, res));
+      const mirror = http.createServer(httpServerOptions(config), (req, res) => app.routing(req, res));
+      mirror.on('clientError', answerClientError);
+      gate.watch(mirror);
       await new Promise<void>((resolve, reject) => {
         mirror.once('error', reject);
-        mirror.listen(port, config.host, () => resolve());
+        mirror.listen({ port, host: config.host, backlog: LISTEN_BACKLOG }, () => resolve());
       });
       extra.push(mirror);
     }

@@ -1,16 +1,24 @@
 /** The cookie that carries a dashboard session's token (HttpOnly: page scripts never see it). */
 export const SESSION_COOKIE = 'stepwise_session';
 
-/** The session token of a Cookie header, or undefined when it has none (or an empty one). */
-export function readSessionCookie(header: string | undefined): string | undefined {
-  if (header === undefined) return undefined;
-  for (const part of header.split(';')) {
+/** At most this many cookies of the session's name are tried (each may cost a lookup). */
+const MAX_TOKENS = 32;
+
+/**
+ * The session tokens of a Cookie header, in its order, empty ones left out (at most 32). Every
+ * cookie of the name counts: another site on the same host name (cookies ignore ports) can
+ * set one with a longer path, which browsers send first, and it must not shadow ours.
+ */
+export function readSessionCookies(header: string | undefined): string[] {
+  const tokens: string[] = [];
+  for (const part of header?.split(';') ?? []) {
     const eq = part.indexOf('=');
     if (eq < 0 || part.slice(0, eq).trim() !== SESSION_COOKIE) continue;
     const value = part.slice(eq + 1).trim();
-    if (value !== '') return value;
+    if (value !== '') tokens.push(value);
+    if (tokens.length === MAX_TOKENS) break;
   }
-  return undefined;
+  return tokens;
 }
 
 const attributes = (secure: boolean): string => `Path=/; HttpOnly; SameSite=Strict${secure ? '; Secure' : ''}`;

@@ -18,3 +18,17 @@ export const hasLoneSurrogate = (text: string): boolean => LONE_SURROGATE.test(t
 /** Returns the text with every lone surrogate replaced by U+FFFD (for free text only). */
 export const replaceLoneSurrogates = (text: string): string =>
   hasLoneSurrogate(text) ? text.replace(LONE_SURROGATES, '\ufffd') : text;
+
+/**
+ * Bidirectional formatting controls (U+061C, U+200E-U+200F, U+202A-U+202E, U+2066-U+2069):
+ * invisible, they reorder the text shown around them (`a\u202Eb` reads backwards), so a name
+ * holding one can pass for another.
+ */
+const BIDI_CONTROL = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
+
+/** The rule, as the end of a 400's sentence: `<field> must not contain …`. */
+export const BIDI_CONTROL_RULE =
+  'bidirectional control characters (U+061C, U+200E, U+200F, U+202A to U+202E, U+2066 to U+2069)';
+
+/** True when the text holds a bidirectional control, which names must not. */
+export const hasBidiControl = (text: string): boolean => BIDI_CONTROL.test(text);

@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { ApiKeyRecord } from '../domain/types.js';
+import { BIDI_CONTROL_RULE, hasBidiControl } from '../domain/unicode-text.js';
 import { badRequest, notFound } from '../errors.js';
 import type { MetadataStore } from '../store/metadata-store.js';
 import type { Ctx } from './context.js';
@@ -61,12 +62,13 @@ const UNPRINTABLE = /[\p{Cc}\u2028\u2029]/u;
 /** 2026-01-31, or a time with seconds optional, fractions and a zone (Z or ±hh:mm) required. */
 const ISO_TIME = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2}))?$/;
 
-/** A key name as given, without surrounding whitespace; throws BAD_REQUEST unless 1–100 printable characters. */
+/** A key name as given, without surrounding whitespace; throws BAD_REQUEST unless 1–100 printable characters without bidi controls. */
 export function checkKeyName(name: string): string {
   const trimmed = name.trim();
   if (trimmed === '' || [...trimmed].length > 100 || UNPRINTABLE.test(trimmed)) {
     throw badRequest('name must be 1 to 100 printable characters on one line');
   }
+  if (hasBidiControl(trimmed)) throw badRequest(`name must not contain ${BIDI_CONTROL_RULE}`);
   return trimmed;
 }
 

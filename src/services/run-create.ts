@@ -2,6 +2,7 @@ import { deepMerge } from '../domain/deep-merge.js';
 import { parseJsonField, parseObjectField } from '../domain/json-field.js';
 import { uniqueTags } from '../domain/tags.js';
 import type { Run } from '../domain/types.js';
+import { BIDI_CONTROL_RULE, hasBidiControl } from '../domain/unicode-text.js';
 import { badRequest, notFound } from '../errors.js';
 import { type Ctx, MAX_LINEAGE_DEPTH } from './context.js';
 
@@ -36,13 +37,15 @@ async function forkParent(ctx: Ctx, body: CreateRunBody, forkRunId: number, fork
 }
 
 /**
- * Throws BAD_REQUEST when a new project name starts or ends with white space: HTTP drops
- * it from the X-Project-Name header, so ingest could never name such a project exactly.
+ * Throws BAD_REQUEST when a new project name starts or ends with white space (HTTP drops it
+ * from the X-Project-Name header, so ingest could never name such a project exactly) or
+ * holds a bidirectional control (it would show as another name).
  */
 export function checkProjectName(projectName: string): void {
   if (projectName.trim() !== projectName) {
     throw badRequest(`projectName ${JSON.stringify(projectName)} must not start or end with white space`);
   }
+  if (hasBidiControl(projectName)) throw badRequest(`projectName must not contain ${BIDI_CONTROL_RULE}`);
 }
 
 /**

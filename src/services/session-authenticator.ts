@@ -27,22 +27,29 @@ export class SessionAuthenticator {
     private readonly store: MetadataStore,
     private readonly keys: Authenticator,
     private readonly ttlMs: number,
+    private readonly maxPerKey: number,
     private readonly onTouchError: (err: unknown) => void = () => {},
   ) {
     this.touchEveryMs = Math.min(TOUCH_EVERY_MS, ttlMs / 2);
   }
 
-  /** Checks a key like a Bearer key (same 401 reasons) and opens a session; returns its token. */
+  /**
+   * Checks a key like a Bearer key (same 401 reasons) and opens a session, ending the key's
+   * oldest sessions past `maxPerKey`; returns its token.
+   */
   async signIn(key: string): Promise<{ principal: Principal; token: string }> {
     const principal = await this.keys.authenticateKey(key);
     const token = randomBytes(32).toString('base64url');
     const now = Date.now();
-    await this.store.createSession({
-      tokenHash: hashToken(token),
-      apiKeyId: principal.keyId,
-      createdAt: now,
-      expiresAt: now + this.ttlMs,
-    });
+    await this.store.createSession(
+      {
+        tokenHash: hashToken(token),
+        apiKeyId: principal.keyId,
+        createdAt: now,
+        expiresAt: now + this.ttlMs,
+      },
+      this.maxPerKey,
+    );
     return { principal, token };
   }
 
@@ -60,6 +67,23 @@ export class SessionAuthenticator {
     if (record.expiresAt <= now) throw unauthorized('Session has expired');
     const principal = await this.keys.authenticateHash(record.keyHash);
     return { principal, renewed: this.touch(hash, record, now) };
+  }
+
+  /**
+   * The first of `tokens` that authenticates, with its principal and `renewed`; when none
+   * does, throws the first token's reason. Lets a real session cookie win over others of
+   * the same name.
+   */
+  async authenticateAny(tokens: readonly string[]): Promise<{ token: string; principal: Principal; renewed: boolean }> {
+    let first: unknown;
+    for (const token of tokens) {
+      try {
+        return { token, ...(await this.authenticate(token)) };
+      } catch (err) {
+        first ??= err;
+      }
+    }
+    throw first ?? unauthorized('Invalid session');
   }
 
   /** Ends a session everywhere (its row is deleted); a malformed or unknown token is a no-op. */

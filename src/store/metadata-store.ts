@@ -84,8 +84,11 @@ export interface MetadataStore {
   revokeApiKey(idOrHash: number | string, at: number): Promise<boolean>;
   /** Records that a key was used at `at`. */
   touchApiKey(id: number, at: number): Promise<void>;
-  /** Stores a dashboard session (its token's hash only) and deletes sessions expired before its creation. */
-  createSession(session: NewSession): Promise<void>;
+  /**
+   * Stores a dashboard session (its token's hash only), deletes sessions expired before its
+   * creation, and ends the key's oldest sessions (by creation) so that at most `maxPerKey` remain.
+   */
+  createSession(session: NewSession, maxPerKey: number): Promise<void>;
   /** The session with this token hash with its key's hash, expired ones included (until deleted). */
   findSession(tokenHash: string): Promise<SessionRecord | undefined>;
   /** Records a session's use at `at` and moves its end to `expiresAt`. */

@@ -13,13 +13,17 @@ import { makeTestApp, type TestApp } from '../helpers/test-app.js';
 let t: TestApp;
 /** An app whose sessions end after 2 s unused. */
 let short: TestApp;
+/** An app that keeps at most 3 sessions per key. */
+let capped: TestApp;
 beforeAll(async () => {
   t = await makeTestApp();
   short = await makeTestApp({ STEPWISE_SESSION_TTL: '2' });
+  capped = await makeTestApp({ STEPWISE_MAX_SESSIONS_PER_KEY: '3' });
 });
 afterAll(async () => {
   await t.close();
   await short.close();
+  await capped.close();
 });
 
 const keyOf = (app: TestApp, expiresAt: number | null = null) =>
@@ -186,5 +190,57 @@ describe('several servers on one store', () => {
     } finally {
       await other.close();
     }
+  });
+});
+
+describe('a stepwise_session cookie planted by another site on this host name', () => {
+  // Another service on the same host name (cookies ignore ports) can set a cookie of the same
+  // name with a longer path, which the browser sends first.
+  const planted: { name: string; value: () => Promise<string> }[] = [
+    { name: 'a malformed one', value: async () => 'planted' },
+    { name: 'an unknown well-formed one', value: async () => 'A'.repeat(43) },
+  ];
+  it.each(planted)('does not lock the user out when it is $name sent first', async ({ value }) => {
+    const token = await signIn(t.app, t.key);
+    const cookie = `stepwise_session=${await value()}; stepwise_session=${token}`;
+    const res = await send(t.app, { url: '/api/runs/auth/validate', headers: { cookie } });
+    expect(res.status, res.text).toBe(200);
+    expect(res.body).toMatchObject({ organization: { slug: 'acme' } });
+  });
+
+  it('is not enough on its own, and a sign-out ends every session the header names', async () => {
+    const alone = await send(t.app, {
+      url: '/api/runs/auth/validate',
+      headers: { cookie: 'stepwise_session=planted' },
+    });
+    expect(alone.status).toBe(401);
+    const token = await signIn(t.app, t.key);
+    const cookie = `stepwise_session=planted; stepwise_session=${token}`;
+    expect((await send(t.app, { method: 'DELETE', url: '/api/session', headers: { cookie } })).status).toBe(204);
+    expect(await t.stores.metadata.findSession(tokenHash(token))).toBeUndefined();
+  });
+});
+
+describe('sessions per key (STEPWISE_MAX_SESSIONS_PER_KEY=3)', () => {
+  it("a fourth sign-in ends the key's oldest session and keeps the other three", async () => {
+    const { key } = await keyOf(capped);
+    const tokens: string[] = [];
+    for (let i = 0; i < 4; i++) {
+      tokens.push(await signIn(capped.app, key));
+      await sleep(5); // distinct creation times
+    }
+    const statuses = [];
+    for (const token of tokens)
+      statuses.push((await send(capped.app, { url: '/api/runs/auth/validate', token })).status);
+    expect(statuses).toEqual([401, 200, 200, 200]);
+    expect(await capped.stores.metadata.findSession(tokenHash(tokens[0]!))).toBeUndefined();
+  });
+
+  it("leaves other keys' sessions alone", async () => {
+    const mine = await keyOf(capped);
+    const theirs = await keyOf(capped);
+    const kept = await signIn(capped.app, theirs.key);
+    for (let i = 0; i < 5; i++) await signIn(capped.app, mine.key);
+    expect((await send(capped.app, { url: '/api/runs/auth/validate', token: kept })).status).toBe(200);
   });
 });

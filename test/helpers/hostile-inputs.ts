@@ -1,8 +1,8 @@
 /**
  * Generated bad inputs for a route, derived from its schema and a valid request: broken
  * bodies, wrong types, huge and fractional numbers, 10 MB strings, deep nesting, wide
- * arrays, unknown enum values, traversal, NUL, CR/LF, lone surrogates, names with
- * surrounding whitespace or over 255 bytes, and invalid UTF-8. Each case says whether the server
+ * arrays, unknown enum values, traversal, NUL, CR/LF, lone surrogates, bidirectional
+ * controls, names with surrounding whitespace or over 255 bytes, and invalid UTF-8. Each case says whether the server
  * must refuse it (a 4xx) or may accept it; it must never answer 5xx.
  */
 import type { InjectOptions } from 'fastify';
@@ -44,6 +44,7 @@ export const FIELD_VALUES: [string, unknown, boolean][] = [
   ['a lone surrogate', '\ud800', false],
   ['a name with surrounding whitespace', '  spaced name  ', false],
   ['a 300-byte name', '\u00e9'.repeat(150), false],
+  ['a bidirectional control', 'a\u202eb', false],
   ['2^53 - 1', Number.MAX_SAFE_INTEGER, false],
   ['an array of 200 000 numbers', WIDE, false],
   ['JSON text of an array of 200 000 numbers', JSON.stringify(WIDE), false],
@@ -101,13 +102,21 @@ function jsonTooDeepOrInvalid(v: unknown): boolean {
   }
 }
 
-/** JSON-encoded fields must be JSON nesting at most 100 levels; file names cannot leave their run. */
+/** Names a person reads (project and key names) must not hold bidirectional controls. */
+const READ_NAMES = new Set(['projectName', 'name']);
+const BIDI = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
+
+/**
+ * JSON-encoded fields must be JSON nesting at most 100 levels; file names cannot leave their
+ * run; project and key names hold no bidirectional controls.
+ */
 const JSON_FIELDS = new Set(['config', 'statusMetadata', 'loggerSettings', 'systemMetadata', 'alert']);
 /* eslint-disable no-control-regex -- file names with control characters are what is probed */
 const domainRejects = (field: string, v: unknown): boolean =>
   (JSON_FIELDS.has(field) && jsonTooDeepOrInvalid(v)) ||
   (field === 'fileName' && typeof v === 'string' && /[/\\\u0000-\u001f\u007f]|^\.\.?$/.test(v)) ||
-  (field === 'logName' && typeof v === 'string' && /[\u0000-\u001f\u007f]|(^|[/\\])\.\.?([/\\]|$)/.test(v));
+  (field === 'logName' && typeof v === 'string' && /[\u0000-\u001f\u007f]|(^|[/\\])\.\.?([/\\]|$)/.test(v)) ||
+  (READ_NAMES.has(field) && typeof v === 'string' && BIDI.test(v));
 /* eslint-enable no-control-regex */
 
 /** Bodies that are not a JSON object in valid UTF-8 JSON, for any route taking JSON. */

@@ -1,10 +1,12 @@
 /**
  * Hostile input on the routes of the router: generated broken bodies, wrong types, huge,
  * negative and fractional numbers, 10 MB strings, deep nesting, wide arrays, huge steps,
- * unknown enum values, traversal, NUL, CR/LF, lone surrogates, whitespace-padded and long
- * names and invalid UTF-8 in bodies, parameters, headers and NDJSON lines, and run search
- * filters past and at the bounds of their work (hostile-filters.ts).
- * Never a 5xx; refusals are 4xx with {error, code}; the server keeps answering.
+ * unknown enum values, traversal, NUL, CR/LF, lone surrogates, bidirectional controls,
+ * whitespace-padded and long names, invalid UTF-8 in bodies, parameters, headers and NDJSON
+ * lines, paths whose percent-encoding is not UTF-8, and run search filters past and at the
+ * bounds of their work (hostile-filters.ts). Never a 5xx; refusals are 4xx with {error, code}
+ * and the security headers, never echoing a bad path; answers are no-store (the dashboard's
+ * assets aside); the server keeps answering.
  * The routes are split over two test files (hostile-input*.test.ts) so they run in parallel.
  */
 import type { InjectOptions } from 'fastify';
@@ -13,14 +15,26 @@ import { type RouteEntry, routeTable } from '../../src/api/route-table.js';
 import { makeTestApp, type TestApp } from './test-app.js';
 import { filterCases } from './hostile-filters.js';
 import { type BadCase, bodyCases, bodyFieldCases } from './hostile-inputs.js';
-import { ingestHeaderCases, ndjsonCases, paramCases, queryCases, signedPathCases } from './hostile-wire-inputs.js';
+import {
+  badPathCases,
+  ingestHeaderCases,
+  ndjsonCases,
+  paramCases,
+  queryCases,
+  signedPathCases,
+} from './hostile-wire-inputs.js';
 import { requestFor, routeName, type Target } from './route-requests.js';
 import { createVictim } from './victim.js';
 
 /** Every generated case of a route, with the owner's key (the signed routes need none). */
 function casesOf(route: RouteEntry, target: Target): BadCase[] {
   const valid = requestFor(route, target);
-  const cases: BadCase[] = [...queryCases(route, valid), ...paramCases(route, valid), ...filterCases(route, valid)];
+  const cases: BadCase[] = [
+    ...queryCases(route, valid),
+    ...paramCases(route, valid),
+    ...filterCases(route, valid),
+    ...badPathCases(valid),
+  ];
   if (route.url.startsWith('/ingest/')) cases.push(...ndjsonCases(route, valid), ...ingestHeaderCases(valid));
   else if (route.public && route.url.startsWith('/files/')) cases.push(...signedPathCases(valid));
   else if (route.method === 'POST') cases.push(...bodyCases(valid), ...bodyFieldCases(route, valid));
@@ -116,6 +130,11 @@ export async function hostileRouteTests(select: (route: RouteEntry) => boolean):
             ) {
               failures.push(`no {error, code} for ${label}`);
             }
+            if (/%ff/i.test(res.body)) failures.push(`the bad path echoed in ${label}`);
+            if (res.headers['x-content-type-options'] !== 'nosniff') failures.push(`no security headers for ${label}`);
+          }
+          if (!route.url.startsWith('/assets/') && res.headers['cache-control'] !== 'no-store') {
+            failures.push(`no Cache-Control: no-store on ${label}`);
           }
         }
         expect(failures).toEqual([]);

@@ -20,6 +20,7 @@ const PARAM_TEXTS: [string, string][] = [
   ['encoded traversal', '..%2F..%2Fetc%2Fpasswd'],
   ['broken percent-encoding', '%E0%A4%A'],
   ['invalid UTF-8 when decoded', '%C3%28'],
+  ['a percent-encoded byte that is not UTF-8', '%ff'],
   ['an unknown enum value', 'BOGUS_VALUE'],
   ['a 100 kB value', 'q'.repeat(100_000)],
   // Key-path lists (configKeys of runs/list): a quote, an empty key, and too many keys too deep.
@@ -56,7 +57,8 @@ export function queryCases(route: RouteEntry, req: InjectOptions): BadCase[] {
     for (const [label, text] of PARAM_TEXTS) {
       const q = new Map(params).set(name, text);
       const url = `${path}?${[...q].map(([k, v]) => `${k}=${v}`).join('&')}`;
-      const mustReject = paramRejects(prop, label, text) && !(label === 'an empty value' && prop.type === 'string');
+      const mustReject =
+        text === '%ff' || (paramRejects(prop, label, text) && !(label === 'an empty value' && prop.type === 'string'));
       cases.push({ name: `?${name} = ${label}`, req: { ...req, url }, mustReject });
     }
   }
@@ -85,6 +87,23 @@ export function paramCases(route: RouteEntry, req: InjectOptions): BadCase[] {
   return cases;
 }
 
+/**
+ * The route's path with a percent-encoded byte that is not UTF-8 (`%ff`) appended to its
+ * last segment and as a segment of its own: the router cannot decode either.
+ */
+export function badPathCases(req: InjectOptions): BadCase[] {
+  const [path, query] = String(req.url).split('?') as [string, string | undefined];
+  const rest = query === undefined ? '' : `?${query}`;
+  return [
+    {
+      name: 'a bad percent-encoding in the last path segment',
+      req: { ...req, url: `${path}%ff${rest}` },
+      mustReject: true,
+    },
+    { name: 'a bad percent-encoding as a path segment', req: { ...req, url: `${path}/%ff${rest}` }, mustReject: true },
+  ];
+}
+
 /** X-Run-Id / X-Project-Name variants for the ingest routes and POST /files. */
 export function ingestHeaderCases(req: InjectOptions): BadCase[] {
   const headers = req.headers as Record<string, string>;
@@ -98,6 +117,7 @@ export function ingestHeaderCases(req: InjectOptions): BadCase[] {
     ['X-Run-Id of a missing run', { 'x-run-id': '987654321' }, true],
     ['X-Project-Name of another project', { 'x-project-name': 'not-this-project' }, true],
     ['X-Project-Name with traversal', { 'x-project-name': '../../x' }, true],
+    ['X-Project-Name with a bidirectional control', { 'x-project-name': 'a\u202eb' }, true],
     ['X-Project-Name of 100 kB', { 'x-project-name': 'n'.repeat(100_000) }, true],
     ['X-Project-Name with surrounding whitespace', { 'x-project-name': ` ${headers['x-project-name']} ` }, false],
   ];

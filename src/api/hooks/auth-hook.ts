@@ -5,7 +5,7 @@ import type { SessionAuthenticator } from '../../services/session-authenticator.
 import { unauthorized } from '../../errors.js';
 import type { App } from '../app-types.js';
 import { assertSameOrigin } from '../same-origin.js';
-import { readSessionCookie, sessionCookie } from '../session-cookie.js';
+import { readSessionCookies, sessionCookie } from '../session-cookie.js';
 
 /** What the auth hook checks credentials with. */
 export interface AuthOptions {
@@ -17,8 +17,9 @@ export interface AuthOptions {
 
 /**
  * Requires credentials on every route not marked `config: { public: true }`: an
- * `Authorization: Bearer` key, or else the dashboard's session cookie, which is accepted
- * from this server's own pages only (CROSS_ORIGIN otherwise). A use that extends the
+ * `Authorization: Bearer` key, or else the dashboard's session cookie (the first of the
+ * cookies of its name that is a live session), which is accepted from this server's own
+ * pages only (CROSS_ORIGIN otherwise). A use that extends the
  * session renews the cookie.
  */
 export function installAuth(app: App, { keys, sessions, publicUrl }: AuthOptions): void {
@@ -28,13 +29,13 @@ export function installAuth(app: App, { keys, sessions, publicUrl }: AuthOptions
     if (request.routeOptions.config.public === true) return;
     if (request.routeOptions.url === undefined) return; // no route: the 404 handler answers
     const header = request.headers.authorization;
-    const token = header === undefined || header.trim() === '' ? readSessionCookie(request.headers.cookie) : undefined;
-    if (token === undefined) {
+    const tokens = header === undefined || header.trim() === '' ? readSessionCookies(request.headers.cookie) : [];
+    if (tokens.length === 0) {
       request.principal = await keys.authenticate(header);
       return;
     }
     assertSameOrigin(request, publicUrl);
-    const { principal, renewed } = await sessions.authenticate(token);
+    const { token, principal, renewed } = await sessions.authenticateAny(tokens);
     request.principal = principal;
     if (renewed) void reply.header('set-cookie', sessionCookie(token, sessions.maxAgeSeconds, secure));
   });

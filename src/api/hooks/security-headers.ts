@@ -52,7 +52,8 @@ function contentPolicy(blobUrl: string | undefined): string {
 /**
  * Headers every response carries, API and dashboard alike: no MIME sniffing, no framing, no
  * referrer, a same-origin content policy (scripts from this origin only, never inline; images
- * and audio/video also from the S3 bucket when `blobUrl` is one, for presigned links).
+ * and audio/video also from the S3 bucket when `blobUrl` is one, for presigned links), and
+ * `Cache-Control: no-store` (the dashboard's files replace it with their own caching).
  * Strict-Transport-Security is added when the public URL is https.
  */
 export function securityHeaders(publicUrl: string, blobUrl?: string): Record<string, string> {
@@ -64,6 +65,7 @@ export function securityHeaders(publicUrl: string, blobUrl?: string): Record<str
     'cross-origin-opener-policy': 'same-origin',
     'x-permitted-cross-domain-policies': 'none',
     'permissions-policy': 'camera=(), microphone=(), geolocation=(), payment=()',
+    'cache-control': 'no-store',
   };
   if (publicUrl.startsWith('https://')) headers['strict-transport-security'] = 'max-age=31536000';
   return headers;

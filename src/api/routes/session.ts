@@ -3,7 +3,7 @@ import type { Deps } from '../../services/context.js';
 import type { SessionAuthenticator } from '../../services/session-authenticator.js';
 import type { App } from '../app-types.js';
 import { assertSameOrigin } from '../same-origin.js';
-import { clearedSessionCookie, readSessionCookie, sessionCookie } from '../session-cookie.js';
+import { clearedSessionCookie, readSessionCookies, sessionCookie } from '../session-cookie.js';
 import { ValidateResponse, validAnswer } from './auth.js';
 
 const SignInBody = Type.Object({ apiKey: Type.String() });
@@ -34,8 +34,7 @@ export function registerSessionRoutes(app: App, deps: Deps, sessions: SessionAut
     { config: { public: true }, schema: { response: { 204: Type.Null() }, security: [] } },
     async (request, reply) => {
       assertSameOrigin(request, publicUrl);
-      const token = readSessionCookie(request.headers.cookie);
-      if (token !== undefined) await sessions.signOut(token);
+      for (const token of readSessionCookies(request.headers.cookie)) await sessions.signOut(token);
       return reply.header('set-cookie', clearedSessionCookie(secure)).status(204).send(null);
     },
   );

@@ -108,8 +108,8 @@ export class SqlMetadataStore implements MetadataStore {
     return getSecret(this.sql, name, make);
   }
 
-  createSession(s: NewSession): Promise<void> {
-    return createSession(this.sql, s);
+  createSession(s: NewSession, maxPerKey: number): Promise<void> {
+    return createSession(this.sql, s, maxPerKey);
   }
 
   findSession(tokenHash: string): Promise<SessionRecord | undefined> {

@@ -13,12 +13,18 @@ interface SessionRow {
   expires_at: number;
 }
 
-export async function createSession(db: SqlDb, s: NewSession): Promise<void> {
+export async function createSession(db: SqlDb, s: NewSession, maxPerKey: number): Promise<void> {
   await db.transaction(async (tx) => {
     await tx.run('DELETE FROM sessions WHERE expires_at < ?', [s.createdAt]);
     await tx.run(
       `INSERT INTO sessions (token_hash, api_key_id, created_at, last_used_at, expires_at) VALUES (?, ?, ?, ?, ?)`,
       [s.tokenHash, s.apiKeyId, s.createdAt, s.createdAt, s.expiresAt],
+    );
+    // The newest maxPerKey stay (the index on (api_key_id, created_at) finds them).
+    await tx.run(
+      `DELETE FROM sessions WHERE api_key_id = ? AND token_hash NOT IN (
+         SELECT token_hash FROM sessions WHERE api_key_id = ? ORDER BY created_at DESC, token_hash LIMIT ?)`,
+      [s.apiKeyId, s.apiKeyId, maxPerKey],
     );
   });
 }

@@ -50,12 +50,16 @@ const EXPECTED_HEADERS = {
   'x-content-type-options': 'nosniff',
   'x-frame-options': 'DENY',
   'referrer-policy': 'no-referrer',
+  'cache-control': 'no-store',
 };
 
 describe('security headers', () => {
   const cases: { name: string; method: 'GET' | 'POST'; url: string; key: 'good' | null; body?: unknown }[] = [
     { name: 'a public health check', method: 'GET', url: '/api/health', key: null },
     { name: 'an authenticated read', method: 'GET', url: '/api/runs/projects', key: 'good' },
+    { name: "the organization's keys", method: 'GET', url: '/api/keys', key: 'good' },
+    { name: 'a 400 for a bad percent-encoding in an API path', method: 'GET', url: '/api/runs/%ff', key: 'good' },
+    { name: 'a 400 for a bad percent-encoding in a dashboard path', method: 'GET', url: '/o/%ff/x', key: null },
     { name: 'a 401 without a key', method: 'GET', url: '/api/runs/projects', key: null },
     { name: 'a 404 for an unknown route', method: 'GET', url: '/nowhere', key: null },
     { name: 'a 400 for a bad body', method: 'POST', url: '/api/runs/create', key: 'good', body: '{"x":' },
