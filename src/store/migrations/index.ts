@@ -8,6 +8,7 @@ import { consoleOrderMigration } from './005-console-order.js';
 import { runSearchMigration } from './006-run-search.js';
 import { sessionsMigration } from './007-sessions.js';
 import { chunksMigration } from './008-chunks.js';
+import { userAdminMigration } from './009-user-admin.js';
 
 /** Numbered, forward-only migrations; `{{name}}` markers are filled from the dialect. */
 export const MIGRATIONS: readonly { version: number; sql: string }[] = [
@@ -19,6 +20,7 @@ export const MIGRATIONS: readonly { version: number; sql: string }[] = [
   { version: 6, sql: runSearchMigration },
   { version: 7, sql: sessionsMigration },
   { version: 8, sql: chunksMigration },
+  { version: 9, sql: userAdminMigration },
 ];
 
 function render(sql: string, db: SqlDb): string {
