@@ -12,6 +12,7 @@ const BOTH_ENGINES = [
   'test/store/chunk-upgrade.test.ts',
   'test/store/ingest-statements.test.ts',
   'test/store/user-admin-migration.test.ts',
+  'test/store/display-id-allocation.test.ts',
 ];
 
 /**
