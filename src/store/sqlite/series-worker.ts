@@ -6,6 +6,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { AppError } from '../../errors.js';
 import { SqlSeriesStore } from '../sql/sql-series-store.js';
+import { orStorageFull } from '../storage-full.js';
 import { openSqlite } from './sqlite-db.js';
 import { SERIES_WRITES, type WorkerReply, type WorkerRequest } from './worker-protocol.js';
 
@@ -25,7 +26,9 @@ function handle(req: WorkerRequest): Promise<unknown> {
 parentPort!.on('message', (req: WorkerRequest) => {
   handle(req).then(
     (result) => parentPort!.postMessage({ id: req.id, ok: true, result } satisfies WorkerReply),
-    (err: unknown) => {
+    (thrown: unknown) => {
+      // Only the code of an AppError crosses the thread: a full disk must become one here.
+      const err = orStorageFull(thrown);
       const error =
         err instanceof AppError
           ? { code: err.code, message: err.message }
