@@ -11,6 +11,8 @@ const BOTH_ENGINES = [
   'test/store/extreme-values.test.ts',
   'test/store/chunk-upgrade.test.ts',
   'test/store/ingest-statements.test.ts',
+  'test/store/user-admin-migration.test.ts',
+  'test/store/display-id-allocation.test.ts',
 ];
 
 /**

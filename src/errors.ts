@@ -18,6 +18,7 @@ export type ErrorCode =
   | 'UNSUPPORTED_MEDIA_TYPE'
   | 'TOO_MANY_REQUESTS'
   | 'OVERLOADED'
+  | 'INSUFFICIENT_STORAGE'
   | 'INTERNAL';
 
 /** The HTTP status each error code is answered with. */
@@ -39,6 +40,8 @@ export const HTTP_STATUS: Record<ErrorCode, number> = {
   UNSUPPORTED_MEDIA_TYPE: 415,
   TOO_MANY_REQUESTS: 429,
   OVERLOADED: 503,
+  /** The disk (or database) is full: the write was not stored. */
+  INSUFFICIENT_STORAGE: 507,
   INTERNAL: 500,
 };
 

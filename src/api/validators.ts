@@ -19,7 +19,8 @@ const integerKeys = (schema: Schema): string[] =>
 
 /**
  * Wraps a coercing validator so that integer fields given as text must be decimal digits
- * (DECIMAL_INTEGER) before Ajv coerces them: Ajv alone would read `0x10`, `1e3`, `+1` and ` 1`.
+ * (DECIMAL_INTEGER, no leading zeros) before Ajv coerces them: Ajv alone would read `0x10`, `1e3`,
+ * `+1`, ` 1` and `01`.
  */
 function strictIntegers(schema: Schema, validate: ValidateFunction): ValidateFunction {
   const keys = integerKeys(schema);
@@ -33,7 +34,7 @@ function strictIntegers(schema: Schema, validate: ValidateFunction): ValidateFun
         instancePath: `/${bad}`,
         schemaPath: `#/properties/${bad}/type`,
         params: { type: 'integer' },
-        message: 'must be an integer written in decimal digits only',
+        message: 'must be an integer written in decimal digits without leading zeros',
       };
       wrapped.errors = [error];
       return false;

@@ -11,9 +11,13 @@ function option(args: readonly string[], name: string): string | undefined {
   return value;
 }
 
+/** Options that take no value. */
+const FLAGS = new Set(['--admin']);
+
 function positional(args: readonly string[]): string[] {
   const out: string[] = [];
   for (let i = 0; i < args.length; i++) {
+    if (FLAGS.has(args[i]!)) continue;
     if (args[i]!.startsWith('--')) i++;
     else out.push(args[i]!);
   }
@@ -23,7 +27,8 @@ function positional(args: readonly string[]): string[] {
 const iso = (ms: number | null): string => (ms === null ? '-' : new Date(ms).toISOString());
 
 /**
- * `stepwise keys create|list|revoke --data DIR ...` (or `--database-url URL`, or
+ * `stepwise keys create|list|revoke --data DIR ...` (`create --admin` also makes the user its
+ * organization's admin, who may list and revoke every key of it) (or `--database-url URL`, or
  * STEPWISE_DATABASE_URL, for a shared PostgreSQL database). Works while servers run on the
  * same store (SQLite WAL + busy timeout; PostgreSQL as usual). Returns the exit code.
  */
@@ -44,8 +49,10 @@ export async function keys(args: readonly string[], out: (line: string) => void)
         userName: option(rest, 'user') ?? 'admin',
         name: option(rest, 'name') ?? 'cli',
         expiresAt,
+        admin: rest.includes('--admin'),
       });
-      out(`Created key ${created.id} for organization ${org}. It is shown only now:`);
+      const admin = rest.includes('--admin') ? ' (its user is the organization’s admin)' : '';
+      out(`Created key ${created.id} for organization ${org}${admin}. It is shown only now:`);
       out(created.key);
       return 0;
     }

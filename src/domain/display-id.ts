@@ -42,13 +42,17 @@ export function derivePrefix(projectName: string): string {
   return prefix === '' ? 'RUN' : prefix;
 }
 
+/** The numbered candidates of contract §3 stop at 999: from 1000 on, `base + n` keeps none of the base. */
+const MAX_NUMBERED = 999;
+
 /**
  * Returns the n-th candidate for a prefix: `base` for n = 1, else `base` cut so that
- * `base + n` fits 4 characters (`MMPV`, 2 → `MMP2`). Throws RangeError unless 1 ≤ n ≤ 9999.
+ * `base + n` fits 4 characters (`MMPV`, 2 → `MMP2`). Throws RangeError unless 1 ≤ n ≤ 999
+ * (a larger n would leave a bare number, shared by every name).
  */
 export function prefixCandidate(base: string, n: number): string {
-  if (!Number.isInteger(n) || n < 1 || n > 9999) {
-    throw new RangeError(`prefix candidate number must be an integer from 1 to 9999, got ${n}`);
+  if (!Number.isInteger(n) || n < 1 || n > MAX_NUMBERED) {
+    throw new RangeError(`prefix candidate number must be an integer from 1 to ${MAX_NUMBERED}, got ${n}`);
   }
   if (n === 1) return base;
   const digits = String(n);
@@ -58,6 +62,46 @@ export function prefixCandidate(base: string, n: number): string {
       .join('') + digits
   );
 }
+
+/** What the candidates past the numbered ones are made of after the start of the base. */
+const FILL = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ';
+
+/** The `index`-th string of `length` FILL characters, in FILL order (base 36, zero-padded). */
+function fill(index: number, length: number): string {
+  let out = '';
+  for (let i = 0, rest = index; i < length; i++, rest = Math.floor(rest / FILL.length)) {
+    out = FILL[rest % FILL.length]! + out;
+  }
+  return out;
+}
+
+/**
+ * The prefixes a project with this derived base tries, in order: contract §3's `base`,
+ * `base + 2` … `base + 999`, then the first 3, 2 and 1 characters of the base followed by
+ * every fill of letters and digits up to 4 characters (about 48,000 in all). Every one
+ * starts with the base's first character, so none is a bare number unless the name is.
+ */
+export function* prefixCandidates(base: string): Generator<string> {
+  for (let n = 1; n <= MAX_NUMBERED; n++) yield prefixCandidate(base, n);
+  const letters = chars(base);
+  for (let keep = Math.min(3, letters.length); keep >= 1; keep--) {
+    const start = letters.slice(0, keep).join('');
+    const length = MAX_PREFIX - keep;
+    for (let i = 0; i < FILL.length ** length; i++) yield start + fill(i, length);
+  }
+}
+
+/**
+ * The first of prefixCandidates(base) that `taken` does not hold, or undefined when every
+ * one is taken. `taken` needs only the prefixes that start with the base's first character.
+ */
+export function firstFreePrefix(base: string, taken: ReadonlySet<string>): string | undefined {
+  for (const candidate of prefixCandidates(base)) if (!taken.has(candidate)) return candidate;
+  return undefined;
+}
+
+/** The first character (code point) of a prefix: what every candidate of a base shares. */
+export const prefixStart = (prefix: string): string => chars(prefix)[0] ?? '';
 
 /**
  * Parses `<PREFIX>-<NUMBER>` case-insensitively: prefix 1–4 letters or digits (returned

@@ -31,6 +31,10 @@ export interface Principal {
   orgSlug: string;
   userId: number;
   keyId: number;
+  /** When the request's key expires (a session acts as its key); null for never. */
+  keyExpiresAt: number | null;
+  /** True when the user is its organization's admin (services/key-authority.ts). */
+  admin: boolean;
 }
 
 export interface LogNameEntry {
@@ -106,6 +110,8 @@ export interface ApiKeyRecord {
   orgSlug: string;
   userId: number;
   userName: string;
+  /** True when the key's user is its organization's admin. */
+  userAdmin: boolean;
   name: string;
   prefix: string;
   keyHash: string;

@@ -4,6 +4,7 @@ import { BIDI_CONTROL_RULE, hasBidiControl } from '../domain/unicode-text.js';
 import { badRequest, notFound } from '../errors.js';
 import type { MetadataStore } from '../store/metadata-store.js';
 import type { Ctx } from './context.js';
+import { childKeyExpiry, mayManageKey } from './key-authority.js';
 
 /** The prefix of every key Stepwise generates. */
 export const KEY_PREFIX = 'sw_';
@@ -24,6 +25,8 @@ export interface CreateKeyOptions {
   expiresAt: number | null;
   /** Use this exact key instead of generating one. */
   key?: string;
+  /** Mark the user its organization's admin (the bootstrap user, `keys create --admin`). */
+  admin?: boolean;
 }
 
 /** Stores a new key of a user (its hash only); returns the key in clear with its id. */
@@ -54,6 +57,7 @@ export async function createApiKey(store: MetadataStore, o: CreateKeyOptions): P
   const at = Date.now();
   const orgId = await store.ensureOrganization(o.orgSlug, at);
   const userId = await store.ensureUser(orgId, o.userName, at);
+  if (o.admin) await store.setUserAdmin(userId, true);
   return storeNewKey(store, orgId, userId, { ...o, at });
 }
 
@@ -93,14 +97,18 @@ export function parseKeyExpiry(text: string | null | undefined, now: number): nu
   return at;
 }
 
-/** The organization's keys, newest first (never a key or its hash beyond the record). */
+/**
+ * The keys the requester may manage, newest first: the organization's for its admin, else
+ * its own user's (never a key or its hash beyond the record).
+ */
 export async function listOrgKeys(ctx: Ctx): Promise<ApiKeyRecord[]> {
-  return (await ctx.deps.metadata.listApiKeys(ctx.principal.orgSlug)).reverse();
+  const keys = await ctx.deps.metadata.listApiKeys(ctx.principal.orgSlug);
+  return keys.filter((k) => mayManageKey(ctx.principal, k)).reverse();
 }
 
 /**
  * Creates a key for the requesting user in their organization; throws BAD_REQUEST for a bad
- * name or expiry. Returns the key in clear (shown once, never stored) and its record.
+ * name or expiry, or one later than the requesting key's own (none included). Returns the key in clear (shown once, never stored) and its record.
  */
 export async function createOrgKey(
   ctx: Ctx,
@@ -108,21 +116,22 @@ export async function createOrgKey(
 ): Promise<{ key: string; record: ApiKeyRecord }> {
   const at = Date.now();
   const name = checkKeyName(input.name);
-  const expiresAt = parseKeyExpiry(input.expiresAt, at);
+  const expiresAt = childKeyExpiry(ctx.principal, parseKeyExpiry(input.expiresAt, at));
   const { orgId, userId } = ctx.principal;
   const { id, key } = await storeNewKey(ctx.deps.metadata, orgId, userId, { name, expiresAt, at });
   return { key, record: (await ctx.deps.metadata.findApiKey(orgId, id))! };
 }
 
 /**
- * Revokes a key of the requester's organization (idempotent: a revoked key keeps its first
- * revocation time) and returns its record; throws NOT_FOUND for an unknown or foreign id.
+ * Revokes a key the requester may manage (idempotent: a revoked key keeps its first
+ * revocation time) and returns its record; throws NOT_FOUND for an unknown id, another
+ * organization's key, or (unless the requester's user is the admin) another user's key.
  * Servers refuse the key within a second (their key cache), sessions it opened included.
  */
 export async function revokeOrgKey(ctx: Ctx, id: number): Promise<ApiKeyRecord> {
   const { metadata } = ctx.deps;
   const found = await metadata.findApiKey(ctx.principal.orgId, id);
-  if (!found) throw notFound(`API key ${id} not found`);
+  if (!found || !mayManageKey(ctx.principal, found)) throw notFound(`API key ${id} not found`);
   await metadata.revokeApiKey(id, Date.now());
   return (await metadata.findApiKey(ctx.principal.orgId, id))!;
 }

@@ -48,7 +48,14 @@ export class Authenticator {
     if (record.revokedAt !== null) throw unauthorized('API key has been revoked');
     if (record.expiresAt !== null && record.expiresAt < now) throw unauthorized('API key has expired');
     this.touch(record.id, now);
-    return { orgId: record.orgId, orgSlug: record.orgSlug, userId: record.userId, keyId: record.id };
+    return {
+      orgId: record.orgId,
+      orgSlug: record.orgSlug,
+      userId: record.userId,
+      keyId: record.id,
+      keyExpiresAt: record.expiresAt,
+      admin: record.userAdmin,
+    };
   }
 
   private async lookup(hash: string): Promise<ApiKeyRecord | undefined> {

@@ -9,7 +9,7 @@ export const DEFAULT_USER = 'admin';
 
 /**
  * On a store with no organization (or when `bootstrapKey` is given and not yet stored),
- * creates the default organization, user and key and writes the key to
+ * creates the default organization, its admin user and a key of that user, and writes the key to
  * `<dataDir>/bootstrap-key` (mode 0600). Returns the new key, or undefined when nothing was made.
  */
 export async function bootstrapInstallation(
@@ -28,6 +28,7 @@ export async function bootstrapInstallation(
     name: 'bootstrap',
     expiresAt: null,
     key: bootstrapKey,
+    admin: true,
   });
   const file = path.join(dataDir, 'bootstrap-key');
   fs.writeFileSync(file, `${key}\n`, { mode: 0o600 });

@@ -17,7 +17,7 @@ export interface IngestHeaders {
 
 /**
  * The run an ingest request writes to, its client's liveness recorded (a run marked stale
- * is resumed). X-Run-Id must be decimal digits (the client sometimes sends `None`): 400;
+ * is resumed). X-Run-Id must be decimal digits, no leading zeros (the client sometimes sends `None`): 400;
  * unknown or foreign run: 404; X-Project-Name, when sent, must be the run's project: 400.
  * HTTP drops white space around header values, so the project is compared without it
  * (a project stored as "p " before such names were refused still takes ingest as "p").
@@ -26,7 +26,7 @@ export async function ingestRun(ctx: Ctx, h: IngestHeaders): Promise<RunTarget> 
   const runId = h.runId === undefined ? undefined : parseRunIdText(h.runId);
   if (runId === undefined) {
     throw badRequest(
-      `X-Run-Id must be an integer run id in decimal digits; got ${h.runId === undefined ? 'nothing' : JSON.stringify(h.runId)}`,
+      `X-Run-Id must be an integer run id in decimal digits without leading zeros; got ${h.runId === undefined ? 'nothing' : JSON.stringify(h.runId)}`,
     );
   }
   const run = await ctx.deps.metadata.getRunTarget(ctx.principal.orgId, runId);

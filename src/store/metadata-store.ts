@@ -70,6 +70,8 @@ export interface MetadataStore {
   ensureOrganization(slug: string, at: number): Promise<number>;
   /** User by name in an organization, created when missing; returns its id. */
   ensureUser(orgId: number, name: string, at: number): Promise<number>;
+  /** Marks a user its organization's admin, or not (services/key-authority.ts says what that allows). */
+  setUserAdmin(userId: number, admin: boolean): Promise<void>;
   /** Number of organizations (0 on a fresh store). */
   countOrganizations(): Promise<number>;
   /** Stores a key (its hash only); returns the key's id. */

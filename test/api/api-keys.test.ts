@@ -1,8 +1,8 @@
 /**
- * The API keys of the dashboard: GET /api/keys lists the organization's keys without the
- * keys themselves, POST /api/keys creates one for the requesting user and answers it once,
- * POST /api/keys/{keyId}/revoke revokes one of the organization's keys (404 for another
- * organization's), refused within a second. Bearer keys and the session cookie both work.
+ * The API keys of the dashboard: GET /api/keys lists the user's keys without the keys
+ * themselves, POST /api/keys creates one for the requesting user and answers it once,
+ * POST /api/keys/{keyId}/revoke revokes one of them (404 for another organization's),
+ * refused within a second (key-authority.test.ts: other users' keys and the admin). Bearer keys and the session cookie both work.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey, hashApiKey } from '../../src/services/api-keys.js';
@@ -131,7 +131,7 @@ describe('POST /api/keys', () => {
 });
 
 describe('GET /api/keys', () => {
-  it('lists the organization’s keys newest first, marks the request’s own key, never another organization’s', async () => {
+  it('lists the user’s keys newest first, marks the request’s own key, never another organization’s', async () => {
     const rival = await create(t.otherKey, { name: 'rival-secret-name' });
     const mine = await create(t.key, { name: 'listed' });
     const keys = await list(bearer(t.key));
@@ -150,7 +150,7 @@ describe('GET /api/keys', () => {
   it('shows expired keys as EXPIRED and records a key’s last use', async () => {
     const expired = await createApiKey(t.stores.metadata, {
       orgSlug: 'acme',
-      userName: 'cy',
+      userName: 'ann',
       name: 'old',
       expiresAt: Date.now() - 1000,
     });
@@ -162,7 +162,7 @@ describe('GET /api/keys', () => {
       if (keys.find((k) => k.id === made.id)?.lastUsedAt) break;
       await sleep(25);
     }
-    expect(keys.find((k) => k.id === expired.id)).toMatchObject({ status: 'EXPIRED', userName: 'cy' });
+    expect(keys.find((k) => k.id === expired.id)).toMatchObject({ status: 'EXPIRED', userName: 'ann' });
     expect(Date.parse(keys.find((k) => k.id === made.id)!.lastUsedAt!)).toBeGreaterThan(Date.now() - 60_000);
   });
 });

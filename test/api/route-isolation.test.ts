@@ -2,6 +2,7 @@
  * Tenancy and authentication for every route the router has, derived from the router
  * itself (routeTable), so a new route is covered the day it is added: another
  * organization's key gets 404 or an answer without the victim's data and changes nothing;
+ * so does another user of the same organization on the key routes (its keys are its own);
  * no key, a malformed, revoked or expired key or an unknown session gets 401; the owner's
  * session cookie works like the key, but not from another site; public routes are a fixed
  * list and the signed ones refuse requests without their signature.
@@ -36,6 +37,8 @@ let target: Target;
 let before: string;
 let revokedKey: string;
 let expiredKey: string;
+/** A key of another user of the owner's organization, not its admin. */
+let colleagueKey: string;
 /** A session of the owner's key, sent as the dashboard's cookie. */
 let ownerSession: string;
 beforeAll(async () => {
@@ -47,6 +50,9 @@ beforeAll(async () => {
   await t.stores.metadata.revokeApiKey(revoked.id, Date.now());
   revokedKey = revoked.key;
   expiredKey = (await keyOf(Date.now() - 1000)).key;
+  colleagueKey = (
+    await createApiKey(t.stores.metadata, { orgSlug: 'acme', userName: 'zed', name: 'k', expiresAt: null })
+  ).key;
   target = await createVictim(t.app, t.key);
   before = await victimSnapshot(t.app, t.key, target);
 });
@@ -82,6 +88,44 @@ describe('another organization, on every route', () => {
       if (res.status === 404) expect(res.json()).toMatchObject({ code: 'NOT_FOUND', error: expect.any(String) });
     },
   );
+
+  it('changed nothing of the victim’s data through any of those calls', async () => {
+    expect(await victimSnapshot(t.app, t.key, target)).toEqual(before);
+  });
+});
+
+describe('another user of the organization, on the key routes', () => {
+  const keyRoutes = privateRoutes.filter((r) => r.url.startsWith('/api/keys'));
+
+  it('are the three key routes', () => {
+    expect(keyRoutes.map(routeName).sort()).toEqual([
+      'GET /api/keys',
+      'POST /api/keys',
+      'POST /api/keys/:keyId/revoke',
+    ]);
+  });
+
+  it.each(keyRoutes.map((r) => ({ route: r, name: routeName(r) })))(
+    '$name gets a 404 or an answer without the owner’s keys',
+    async ({ route }) => {
+      const res = await send(requestFor(route, target), `Bearer ${colleagueKey}`);
+      expect([200, 404], `${res.status} ${res.text}`).toContain(res.status);
+      expect(res.text).not.toContain('vq7-key');
+      if (route.url.endsWith('/revoke'))
+        expect(res.json()).toEqual({
+          error: `API key ${target.apiKeyId} not found`,
+          code: 'NOT_FOUND',
+        });
+    },
+  );
+
+  it('POST /api/keys/0<id>/revoke, with leading zeros, is a 400 for the owner’s key id too', async () => {
+    for (const authorization of [`Bearer ${colleagueKey}`, `Bearer ${t.key}`]) {
+      const res = await send({ method: 'POST', url: `/api/keys/0${target.apiKeyId}/revoke` }, authorization);
+      expect(res.status, res.text).toBe(400);
+      expect(res.json()).toMatchObject({ code: 'VALIDATION_FAILED', error: expect.stringContaining('keyId') });
+    }
+  });
 
   it('changed nothing of the victim’s data through any of those calls', async () => {
     expect(await victimSnapshot(t.app, t.key, target)).toEqual(before);

@@ -47,6 +47,33 @@ export function keyCases(open: OpenMetadataStore): void {
     );
   });
 
+  describe('organization admins', () => {
+    it(
+      'setUserAdmin marks one user admin (and unmarks it), which every key of that user then shows',
+      withStore(open, async (s) => {
+        const { org, user, other, otherUser } = await twoOrgs(s);
+        const bob = await s.ensureUser(org, 'bob', T0);
+        await storeKey(s, org, user, CLEAR[0]);
+        await storeKey(s, other, otherUser, CLEAR[1]);
+        const admins = async () =>
+          (await s.listApiKeys()).map((k) => [k.orgSlug, k.userName, k.userAdmin]).sort((a, b) => (a < b ? -1 : 1));
+        expect(await admins()).toEqual([
+          ['acme', 'alice', false],
+          ['globex', 'alice', false],
+        ]);
+        await s.setUserAdmin(user, true);
+        await s.setUserAdmin(bob, true);
+        expect(await admins()).toEqual([
+          ['acme', 'alice', true],
+          ['globex', 'alice', false],
+        ]);
+        expect((await s.findApiKeyByHash(sha256(CLEAR[0])))?.userAdmin).toBe(true);
+        await s.setUserAdmin(user, false);
+        expect((await s.findApiKeyByHash(sha256(CLEAR[0])))?.userAdmin).toBe(false);
+      }),
+    );
+  });
+
   describe('API keys', () => {
     it(
       'a key is found by its hash with its organization, user, name, prefix and times',
@@ -59,6 +86,7 @@ export function keyCases(open: OpenMetadataStore): void {
           orgSlug: 'acme',
           userId: user,
           userName: 'alice',
+          userAdmin: false,
           name: 'laptop',
           prefix: CLEAR[0].slice(0, 8),
           keyHash: sha256(CLEAR[0]),

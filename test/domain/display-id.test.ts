@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { derivePrefix, formatDisplayId, parseDisplayId, prefixCandidate } from '../../src/domain/display-id.js';
+import {
+  derivePrefix,
+  firstFreePrefix,
+  formatDisplayId,
+  parseDisplayId,
+  prefixCandidate,
+  prefixCandidates,
+} from '../../src/domain/display-id.js';
 
 describe('derivePrefix', () => {
   it.each([
@@ -69,13 +76,62 @@ describe('prefixCandidate', () => {
     { base: 'AI', n: 2, candidate: 'AI2' },
     { base: 'MTE', n: 10, candidate: 'MT10' },
     { base: 'MTE', n: 123, candidate: 'M123' },
-    { base: 'MTE', n: 1000, candidate: '1000' },
+    { base: 'MTE', n: 999, candidate: 'M999' },
   ])('makes candidate $n of $base into $candidate', ({ base, n, candidate }) => {
     expect(prefixCandidate(base, n)).toBe(candidate);
   });
 
-  it.each([0, -1, 1.5, 10000, Number.NaN])('refuses candidate number %s', (n) => {
+  it.each([0, -1, 1.5, 1000, 9999, Number.NaN])('refuses candidate number %s (1000 on would be a bare number)', (n) => {
     expect(() => prefixCandidate('MTE', n)).toThrow(RangeError);
+  });
+});
+
+describe('firstFreePrefix', () => {
+  /** The prefixes the first `count` projects of one base get, in turn. */
+  function allocate(base: string, count: number): string[] {
+    const taken = new Set<string>();
+    for (let i = 0; i < count; i++) taken.add(firstFreePrefix(base, taken)!);
+    return [...taken];
+  }
+
+  it('follows contract §3 for the first 999 projects of one base', () => {
+    const got = allocate('MTE', 999);
+    expect(got.slice(0, 4)).toEqual(['MTE', 'MTE2', 'MTE3', 'MTE4']);
+    expect(got).toEqual(Array.from({ length: 999 }, (_, i) => prefixCandidate('MTE', i + 1)));
+  });
+
+  it.each(['MTE', 'MMPV', 'AI', 'X', '机器学'])(
+    'gives 3,000 projects of base %s distinct prefixes that keep its first character and read back',
+    (base) => {
+      // 999 numbered, then 3 characters of the base and a fill, 2 and a fill, 1 and a fill.
+      const got = allocate(base, 3000);
+      expect(new Set(got).size).toBe(3000);
+      for (const prefix of got) {
+        expect(prefix.startsWith(Array.from(base)[0]!), prefix).toBe(true);
+        expect(prefix, 'never a bare number').not.toMatch(/^[0-9]+$/);
+        expect(parseDisplayId(formatDisplayId(prefix, 1))).toEqual({ prefix, number: 1 });
+      }
+    },
+  );
+
+  it('skips prefixes another base took, and a name with a free base gets it', () => {
+    const taken = new Set(['MTE', 'MTE2', 'MT10']);
+    expect(firstFreePrefix('MTE', taken)).toBe('MTE3');
+    expect(firstFreePrefix('MTX', taken)).toBe('MTX');
+  });
+
+  it('leaves the old bare-number prefixes (1000–9999) alone: the 10,000th project of a base gets a prefix of its own', () => {
+    const taken = new Set(
+      Array.from({ length: 9999 }, (_, i) => (i < 999 ? prefixCandidate('MTE', i + 1) : String(i + 1))),
+    );
+    const next = firstFreePrefix('MTE', taken);
+    expect(next).toBe('MTE0');
+  });
+
+  it('answers undefined once every candidate of the base is taken', () => {
+    const all = new Set(prefixCandidates('X'));
+    expect(all.size).toBeGreaterThan(46_000);
+    expect(firstFreePrefix('X', all)).toBeUndefined();
   });
 });
 

@@ -11,6 +11,7 @@ import type { Schema } from './route-requests.js';
 const PARAM_TEXTS: [string, string][] = [
   ['letters', 'abc'],
   ['a negative number', '-1'],
+  ['leading zeros', '001'],
   ['a fraction', '1.5'],
   ['an exponent overflowing a double', '1e400'],
   ['a 25-digit number', '9999999999999999999999999'],
@@ -33,7 +34,7 @@ function paramRejects(s: Schema, label: string, text: string): boolean {
   if (s.enum) return true;
   if (s.type === 'integer')
     return (
-      !/^\d{1,15}$/.test(text) ||
+      !/^(0|[1-9]\d{0,14})$/.test(text) ||
       (s.minimum !== undefined && Number(text) < s.minimum) ||
       (s.maximum !== undefined && Number(text) > s.maximum)
     );
@@ -112,6 +113,7 @@ export function ingestHeaderCases(req: InjectOptions): BadCase[] {
     ['X-Run-Id None', { 'x-run-id': 'None' }, true],
     ['X-Run-Id -1', { 'x-run-id': '-1' }, true],
     ['X-Run-Id 1.5', { 'x-run-id': '1.5' }, true],
+    ['X-Run-Id with a leading zero', { 'x-run-id': `0${headers['x-run-id']}` }, true],
     ['X-Run-Id 1e400', { 'x-run-id': '1e400' }, true],
     ['X-Run-Id with 30 digits', { 'x-run-id': '9'.repeat(30) }, true],
     ['X-Run-Id of a missing run', { 'x-run-id': '987654321' }, true],

@@ -17,6 +17,8 @@ export interface TestApp {
   deps: Deps;
   stores: Stores;
   dataDir: string;
+  /** The PostgreSQL database's URL on that engine (for the CLI); undefined on the embedded store. */
+  databaseUrl?: string;
   /** A key of organization `org` (`acme` from makeTestApp). */
   key: string;
   /** The slug of `key`'s organization. */
@@ -52,6 +54,7 @@ export async function makeTestApp(env: NodeJS.ProcessEnv = {}): Promise<TestApp>
     deps,
     stores,
     dataDir,
+    databaseUrl: database?.url,
     key: await orgKey(stores, 'acme', 'ann'),
     org: 'acme',
     otherKey: await orgKey(stores, 'rival', 'bob'),

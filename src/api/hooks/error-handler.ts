@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { AppError, type ErrorCode, HTTP_STATUS } from '../../errors.js';
+import { isStorageFull, storageFullError } from '../../store/storage-full.js';
 
 /** Fastify's own error codes that mean the client sent something wrong. */
 const FASTIFY_CODES: Record<string, ErrorCode> = {
@@ -27,11 +28,15 @@ function describeValidation(err: FastifyError): string {
   return `${context}: ${field} ${first.message ?? 'is invalid'}${allowed}`;
 }
 
-/** Maps any error to a status and `{error, code}`; an unknown error is a 500 with the request id. */
+/**
+ * Maps any error to a status and `{error, code}`: a full disk or database is a 507
+ * INSUFFICIENT_STORAGE, an unknown error a 500 with the request id.
+ */
 export function toErrorResponse(
-  err: unknown,
+  thrown: unknown,
   requestId: string,
 ): { status: number; body: { error: string; code: string } } {
+  const err = isStorageFull(thrown) ? storageFullError() : thrown;
   if (err instanceof AppError) return { status: HTTP_STATUS[err.code], body: { error: err.message, code: err.code } };
   const fe = err as Partial<FastifyError>;
   if (fe.validation) {
@@ -45,16 +50,33 @@ export function toErrorResponse(
   return { status: 500, body: { error: `internal error (request ${requestId})`, code: 'INTERNAL' } };
 }
 
+/** Methods that write: one of them answered 2xx after a full disk means there is room again. */
+const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
 /**
  * Installs the one error handler and the 404 handler of the app. A 503 (overloaded) is
- * expected behaviour: it is logged as a warning with its code and reason, without a stack;
- * any other 5xx is logged as an error with its cause.
+ * expected behaviour: it is logged as a warning with its code and reason, without a stack.
+ * A 507 (storage full) is logged once per episode as a warning, and the first write that
+ * succeeds after it ends the episode (an info line); any other 5xx is logged as an error
+ * with its cause.
  */
 export function installErrorHandlers(app: FastifyInstance): void {
+  let storageFull = false;
+  app.addHook('onResponse', (request, reply, done) => {
+    if (storageFull && WRITES.has(request.method) && reply.statusCode < 300) {
+      storageFull = false;
+      request.log.info('storage has room again: writes are stored');
+    }
+    done();
+  });
   app.setErrorHandler((err, request, reply) => {
     const { status, body } = toErrorResponse(err, request.id);
     if (status === 503) request.log.warn({ code: body.code, reason: body.error }, 'request refused: overloaded');
-    else if (status >= 500) request.log.error({ err }, 'request failed');
+    else if (status === 507) {
+      if (!storageFull)
+        request.log.warn({ code: body.code }, 'storage full: writes are answered 507 until there is room');
+      storageFull = true;
+    } else if (status >= 500) request.log.error({ err }, 'request failed');
     if (status === 503) void reply.header('Retry-After', '1');
     return reply.status(status).send(body);
   });

@@ -24,18 +24,29 @@ const KeySchema = Type.Object(keyFields);
 const CreateKeyBody = Type.Object({
   name: Type.String({ minLength: 1, maxLength: 100, description: 'Printable, one line.' }),
   expiresAt: Opt(
-    Type.String({ maxLength: 64, description: 'ISO 8601, in the future (a date alone is its midnight UTC).' }),
+    Type.String({
+      maxLength: 64,
+      description:
+        'ISO 8601, in the future (a date alone is its midnight UTC), and no later than the requesting key’s expiry.',
+    }),
   ),
 });
 
 /**
- * GET /api/keys (the organization's keys, newest first), POST /api/keys (a new key for the
- * requesting user, answered once in clear) and POST /api/keys/{keyId}/revoke.
+ * GET /api/keys (the keys the requester may manage, newest first), POST /api/keys (a new key
+ * for the requesting user, answered once in clear) and POST /api/keys/{keyId}/revoke. Who may
+ * manage which key: services/key-authority.ts.
  */
 export function registerApiKeyRoutes(app: App, deps: Deps): void {
   app.get(
     '/api/keys',
-    { schema: { response: { 200: Type.Object({ keys: Type.Array(KeySchema) }) } } },
+    {
+      schema: {
+        description:
+          'The requesting user’s keys, or every key of the organization when that user is its admin; newest first.',
+        response: { 200: Type.Object({ keys: Type.Array(KeySchema) }) },
+      },
+    },
     async (request) => {
       const ctx = ctxOf(deps, request);
       const now = Date.now();
@@ -47,7 +58,10 @@ export function registerApiKeyRoutes(app: App, deps: Deps): void {
     '/api/keys',
     {
       schema: {
-        description: 'Creates a key for the requesting user; `key` is answered only here and is never stored.',
+        description:
+          'Creates a key for the requesting user; `key` is answered only here and is never stored. The key ' +
+          'expires no later than the key making the request (a session: the key that opened it); asking ' +
+          'for a later expiry, or none, from an expiring key is a 400.',
         body: CreateKeyBody,
         response: { 200: Type.Object({ ...keyFields, key: Type.String() }) },
       },
@@ -64,8 +78,9 @@ export function registerApiKeyRoutes(app: App, deps: Deps): void {
     {
       schema: {
         description:
-          'Revokes a key of the organization (again: no change). Requests with it, and sessions signed in ' +
-          'with it, are refused within a second, this request’s own key included.',
+          'Revokes a key of the requesting user, or of the organization when that user is its admin (another ' +
+          'user’s key is a 404; again: no change). Requests with it, and sessions signed in with it, are ' +
+          'refused within a second, this request’s own key included. keyId: decimal digits, no leading zeros.',
         params: Type.Object({ keyId: Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER }) }),
         response: { 200: KeySchema },
       },

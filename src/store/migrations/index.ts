@@ -8,7 +8,8 @@ import { consoleOrderMigration } from './005-console-order.js';
 import { runSearchMigration } from './006-run-search.js';
 import { sessionsMigration } from './007-sessions.js';
 import { chunksMigration } from './008-chunks.js';
-import { sessionKeyIndexMigration } from './009-session-key-index.js';
+import { userAdminMigration } from './009-user-admin.js';
+import { sessionKeyIndexMigration } from './010-session-key-index.js';
 
 /** Numbered, forward-only migrations; `{{name}}` markers are filled from the dialect. */
 export const MIGRATIONS: readonly { version: number; sql: string }[] = [
@@ -20,7 +21,8 @@ export const MIGRATIONS: readonly { version: number; sql: string }[] = [
   { version: 6, sql: runSearchMigration },
   { version: 7, sql: sessionsMigration },
   { version: 8, sql: chunksMigration },
-  { version: 9, sql: sessionKeyIndexMigration },
+  { version: 9, sql: userAdminMigration },
+  { version: 10, sql: sessionKeyIndexMigration },
 ];
 
 function render(sql: string, db: SqlDb): string {

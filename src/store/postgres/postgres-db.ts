@@ -80,31 +80,49 @@ function writeTogether(client: pg.PoolClient): void {
 
 /** A connection inside an open transaction. */
 class TxExecutor implements SqlExecutor {
+  /**
+   * The error of the statement that failed the transaction: after it PostgreSQL fails every
+   * other one with 25P02 (aborted), and statements sent together reject in no useful order.
+   */
+  failure: unknown;
   constructor(private readonly client: pg.PoolClient) {}
+  private noted<T>(sent: Promise<T>): Promise<T> {
+    return sent.catch((err: unknown) => {
+      if (this.failure === undefined || aborted(this.failure)) this.failure = err;
+      throw err;
+    });
+  }
   all<T>(sql: string, values?: readonly SqlValue[]): Promise<T[]> {
     writeTogether(this.client);
-    return all<T>(this.client, sql, values);
+    return this.noted(all<T>(this.client, sql, values));
   }
   allArrays<T>(sql: string, values?: readonly SqlValue[]): Promise<T[]> {
     writeTogether(this.client);
-    return allArrays<T>(this.client, sql, values);
+    return this.noted(allArrays<T>(this.client, sql, values));
   }
   column<T>(sql: string, values?: readonly SqlValue[]): Promise<T[]> {
     writeTogether(this.client);
-    return column<T>(this.client, sql, values);
+    return this.noted(column<T>(this.client, sql, values));
   }
   async get<T>(sql: string, values?: readonly SqlValue[]): Promise<T | undefined> {
     return (await this.all<T>(sql, values))[0];
   }
   run(sql: string, values?: readonly SqlValue[]): Promise<number> {
     writeTogether(this.client);
-    return runOne(this.client, sql, values);
+    return this.noted(runOne(this.client, sql, values));
   }
   runMany(sql: string, rows: readonly (readonly SqlValue[])[]): Promise<number> {
     writeTogether(this.client);
-    return runManyOn(this.client, sql, rows);
+    return this.noted(runManyOn(this.client, sql, rows));
   }
 }
+
+/** True for PostgreSQL's "current transaction is aborted" (25P02): a consequence, never a cause. */
+const aborted = (err: unknown): boolean => (err as { code?: unknown } | null)?.code === '25P02';
+
+/** The error that failed a transaction: the statement's that failed it, not a later 25P02. */
+const causeOf = (err: unknown, tx: TxExecutor): unknown =>
+  aborted(err) && tx.failure !== undefined ? tx.failure : err;
 
 const pause = (attempt: number) =>
   new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(200, 5 * 2 ** attempt)));
@@ -144,20 +162,23 @@ export async function openPostgres(url: string, options: PostgresOptions = {}): 
     for (let attempt = 1; ; attempt++) {
       const client = await (opts.pipelined ? pipelinedPool : pool).connect();
       let broken: Error | undefined;
+      const tx = new TxExecutor(client);
       try {
         let result: T;
         if (opts.pipelined) {
           // BEGIN goes out with the transaction's first statement instead of a round trip before it.
           writeTogether(client);
-          [, result] = await Promise.all([client.query('BEGIN'), fn(new TxExecutor(client))]);
+          [, result] = await Promise.all([client.query('BEGIN'), fn(tx)]);
         } else {
           await client.query('BEGIN');
-          result = await fn(new TxExecutor(client));
+          result = await fn(tx);
         }
         await client.query('COMMIT');
         return result;
-      } catch (err) {
+      } catch (thrown) {
+        // After ROLLBACK's answer every statement sent before it has been answered and noted.
         await client.query('ROLLBACK').catch((e: Error) => (broken = e));
+        const err = causeOf(thrown, tx);
         if (attempt >= MAX_ATTEMPTS || !isRetryable(err)) throw err;
       } finally {
         client.release(broken);

@@ -10,6 +10,7 @@ interface KeyRow {
   org_slug: string;
   user_id: number;
   user_name: string;
+  user_admin: number;
   name: string;
   prefix: string;
   key_hash: string;
@@ -19,7 +20,7 @@ interface KeyRow {
   last_used_at: number | null;
 }
 
-const KEY_SELECT = `SELECT k.id, k.org_id, o.slug AS org_slug, k.user_id, u.name AS user_name, k.name, k.prefix,
+const KEY_SELECT = `SELECT k.id, k.org_id, o.slug AS org_slug, k.user_id, u.name AS user_name, u.admin AS user_admin, k.name, k.prefix,
   k.key_hash, k.created_at, k.expires_at, k.revoked_at, k.last_used_at
   FROM api_keys k JOIN organizations o ON o.id = k.org_id JOIN users u ON u.id = k.user_id`;
 
@@ -32,6 +33,7 @@ function toKey(r: KeyRow): ApiKeyRecord {
     orgSlug: r.org_slug,
     userId: Number(r.user_id),
     userName: r.user_name,
+    userAdmin: Number(r.user_admin) === 1,
     name: r.name,
     prefix: r.prefix,
     keyHash: r.key_hash,
@@ -56,6 +58,10 @@ export async function ensureUser(db: SqlDb, orgId: number, name: string, at: num
   ]);
   const row = await db.get<{ id: number }>('SELECT id FROM users WHERE org_id = ? AND name = ?', [orgId, name]);
   return Number(row!.id);
+}
+
+export async function setUserAdmin(db: SqlDb, userId: number, admin: boolean): Promise<void> {
+  await db.run('UPDATE users SET admin = ? WHERE id = ?', [admin ? 1 : 0, userId]);
 }
 
 export async function countOrganizations(db: SqlDb): Promise<number> {

@@ -22,6 +22,7 @@ import type { SqlDb } from './sql-db.js';
 import {
   ensureOrganization,
   ensureUser,
+  setUserAdmin,
   countOrganizations,
   createApiKey,
   findApiKeyByHash,
@@ -74,6 +75,10 @@ export class SqlMetadataStore implements MetadataStore {
 
   ensureUser(orgId: number, name: string, at: number): Promise<number> {
     return ensureUser(this.sql, orgId, name, at);
+  }
+
+  setUserAdmin(userId: number, admin: boolean): Promise<void> {
+    return setUserAdmin(this.sql, userId, admin);
   }
 
   countOrganizations(): Promise<number> {

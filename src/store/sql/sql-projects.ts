@@ -1,5 +1,6 @@
-import { derivePrefix, prefixCandidate } from '../../domain/display-id.js';
+import { derivePrefix, firstFreePrefix, prefixStart } from '../../domain/display-id.js';
 import type { Project } from '../../domain/types.js';
+import { conflict } from '../../errors.js';
 import type { SqlDb, SqlExecutor } from './sql-db.js';
 
 interface ProjectRow {
@@ -11,14 +12,26 @@ interface ProjectRow {
   run_count: number;
 }
 
-/** The first display-id prefix derived from the name that no project of the org uses. */
+/**
+ * The first display-id prefix derived from the name that no project of the org uses, found
+ * with one query (the org's prefixes that start as every candidate does); throws CONFLICT
+ * when all of the name's ~48,000 candidates are taken.
+ */
 async function freePrefix(tx: SqlExecutor, orgId: number, name: string): Promise<string> {
   const base = derivePrefix(name);
-  for (let n = 1; ; n++) {
-    const candidate = prefixCandidate(base, n);
-    const taken = await tx.get('SELECT 1 AS x FROM projects WHERE org_id = ? AND prefix = ?', [orgId, candidate]);
-    if (!taken) return candidate;
+  const start = prefixStart(base);
+  const rows = await tx.all<{ prefix: string }>(
+    'SELECT prefix FROM projects WHERE org_id = ? AND substr(prefix, 1, 1) = ?',
+    [orgId, start],
+  );
+  const free = firstFreePrefix(base, new Set(rows.map((r) => r.prefix)));
+  if (free === undefined) {
+    throw conflict(
+      `no display-id prefix is left for project ${JSON.stringify(name)}: every prefix starting with ` +
+        `${JSON.stringify(start)} that it may take is in use; choose a name that starts with another letter`,
+    );
   }
+  return free;
 }
 
 /**

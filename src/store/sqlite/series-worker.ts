@@ -5,6 +5,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { SqlSeriesStore } from '../sql/sql-series-store.js';
+import { orStorageFull } from '../storage-full.js';
 import { openSqlite } from './sqlite-db.js';
 import { SERIES_WRITES, errorReply, type WorkerReply, type WorkerRequest } from './worker-protocol.js';
 
@@ -25,6 +26,7 @@ function handle(req: WorkerRequest): Promise<unknown> {
 parentPort!.on('message', (req: WorkerRequest) => {
   handle(req).then(
     (result) => parentPort!.postMessage({ id: req.id, ok: true, result } satisfies WorkerReply),
-    (err: unknown) => parentPort!.postMessage(errorReply(req.id, err)),
+    // Only the code of an AppError crosses the thread: a full disk must become one here.
+    (err: unknown) => parentPort!.postMessage(errorReply(req.id, orStorageFull(err))),
   );
 });

@@ -1,7 +1,9 @@
 /**
  * How the error handler logs: a 503 (overloaded) is expected behaviour and is logged as a
- * warning with its code and reason and no stack; an unexpected error stays a 500 logged as
- * an error with its stack. The log stream is captured from pino itself.
+ * warning with its code and reason and no stack; a full disk or database (whichever store
+ * says so) is a 507 INSUFFICIENT_STORAGE, logged once per episode as a warning; an
+ * unexpected error stays a 500 logged as an error with its stack. The log stream is captured
+ * from pino itself.
  */
 import { Writable } from 'node:stream';
 import Fastify, { type FastifyInstance } from 'fastify';
@@ -37,6 +39,14 @@ beforeEach(async () => {
   app.get('/broken', () => {
     throw new Error('a bug');
   });
+  app.post('/full/:code', (request) => {
+    const { code } = request.params as { code: string };
+    throw Object.assign(new Error(`storage said ${code}`), { code });
+  });
+  app.post('/wrapped', () => {
+    throw new Error('upload failed', { cause: Object.assign(new Error('write'), { code: 'ENOSPC' }) });
+  });
+  app.post('/stored', () => ({ ok: true }));
   await app.ready();
 });
 afterEach(async () => {
@@ -61,5 +71,44 @@ describe('logging of failed requests', () => {
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatchObject({ level: ERROR, msg: 'request failed' });
     expect(lines[0]!.err?.stack).toMatch(/a bug\n\s+at /);
+  });
+});
+
+describe('a full disk or database', () => {
+  const FULL = { error: expect.stringMatching(/^the server’s storage is full/), code: 'INSUFFICIENT_STORAGE' };
+
+  it.each([
+    ['SQLITE_FULL', 'SQLite'],
+    ['53100', 'PostgreSQL (disk_full)'],
+    ['ENOSPC', 'the file system'],
+    ['EDQUOT', 'a disk quota'],
+  ])('%s from %s is a 507 INSUFFICIENT_STORAGE with a sentence', async (code) => {
+    const res = await app.inject({ method: 'POST', url: `/full/${code}` });
+    expect(res.statusCode).toBe(507);
+    expect(res.json()).toEqual(FULL);
+  });
+
+  it('is recognised inside the error that wraps it', async () => {
+    const res = await app.inject({ method: 'POST', url: '/wrapped' });
+    expect(res.statusCode).toBe(507);
+    expect(res.json()).toEqual(FULL);
+  });
+
+  it('another store error stays a 500', async () => {
+    const res = await app.inject({ method: 'POST', url: '/full/SQLITE_BUSY' });
+    expect(res.statusCode).toBe(500);
+  });
+
+  it('is logged once per episode as a warning without a stack; a stored write ends the episode', async () => {
+    for (let i = 0; i < 5; i++)
+      expect((await app.inject({ method: 'POST', url: '/full/ENOSPC' })).statusCode).toBe(507);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatchObject({ level: WARN, code: 'INSUFFICIENT_STORAGE' });
+    expect(lines[0]).not.toHaveProperty('err');
+    expect((await app.inject({ method: 'POST', url: '/stored' })).statusCode).toBe(200);
+    expect(lines[1]).toMatchObject({ level: 30, msg: expect.stringMatching(/room again/) });
+    await app.inject({ method: 'POST', url: '/full/SQLITE_FULL' });
+    expect(lines).toHaveLength(3);
+    expect(lines[2]).toMatchObject({ level: WARN, code: 'INSUFFICIENT_STORAGE' });
   });
 });

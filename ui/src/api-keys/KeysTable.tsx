@@ -14,7 +14,7 @@ function When({ iso, empty = '—', ago = false }: { iso: string | null; empty?:
 }
 
 /**
- * The organization's keys: name, prefix, owner, times, status, and Revoke for active ones.
+ * The keys the user may manage: name, prefix, owner, times, status, and Revoke for active ones.
  * On a phone each row is a card whose cells carry their column's name (`data-label`).
  */
 export function KeysTable({ keys, onRevoke }: { keys: readonly ApiKey[]; onRevoke: (key: ApiKey) => void }) {

@@ -26,7 +26,7 @@ export interface CreatedKey extends ApiKey {
 
 const KEYS = ['api-keys'] as const;
 
-/** The organization's API keys, newest first. */
+/** The API keys the signed-in user may manage (its own; every key of the organization for its admin), newest first. */
 export function useApiKeys() {
   return useQuery({
     queryKey: KEYS,
@@ -44,7 +44,7 @@ export function useCreateKey() {
   });
 }
 
-/** Revokes a key of the organization (`POST /api/keys/{id}/revoke`); refreshes the list. */
+/** Revokes one of those keys (`POST /api/keys/{id}/revoke`); refreshes the list. */
 export function useRevokeKey() {
   const client = useQueryClient();
   return useMutation({
