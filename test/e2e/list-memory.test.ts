@@ -170,6 +170,20 @@ describe(`ten concurrent lists over ${RUNS} runs with ${CONFIG_MB} MB configs`, 
     const configs = (body.runs as { config: unknown }[]).map((row) => row.config);
     expect(configs).toEqual(Array.from({ length: RUNS }, (_, i) => ({ lr: i / 1000, batch_size: 32 + i })));
     expect(r.growthMb).toBeLessThan(GROWTH_BOUND_MB);
+    // Picking keys parses every 8 MB config: on the event loop that held health for 15-22 s.
+    expect(r.healthWorstMs).toBeLessThan(2000);
+  }, 300_000);
+
+  it('refuses configKeys=blob for all 60 runs (480 MB of picked values) with RESULT_TOO_LARGE', async () => {
+    const url = `/api/runs/list?projectName=${PROJECT}&limit=60&configKeys=blob`;
+    const r = await measured(times(2, url));
+    report('list limit=60 configKeys=blob (480 MB picked)', r);
+    for (const x of r.reads) {
+      expect(x.status).toBe(400);
+      expect(x.tail).toContain('"code":"RESULT_TOO_LARGE"');
+    }
+    expect((await http(server.baseUrl, 'GET', '/api/health')).status).toBe(200);
+    expect(r.growthMb).toBeLessThan(GROWTH_BOUND_MB);
   }, 300_000);
 });
 

@@ -4,10 +4,11 @@
  * event loop. A read waits in a queue for a free thread; it is answered OVERLOADED when its
  * deadline passes before one is free, QUERY_TIMEOUT when the thread stops it at the deadline,
  * and QUERY_TIMEOUT too when the thread has not answered GRACE_MS later (stuck in one long
- * step of SQLite): that thread is then terminated and replaced.
+ * step of SQLite): that thread is then terminated and replaced. Rows that outgrow a thread's
+ * heap are RESULT_TOO_LARGE (the thread is replaced).
  */
 import { Worker } from 'node:worker_threads';
-import { queryTimeout, readersBusy } from '../../errors.js';
+import { queryTimeout, readersBusy, resultTooLarge } from '../../errors.js';
 import type { SqlValue } from '../sql/sql-db.js';
 import { replyError, type SearchRequest, type WorkerReply, workerScript } from './worker-protocol.js';
 
@@ -15,6 +16,9 @@ import { replyError, type SearchRequest, type WorkerReply, workerScript } from '
 const GRACE_MS = 1000;
 /** A thread's heap: its reads answer ids; past this it dies alone (the read fails), not the process. */
 const THREAD_LIMITS = { maxYoungGenerationSizeMb: 16, maxOldGenerationSizeMb: 256 };
+const OUT_OF_MEMORY =
+  `the rows of this read do not fit a search thread's ${THREAD_LIMITS.maxOldGenerationSizeMb} MB: ` +
+  'ask for fewer runs (a lower limit) or fewer or smaller configKeys';
 
 interface Job {
   req: SearchRequest;
@@ -108,10 +112,13 @@ export class SearchThreads {
       this.settle(job, reply.ok ? undefined : replyError(reply.error), reply.ok ? (reply.result as unknown[]) : []);
       this.dispatch();
     });
-    const lost = (err: Error) => {
+    const lost = (err: Error & { code?: string }) => {
       const job = thread.job;
       this.drop(thread);
-      if (job) this.settle(job, err);
+      // A read whose rows outgrow the thread's heap (configKeys picking 8 MB values, say) is
+      // the client's to narrow, not a server fault.
+      const tooLarge = err.code === 'ERR_WORKER_OUT_OF_MEMORY';
+      if (job) this.settle(job, tooLarge ? resultTooLarge(OUT_OF_MEMORY) : err);
     };
     worker.on('error', lost);
     worker.on('exit', (code) => lost(new Error(`a search thread exited (${code})`)));
