@@ -29,8 +29,7 @@ export const rowBytes = (r: HeadRow): number =>
   SUMMARY_BYTES * (r.summaries?.length ?? 0);
 
 /** About what the rows take in an answer with their whole configs, from the stored lengths. */
-export const answerBytes = (rows: readonly HeadRow[]): number =>
-  rows.reduce((n, r) => n + rowBytes(r) + r.run.configBytes, 0);
+const answerBytes = (rows: readonly HeadRow[]): number => rows.reduce((n, r) => n + rowBytes(r) + r.run.configBytes, 0);
 
 /**
  * RESULT_TOO_LARGE for an answer of `bytes` (about, or `more than` when counted only up to
