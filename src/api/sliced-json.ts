@@ -131,6 +131,18 @@ export function objectParts(obj: Record<string, unknown>): string[] {
   return parts;
 }
 
+/**
+ * Members for jsonStream: each item of the batches as the parts (objectParts) of view(item,
+ * its position over all batches), taking each batch only when the one before is used.
+ */
+export async function* objectMembers<T>(
+  batches: AsyncIterable<readonly T[]> | Iterable<readonly T[]>,
+  view: (item: T, index: number) => Record<string, unknown>,
+): AsyncGenerator<string[]> {
+  let index = 0;
+  for await (const batch of batches) for (const item of batch) yield objectParts(view(item, index++));
+}
+
 /** Where to cut a text near `at` without splitting a surrogate pair. */
 const cutAt = (text: string, at: number): number => {
   const code = text.charCodeAt(at - 1);

@@ -1,5 +1,6 @@
 import { type Aggregation, type Direction, type RankedRun, sortRanked } from '../domain/aggregation.js';
-import type { Run, SeriesSummary } from '../domain/types.js';
+import type { RunHead, SeriesSummary } from '../domain/types.js';
+import { checkAnswerBytes, withConfigTexts } from './config-texts.js';
 import { type Ctx, MAX_LINEAGE_DEPTH } from './context.js';
 
 export { AGGREGATIONS, DIRECTIONS } from '../domain/aggregation.js';
@@ -39,16 +40,25 @@ export interface LeaderboardQuery {
 /** Forks beyond this many in one project are ranked in memory with every other run. */
 const MAX_EXCLUDED_FORKS = 500;
 
+/** A ranked run of a leaderboard page, its value and its config as stored JSON text (null when unset). */
+export interface RankedRunRow {
+  run: RunHead;
+  value: number;
+  config: string | null;
+}
+
 /**
  * Runs of a project ranked by an aggregate of one metric; ties by runId ascending; runs
  * without a finite value are not ranked. Unforked runs are ranked by the store from their
  * stored summaries; forks (whose series include their lineage's points) are ranked here and
- * merged in. Unknown project or metric → no runs.
+ * merged in. Unknown project or metric → no runs. The page's configs are read a batch at a
+ * time as the rows are taken; RESULT_TOO_LARGE, before any is read, when they would pass
+ * config.readMaxBytes.
  */
 export async function leaderboard(
   ctx: Ctx,
   q: LeaderboardQuery,
-): Promise<{ rows: { run: Run; value: number }[]; total: number }> {
+): Promise<{ rows: AsyncIterable<RankedRunRow[]> | Iterable<RankedRunRow[]>; total: number }> {
   const { metadata, series } = ctx.deps;
   const project = await metadata.findProject(ctx.principal.orgId, q.projectName);
   if (!project) return { rows: [], total: 0 };
@@ -75,19 +85,22 @@ export async function leaderboard(
     page = merged.slice(q.offset, q.offset + q.limit);
     total = ownRanked + forks.length;
   }
-  const runs = new Map(
-    (
-      await metadata.listRunsByIds(
-        ctx.principal.orgId,
-        page.map((r) => r.runId),
-      )
-    ).map((r) => [r.id, r]),
+  const heads = await metadata.listRunHeads(
+    ctx.principal.orgId,
+    page.map((r) => r.runId),
   );
+  const runs = new Map(heads.map((r) => [r.id, r]));
   const rows = page.flatMap((r) => {
     const run = runs.get(r.runId);
     return run ? [{ run, value: r.value }] : [];
   });
-  return { rows, total };
+  checkAnswerBytes(
+    ctx,
+    rows,
+    `these ${rows.length} runs`,
+    'ask for fewer runs with a lower limit (and page with offset)',
+  );
+  return { rows: withConfigTexts(ctx, rows), total };
 }
 
 /** How many forks have a finite value in their own stored summaries (counted by the store's total). */
@@ -103,20 +116,37 @@ async function countForksRanked(
     .length;
 }
 
+/** A compared run, its effective summary of the metric (undefined without a point of it) and its config text. */
+export interface ComparedRun {
+  run: RunHead;
+  summary: SeriesSummary | undefined;
+  config: string | null;
+}
+
 /**
  * Runs of a project (in request order; unknown, foreign or other-project ids omitted), each
- * with its effective summary of the metric (undefined when it has no point of it).
+ * with its effective summary of the metric, their configs read a batch at a time as they are
+ * taken. RESULT_TOO_LARGE, before any config is read, when they would pass config.readMaxBytes.
  */
 export async function compareRuns(
   ctx: Ctx,
   projectName: string,
   logName: string,
   runIds: readonly number[],
-): Promise<{ run: Run; summary: SeriesSummary | undefined }[]> {
-  const runs = (await ctx.deps.metadata.listRunsByIds(ctx.principal.orgId, runIds)).filter(
+): Promise<{ runIds: number[]; rows: AsyncIterable<ComparedRun[]> }> {
+  const runs = (await ctx.deps.metadata.listRunHeads(ctx.principal.orgId, runIds)).filter(
     (r) => r.projectName === projectName,
   );
-  return Promise.all(runs.map(async (run) => ({ run, summary: await effectiveSummary(ctx, run.id, logName) })));
+  checkAnswerBytes(
+    ctx,
+    runs.map((run) => ({ run })),
+    `these ${runs.length} runs`,
+    'compare fewer runs (fewer runIds)',
+  );
+  const rows = await Promise.all(
+    runs.map(async (run) => ({ run, summary: await effectiveSummary(ctx, run.id, logName) })),
+  );
+  return { runIds: runs.map((r) => r.id), rows: withConfigTexts(ctx, rows) };
 }
 
 /** Distinct metric names of a project (or of some of its runs, with their fork lineages), sorted. */
@@ -129,9 +159,7 @@ export async function metricNames(
   if (!project) return [];
   let scope: number[] | null = null;
   if (q.runIds) {
-    const runs = (await metadata.listRunsByIds(ctx.principal.orgId, q.runIds)).filter(
-      (r) => r.projectId === project.id,
-    );
+    const runs = (await metadata.listRunHeads(ctx.principal.orgId, q.runIds)).filter((r) => r.projectId === project.id);
     const ids = new Set<number>();
     for (const run of runs) {
       for (const link of await metadata.getLineage(ctx.principal.orgId, run.id, MAX_LINEAGE_DEPTH)) ids.add(link.runId);

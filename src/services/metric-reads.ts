@@ -1,4 +1,4 @@
-import type { Run, MetricPoint, SeriesSummary } from '../domain/types.js';
+import type { MetricPoint, RunHead, SeriesSummary } from '../domain/types.js';
 import { badRequest, resultTooLarge } from '../errors.js';
 import { type Ctx, MAX_LINEAGE_DEPTH } from './context.js';
 import { getProjectRun } from './run-lookup.js';
@@ -74,7 +74,7 @@ export async function queryMetrics(
 export async function runStatistics(
   ctx: Ctx,
   q: { runId: number; projectName?: string; logName?: string; logGroup?: string },
-): Promise<{ run: Run; summaries: SeriesSummary[] }> {
+): Promise<{ run: RunHead; summaries: SeriesSummary[] }> {
   const run = await getProjectRun(ctx, q.runId, q.projectName);
   const lineage = await ctx.deps.metadata.getLineage(ctx.principal.orgId, run.id, MAX_LINEAGE_DEPTH);
   const summaries = await ctx.deps.series.summarize(lineage, q.logName ? [q.logName] : undefined, {

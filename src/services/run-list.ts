@@ -6,7 +6,7 @@
  * counted as they arrive.
  */
 import { parseConfigKeys } from '../domain/config-keys.js';
-import { resultTooLarge } from '../errors.js';
+import { checkAnswerBytes, readTooLarge, rowBytes, withConfigTexts } from './config-texts.js';
 import type { Ctx } from './context.js';
 import { type RunSearchParams, type RunSearchRow, searchRuns } from './run-search.js';
 
@@ -20,55 +20,10 @@ export interface ListedRun extends RunSearchRow {
   config: string | null;
 }
 
-/** Configs read in one query at most about this many bytes (one larger config is read alone). */
-const BATCH_BYTES = 1024 * 1024;
-/** Bytes a row takes in the answer besides its fields' texts (keys, url, times), and per metric summary. */
-const ROW_BYTES = 512;
-const SUMMARY_BYTES = 160;
-
-/** What a row's answer takes besides its config. */
-const rowBytes = (r: RunSearchRow): number =>
-  ROW_BYTES +
-  Buffer.byteLength(r.run.name) +
-  Buffer.byteLength(JSON.stringify(r.run.tags)) +
-  2 * Buffer.byteLength(r.run.projectName) +
-  SUMMARY_BYTES * (r.summaries?.length ?? 0);
-
-/** Consecutive runs whose configs add up to at most BATCH_BYTES (or a single run). */
-function batchesOf(rows: readonly RunSearchRow[]): RunSearchRow[][] {
-  const batches: RunSearchRow[][] = [];
-  let bytes = Number.POSITIVE_INFINITY;
-  for (const row of rows) {
-    if (bytes + row.run.configBytes > BATCH_BYTES) {
-      batches.push([]);
-      bytes = 0;
-    }
-    batches.at(-1)!.push(row);
-    bytes += row.run.configBytes;
-  }
-  return batches;
-}
-
-/** The rows with their config texts, a batch at a time (a run deleted meanwhile answers config null). */
-async function* withConfigs(ctx: Ctx, rows: readonly RunSearchRow[], paths: string[][] | undefined) {
-  for (const batch of batchesOf(rows)) {
-    const none = paths?.length === 0;
-    const wanted = none ? [] : batch.filter((r) => r.run.configBytes > 0).map((r) => r.run.id);
-    const texts = await ctx.deps.metadata.listConfigTexts(ctx.principal.orgId, wanted, paths);
-    const config = (r: RunSearchRow) => (r.run.configBytes === 0 ? null : none ? '{}' : (texts.get(r.run.id) ?? null));
-    yield batch.map((r): ListedRun => ({ ...r, config: config(r) }));
-  }
-}
-
-function tooLarge(ctx: Ctx, bytes: number, runs: number, picked: boolean): Error {
-  const mb = (n: number) => (n / (1024 * 1024)).toFixed(1);
-  const max = ctx.deps.config.readMaxBytes;
-  return resultTooLarge(
-    `these ${runs} runs would answer ${picked ? 'more than' : 'about'} ${mb(bytes)} MB, more than the ${mb(max)} MB ` +
-      `one read may answer (STEPWISE_READ_MAX_BYTES); ask for fewer runs with a lower limit, or for only some config ` +
-      `keys with configKeys (e.g. configKeys=lr,batch_size; configKeys= with no keys leaves every config empty)`,
-  );
-}
+/** What to ask for instead of a list too large to answer. */
+const LIST_ADVICE =
+  'ask for fewer runs with a lower limit, or for only some config keys with configKeys ' +
+  '(e.g. configKeys=lr,batch_size; configKeys= with no keys leaves every config empty)';
 
 /**
  * A page of run search (see searchRuns) with each run's config text in batches, in page order,
@@ -81,17 +36,16 @@ export async function listRuns(
 ): Promise<{ total: number; batches: AsyncIterable<ListedRun[]> | Iterable<ListedRun[]> }> {
   const paths = p.configKeys === undefined ? undefined : parseConfigKeys(p.configKeys);
   const { rows, total } = await searchRuns(ctx, p);
-  const max = ctx.deps.config.readMaxBytes;
-  let bytes = rows.reduce((n, r) => n + rowBytes(r), 0);
+  const what = `these ${rows.length} runs`;
   if (paths === undefined) {
-    bytes += rows.reduce((n, r) => n + r.run.configBytes, 0);
-    if (bytes > max) throw tooLarge(ctx, bytes, rows.length, false);
-    return { total, batches: withConfigs(ctx, rows, undefined) };
+    checkAnswerBytes(ctx, rows, what, LIST_ADVICE);
+    return { total, batches: withConfigTexts(ctx, rows) };
   }
+  let bytes = rows.reduce((n, r) => n + rowBytes(r), 0);
   const loaded: ListedRun[][] = [];
-  for await (const batch of withConfigs(ctx, rows, paths)) {
+  for await (const batch of withConfigTexts(ctx, rows, paths)) {
     for (const row of batch) bytes += row.config === null ? 4 : Buffer.byteLength(row.config);
-    if (bytes > max) throw tooLarge(ctx, bytes, rows.length, true);
+    if (bytes > ctx.deps.config.readMaxBytes) throw readTooLarge(ctx, what, bytes, true, LIST_ADVICE);
     loaded.push(batch);
   }
   return { total, batches: loaded };

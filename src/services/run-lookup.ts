@@ -1,5 +1,5 @@
 import { parseDisplayId } from '../domain/display-id.js';
-import type { Run } from '../domain/types.js';
+import type { Run, RunHead } from '../domain/types.js';
 import { badRequest, notFound } from '../errors.js';
 import type { Ctx } from './context.js';
 
@@ -45,9 +45,13 @@ export async function getRunBySelector(ctx: Ctx, s: RunSelector): Promise<Run> {
   return run;
 }
 
-/** The run, which must belong to the named project when one is given. Throws NOT_FOUND. */
-export async function getProjectRun(ctx: Ctx, runId: number, projectName: string | undefined): Promise<Run> {
-  const run = await ctx.deps.metadata.getRun(ctx.principal.orgId, runId);
+/**
+ * The run without its JSON fields (none of them read), which must belong to the named project
+ * when one is given. Throws NOT_FOUND.
+ */
+export async function getProjectRun(ctx: Ctx, runId: number, projectName: string | undefined): Promise<RunHead> {
+  const run = await ctx.deps.metadata.findRunHead(ctx.principal.orgId, { runId });
+  if (!run) throw notFound(`run ${runId} not found`);
   if (projectName !== undefined && run.projectName !== projectName)
     throw notFound(`run ${runId} not found in project ${projectName}`);
   return run;

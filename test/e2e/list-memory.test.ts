@@ -1,13 +1,13 @@
 /**
  * Large answers do not take the server down (issue 25, item 2): 60 runs with 8 MB configs,
  * where ten concurrent `GET /api/runs/list?limit=60` used to answer 480 MB each and end in
- * `FATAL ERROR: Reached heap limit`. Each phase runs ten (or eight) requests at once while
+ * `FATAL ERROR: Reached heap limit` (as did leaderboards of limit=60 and comparisons of the 60 runs). Each phase runs ten (or eight) requests at once while
  * /api/health is polled, and the server's RSS is sampled (VmRSS every 25 ms, and VmHWM with
  * the peak reset before the phase): it must stay alive with RSS growth under 500 MB.
  */
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { http } from '../helpers/http-client.js';
+import { http, ingestHttp } from '../helpers/http-client.js';
 import { buildDist, spawnServer, type SpawnedServer } from '../helpers/spawned-server.js';
 
 const RUNS = 60;
@@ -18,6 +18,7 @@ const LOG_NAMES = 100_000;
 
 let server: SpawnedServer;
 let wideRunId: number;
+const bigRunIds: number[] = [];
 
 /** A config of about 8 MB whose small keys are lr and batch_size. */
 const bigConfig = (i: number) => ({
@@ -37,6 +38,10 @@ beforeAll(async () => {
       timeoutMs: 60_000,
     });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const runId = res.body.runId as number;
+    bigRunIds.push(runId);
+    const line = JSON.stringify({ time: 1_700_000_000_000, step: 0, data: { loss: i } });
+    expect((await ingestHttp(server.baseUrl, server.key, 'metrics', runId, PROJECT, `${line}\n`)).status).toBe(200);
   }
   const wide = await http(server.baseUrl, 'POST', '/api/runs/create', {
     key: server.key,
@@ -137,28 +142,38 @@ function report(what: string, r: { reads: Read[]; growthMb: number; healthWorstM
 
 const times = (n: number, url: string): string[] => Array.from({ length: n }, () => url);
 
+/** Every read was refused as too large, the server still answers health, and RSS grew less than the bound. */
+async function expectRefused(r: { reads: Read[]; growthMb: number }): Promise<void> {
+  for (const x of r.reads) {
+    expect(x.status).toBe(400);
+    expect(x.tail).toContain('"code":"RESULT_TOO_LARGE"');
+  }
+  expect((await http(server.baseUrl, 'GET', '/api/health')).status).toBe(200);
+  expect(r.growthMb).toBeLessThan(GROWTH_BOUND_MB);
+}
+
+/** Every read answered six whole configs in full, between `head` and `"total":60`, and RSS grew less than the bound. */
+function expectSixConfigs(r: { reads: Read[]; growthMb: number }, head: RegExp): void {
+  for (const x of r.reads) {
+    expect(x.status).toBe(200);
+    expect(x.bytes).toBeGreaterThan(6 * CONFIG_MB * 1024 * 1024);
+    expect(x.head).toMatch(head);
+    expect(x.tail).toMatch(/\}\],"total":60\}$/);
+  }
+  expect(r.growthMb).toBeLessThan(GROWTH_BOUND_MB);
+}
+
 describe(`ten concurrent lists over ${RUNS} runs with ${CONFIG_MB} MB configs`, () => {
   it('refuses limit=60 (480 MB) with RESULT_TOO_LARGE, staying alive with RSS growth under 500 MB', async () => {
     const r = await measured(times(10, `/api/runs/list?projectName=${PROJECT}&limit=60`));
     report('list limit=60 (480 MB of configs)', r);
-    for (const x of r.reads) {
-      expect(x.status).toBe(400);
-      expect(x.tail).toContain('"code":"RESULT_TOO_LARGE"');
-    }
-    expect((await http(server.baseUrl, 'GET', '/api/health')).status).toBe(200);
-    expect(r.growthMb).toBeLessThan(GROWTH_BOUND_MB);
+    await expectRefused(r);
   }, 300_000);
 
   it('streams ten answers of six whole configs (50 MB each) with RSS growth under 500 MB', async () => {
     const r = await measured(times(10, `/api/runs/list?projectName=${PROJECT}&limit=6`));
     report('list limit=6 (50 MB answers)', r);
-    for (const x of r.reads) {
-      expect(x.status).toBe(200);
-      expect(x.bytes).toBeGreaterThan(6 * CONFIG_MB * 1024 * 1024);
-      expect(x.head).toMatch(/^\{"runs":\[\{"id":/);
-      expect(x.tail).toMatch(/\}\],"total":60\}$/);
-    }
-    expect(r.growthMb).toBeLessThan(GROWTH_BOUND_MB);
+    expectSixConfigs(r, /^\{"runs":\[\{"id":/);
   }, 300_000);
 
   it('answers ten lists of configKeys=lr,batch_size for all 60 runs with RSS growth under 500 MB', async () => {
@@ -184,6 +199,27 @@ describe(`ten concurrent lists over ${RUNS} runs with ${CONFIG_MB} MB configs`, 
     }
     expect((await http(server.baseUrl, 'GET', '/api/health')).status).toBe(200);
     expect(r.growthMb).toBeLessThan(GROWTH_BOUND_MB);
+  }, 300_000);
+});
+
+describe(`ten concurrent leaderboards and comparisons over the ${RUNS} runs`, () => {
+  it('refuses leaderboards of limit=60 and comparisons of 60 runIds, staying alive with RSS growth under 500 MB', async () => {
+    const compare = `/api/runs/compare?projectName=${PROJECT}&logName=loss&runIds=${bigRunIds.join(',')}`;
+    const r = await measured([
+      ...times(5, `/api/runs/leaderboard?projectName=${PROJECT}&logName=loss&limit=60`),
+      ...times(5, compare),
+    ]);
+    report('leaderboard limit=60 and compare of 60 runIds (480 MB of configs)', r);
+    await expectRefused(r);
+  }, 300_000);
+
+  it('streams ten leaderboards of six whole configs (50 MB each) with RSS growth under 500 MB', async () => {
+    const r = await measured(times(10, `/api/runs/leaderboard?projectName=${PROJECT}&logName=loss&limit=6`));
+    report('leaderboard limit=6 (50 MB answers)', r);
+    expectSixConfigs(
+      r,
+      /^\{"projectName":"big-configs","logName":"loss","aggregation":"LAST","direction":"ASC","runs":\[\{"r/,
+    );
   }, 300_000);
 });
 

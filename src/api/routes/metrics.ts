@@ -6,7 +6,7 @@ import { comparisonUrl, runUrl } from '../../services/run-urls.js';
 import type { App } from '../app-types.js';
 import { ctxOf } from '../hooks/auth-hook.js';
 import { JsonValue, Nullable, QueryInt, RunId, StringEnum } from '../schema-helpers.js';
-import { itemMembers, jsonPieces, jsonStream, sendJsonBuffer, sendJsonStream } from '../sliced-json.js';
+import { itemMembers, jsonPieces, jsonStream, objectMembers, sendJsonBuffer, sendJsonStream } from '../sliced-json.js';
 import { compareRowView, leaderboardRowView, metricPointViews, metricStatsView } from '../views/metric-view.js';
 
 const Name = Type.String({ maxLength: 1024 });
@@ -32,6 +32,18 @@ const MetricStats = Type.Object({
   stddev: Num,
   last: Nullable(Type.Object({ step: Type.Integer(), value: Num })),
 });
+
+const LEADERBOARD_DESCRIPTION =
+  'Runs of a project ranked by an aggregate of one metric, each with its whole `config`. One answer ' +
+  'holds at most STEPWISE_READ_MAX_BYTES bytes (default 64 MB), measured from the stored configs before ' +
+  'any is read: a larger one is refused with 400 `RESULT_TOO_LARGE`, whose error asks for a lower `limit` ' +
+  '(paging with `offset`). Answers within the bound are streamed (chunked, without Content-Length).';
+
+const COMPARE_DESCRIPTION =
+  "One metric's statistics in some runs of a project, each run with its whole `config`. One answer holds " +
+  'at most STEPWISE_READ_MAX_BYTES bytes (default 64 MB), measured from the stored configs before any is ' +
+  'read: a larger one is refused with 400 `RESULT_TOO_LARGE`, whose error asks for fewer `runIds`. ' +
+  'Answers within the bound are streamed (chunked, without Content-Length).';
 
 /** GET metrics, statistics, leaderboard, compare and metric-names. */
 export function registerMetricRoutes(app: App, deps: Deps): void {
@@ -100,6 +112,7 @@ export function registerMetricRoutes(app: App, deps: Deps): void {
     '/api/runs/leaderboard',
     {
       schema: {
+        description: LEADERBOARD_DESCRIPTION,
         querystring: Type.Object({
           projectName: Type.String({ minLength: 1, maxLength: 256 }),
           logName: Type.String({ minLength: 1, maxLength: 1024 }),
@@ -132,7 +145,7 @@ export function registerMetricRoutes(app: App, deps: Deps): void {
         },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const ctx = ctxOf(deps, request);
       const q = {
         ...request.query,
@@ -140,16 +153,14 @@ export function registerMetricRoutes(app: App, deps: Deps): void {
         direction: request.query.direction ?? 'ASC',
       };
       const { rows, total } = await leaderboard(ctx, q);
-      return {
-        projectName: q.projectName,
-        logName: q.logName,
-        aggregation: q.aggregation,
-        direction: q.direction,
-        runs: rows.map(({ run, value }, i) =>
-          leaderboardRowView(run, value, q.offset + i + 1, publicUrl, ctx.principal.orgSlug),
-        ),
-        total,
-      };
+      const { projectName, logName, aggregation, direction } = q;
+      const runs = objectMembers(rows, (row, i) =>
+        leaderboardRowView(row, q.offset + i + 1, publicUrl, ctx.principal.orgSlug),
+      );
+      return sendJsonStream(
+        reply,
+        jsonStream({ projectName, logName, aggregation, direction }, 'runs', runs, { total }),
+      );
     },
   );
 
@@ -157,6 +168,7 @@ export function registerMetricRoutes(app: App, deps: Deps): void {
     '/api/runs/compare',
     {
       schema: {
+        description: COMPARE_DESCRIPTION,
         querystring: Type.Object({
           runIds: Type.String({ minLength: 1, maxLength: 2000 }),
           projectName: Type.String({ minLength: 1, maxLength: 256 }),
@@ -189,23 +201,15 @@ export function registerMetricRoutes(app: App, deps: Deps): void {
         },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const ctx = ctxOf(deps, request);
       const { projectName, logName } = request.query;
-      const runIds = parseRunIds(request.query.runIds, MAX_COMPARE_RUNS);
-      const compared = await compareRuns(ctx, projectName, logName, runIds);
+      const asked = parseRunIds(request.query.runIds, MAX_COMPARE_RUNS);
+      const { runIds, rows } = await compareRuns(ctx, projectName, logName, asked);
       const slug = ctx.principal.orgSlug;
-      return {
-        projectName,
-        logName,
-        comparisonUrl: comparisonUrl(
-          publicUrl,
-          slug,
-          projectName,
-          compared.map((c) => c.run.id),
-        ),
-        runs: compared.map(({ run, summary }) => compareRowView(run, summary, publicUrl, slug)),
-      };
+      const head = { projectName, logName, comparisonUrl: comparisonUrl(publicUrl, slug, projectName, runIds) };
+      const runs = objectMembers(rows, (row) => compareRowView(row, publicUrl, slug));
+      return sendJsonStream(reply, jsonStream(head, 'runs', runs));
     },
   );
 

@@ -4,8 +4,8 @@ import { listRuns } from '../../services/run-list.js';
 import type { App } from '../app-types.js';
 import { ctxOf } from '../hooks/auth-hook.js';
 import { JsonValue, Nullable, ProjectName, QueryInt } from '../schema-helpers.js';
-import { jsonStream, sendJsonStream } from '../sliced-json.js';
-import { runRowTexts } from '../views/run-view.js';
+import { jsonStream, objectMembers, sendJsonStream } from '../sliced-json.js';
+import { runRowView } from '../views/run-view.js';
 
 const Num = Nullable(Type.Number());
 
@@ -59,7 +59,7 @@ export function registerRunListRoutes(app: App, deps: Deps): void {
     async (request, reply) => {
       const ctx = ctxOf(deps, request);
       const { total, batches } = await listRuns(ctx, request.query);
-      const rows = runRowTexts(batches, deps.config.publicUrl, ctx.principal.orgSlug);
+      const rows = objectMembers(batches, (row) => runRowView(row, deps.config.publicUrl, ctx.principal.orgSlug));
       return sendJsonStream(reply, jsonStream({}, 'runs', rows, { total }));
     },
   );

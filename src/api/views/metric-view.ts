@@ -1,7 +1,9 @@
-import type { Run, MetricPoint, SeriesSummary } from '../../domain/types.js';
+import type { MetricPoint, SeriesSummary } from '../../domain/types.js';
 import { iso } from '../../domain/iso.js';
 import { logGroupOf } from '../../domain/log-group.js';
+import type { ComparedRun, RankedRunRow } from '../../services/metric-rankings.js';
 import { runUrl } from '../../services/run-urls.js';
+import { RawJson } from '../sliced-json.js';
 
 /** The number, or null when it is NaN or ±Infinity (an overflowed moment of huge values). */
 export const finiteOrNull = (x: number | null): number | null => (x !== null && Number.isFinite(x) ? x : null);
@@ -58,8 +60,13 @@ export const metricSummaryView = (s: SeriesSummary) => ({
   count: s.count,
 });
 
-/** A ranked run as GET /api/runs/leaderboard answers it; `rank` counts from 1 over all pages. */
-export const leaderboardRowView = (run: Run, value: number, rank: number, publicUrl: string, orgSlug: string) => ({
+/** A ranked run as GET /api/runs/leaderboard answers it, config as stored; `rank` counts from 1 over all pages. */
+export const leaderboardRowView = (
+  { run, value, config }: RankedRunRow,
+  rank: number,
+  publicUrl: string,
+  orgSlug: string,
+) => ({
   rank,
   runId: run.id,
   runName: run.name,
@@ -68,7 +75,7 @@ export const leaderboardRowView = (run: Run, value: number, rank: number, public
   value,
   tags: run.tags,
   createdAt: iso(run.createdAt),
-  config: run.config,
+  config: new RawJson(config ?? 'null'),
 });
 
 /** The metric's stats in a compared run: null when the run has no finite value of it. */
@@ -77,12 +84,12 @@ const compareStatsView = (s: SeriesSummary | undefined) =>
     ? { count: s.count, min: s.min!, max: s.max!, mean: finiteOrNull(s.mean), final: s.lastValue! }
     : null;
 
-/** A run with one metric's summary as GET /api/runs/compare answers it. */
-export const compareRowView = (run: Run, summary: SeriesSummary | undefined, publicUrl: string, orgSlug: string) => ({
+/** A run with one metric's summary as GET /api/runs/compare answers it, config as stored. */
+export const compareRowView = ({ run, summary, config }: ComparedRun, publicUrl: string, orgSlug: string) => ({
   runId: run.id,
   runName: run.name,
   url: runUrl(publicUrl, orgSlug, run.projectName, run.id),
   status: run.status,
   stats: compareStatsView(summary),
-  config: run.config,
+  config: new RawJson(config ?? 'null'),
 });

@@ -4,7 +4,7 @@ import { iso } from '../../domain/iso.js';
 import type { RunDetails } from '../../services/run-details.js';
 import type { ListedRun } from '../../services/run-list.js';
 import { runUrl } from '../../services/run-urls.js';
-import { jsonStream, objectParts, RawJson } from '../sliced-json.js';
+import { jsonStream, RawJson } from '../sliced-json.js';
 import { JsonValue, Nullable } from '../schema-helpers.js';
 import { metricSummaryView } from './metric-view.js';
 
@@ -104,7 +104,7 @@ export function runRefView(
  * A row of GET /api/runs/list: the run with ISO times and its url, its config (JSON text as
  * stored, or the picked keys), plus `summary` (by metric name) when metrics were asked for.
  */
-function runRowView({ run, summaries, config }: ListedRun, publicUrl: string, orgSlug: string) {
+export function runRowView({ run, summaries, config }: ListedRun, publicUrl: string, orgSlug: string) {
   return {
     id: run.id,
     name: run.name,
@@ -122,13 +122,4 @@ function runRowView({ run, summaries, config }: ListedRun, publicUrl: string, or
     // fromEntries defines own properties, so a metric named __proto__ stays a plain key.
     ...(summaries ? { summary: Object.fromEntries(summaries.map((s) => [s.logName, metricSummaryView(s)])) } : {}),
   };
-}
-
-/** The rows of GET /api/runs/list as JSON text parts, in order, taking each batch only when the one before is used. */
-export async function* runRowTexts(
-  batches: AsyncIterable<ListedRun[]> | Iterable<ListedRun[]>,
-  publicUrl: string,
-  orgSlug: string,
-): AsyncGenerator<string[]> {
-  for await (const batch of batches) for (const row of batch) yield objectParts(runRowView(row, publicUrl, orgSlug));
 }
