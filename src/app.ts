@@ -76,7 +76,7 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Ap
   installCors(app, deps.config.corsOrigins);
   installNulGuard(app);
   installQueryUtf8Guard(app);
-  installErrorHandlers(app);
+  const backgroundWriteFailed = installErrorHandlers(app);
   installBodyDeadline(app, { timeoutMs: deps.config.bodyTimeoutMs, minRate: deps.config.bodyMinRate });
   // A connection that finishes its response just as close() starts would otherwise stay open
   // for the whole keep-alive timeout, holding shutdown: shorten it first.
@@ -85,13 +85,13 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Ap
     app.server.closeIdleConnections();
     done();
   });
-  const keys = new Authenticator(deps.metadata, (err) => app.log.warn({ err }, 'could not record key use'));
+  const keys = new Authenticator(deps.metadata, (err) => backgroundWriteFailed(err, 'could not record key use'));
   const sessions = new SessionAuthenticator(
     deps.metadata,
     keys,
     deps.config.sessionTtlMs,
     deps.config.maxSessionsPerKey,
-    (err) => app.log.warn({ err }, 'could not record session use'),
+    (err) => backgroundWriteFailed(err, 'could not record session use'),
   );
   installAuth(app, { keys, sessions, publicUrl: deps.config.publicUrl });
   await installOpenApi(app, deps.config.publicUrl);

@@ -53,15 +53,23 @@ export function toErrorResponse(
 /** Methods that write: one of them answered 2xx after a full disk means there is room again. */
 const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
+/** Logs a write done in the background (a key's or session's last use) that failed. */
+export type BackgroundWriteFailed = (err: unknown, what: string) => void;
+
 /**
  * Installs the one error handler and the 404 handler of the app. A 503 (overloaded) is
  * expected behaviour: it is logged as a warning with its code and reason, without a stack.
  * A 507 (storage full) is logged once per episode as a warning, and the first write that
  * succeeds after it ends the episode (an info line); any other 5xx is logged as an error
- * with its cause.
+ * with its cause. Returns the logger of background writes, which joins the same episode.
  */
-export function installErrorHandlers(app: FastifyInstance): void {
+export function installErrorHandlers(app: FastifyInstance): BackgroundWriteFailed {
   let storageFull = false;
+  const storageFullOnce = (log: FastifyInstance['log']) => {
+    if (!storageFull)
+      log.warn({ code: 'INSUFFICIENT_STORAGE' }, 'storage full: writes are answered 507 until there is room');
+    storageFull = true;
+  };
   app.addHook('onResponse', (request, reply, done) => {
     if (storageFull && WRITES.has(request.method) && reply.statusCode < 300) {
       storageFull = false;
@@ -72,15 +80,13 @@ export function installErrorHandlers(app: FastifyInstance): void {
   app.setErrorHandler((err, request, reply) => {
     const { status, body } = toErrorResponse(err, request.id);
     if (status === 503) request.log.warn({ code: body.code, reason: body.error }, 'request refused: overloaded');
-    else if (status === 507) {
-      if (!storageFull)
-        request.log.warn({ code: body.code }, 'storage full: writes are answered 507 until there is room');
-      storageFull = true;
-    } else if (status >= 500) request.log.error({ err }, 'request failed');
+    else if (status === 507) storageFullOnce(request.log);
+    else if (status >= 500) request.log.error({ err }, 'request failed');
     if (status === 503) void reply.header('Retry-After', '1');
     return reply.status(status).send(body);
   });
   app.setNotFoundHandler((request, reply) =>
     reply.status(404).send({ error: `no route for ${request.method} ${request.url.split('?')[0]}`, code: 'NOT_FOUND' }),
   );
+  return (err, what) => (isStorageFull(err) ? storageFullOnce(app.log) : app.log.warn({ err }, what));
 }

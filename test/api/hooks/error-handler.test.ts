@@ -8,7 +8,7 @@
 import { Writable } from 'node:stream';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { installErrorHandlers } from '../../../src/api/hooks/error-handler.js';
+import { type BackgroundWriteFailed, installErrorHandlers } from '../../../src/api/hooks/error-handler.js';
 import { AppError } from '../../../src/errors.js';
 
 interface LogLine {
@@ -23,6 +23,7 @@ const ERROR = 50;
 
 let lines: LogLine[];
 let app: FastifyInstance;
+let backgroundWriteFailed: BackgroundWriteFailed;
 beforeEach(async () => {
   lines = [];
   const stream = new Writable({
@@ -32,7 +33,7 @@ beforeEach(async () => {
     },
   });
   app = Fastify({ logger: { level: 'info', stream }, disableRequestLogging: true });
-  installErrorHandlers(app);
+  backgroundWriteFailed = installErrorHandlers(app);
   app.get('/overloaded', () => {
     throw new AppError('OVERLOADED', 'the server is saturated with writes; retry after the Retry-After delay');
   });
@@ -110,5 +111,17 @@ describe('a full disk or database', () => {
     await app.inject({ method: 'POST', url: '/full/SQLITE_FULL' });
     expect(lines).toHaveLength(3);
     expect(lines[2]).toMatchObject({ level: WARN, code: 'INSUFFICIENT_STORAGE' });
+  });
+
+  it('background writes that fail for want of space join the episode instead of logging a stack each', async () => {
+    const full = Object.assign(new Error('database or disk is full'), { code: 'SQLITE_FULL' });
+    for (let i = 0; i < 5; i++) backgroundWriteFailed(full, 'could not record key use');
+    expect((await app.inject({ method: 'POST', url: '/full/ENOSPC' })).statusCode).toBe(507);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatchObject({ level: WARN, code: 'INSUFFICIENT_STORAGE' });
+    expect(lines[0]).not.toHaveProperty('err');
+    backgroundWriteFailed(Object.assign(new Error('locked'), { code: 'SQLITE_BUSY' }), 'could not record key use');
+    expect(lines[1]).toMatchObject({ level: WARN, msg: 'could not record key use' });
+    expect(lines[1]!.err?.stack).toMatch(/locked\n\s+at /);
   });
 });
