@@ -1,8 +1,9 @@
-import { MutationCache, QueryCache, QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { MutationCache, QueryCache, QueryClient, QueryClientProvider, type QueryKey } from '@tanstack/react-query';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router';
 import { ApiError, isUnauthorized } from './api/client';
+import { sessionQuery } from './api/session';
 import { App } from './App';
 import './styles.css';
 
@@ -10,14 +11,15 @@ import './styles.css';
  * Reset, not invalidate: an invalidated query keeps its old answer beside the 401, and the
  * sign-in page would take that answer for a live session and send the browser back.
  */
-function recheckSession(error: unknown, queryName: unknown): void {
-  if (isUnauthorized(error) && queryName !== 'session') void queryClient.resetQueries({ queryKey: ['session'] });
+function recheckSession(error: unknown, queryKey: QueryKey | undefined): void {
+  const session = sessionQuery().queryKey;
+  if (isUnauthorized(error) && queryKey?.[0] !== session[0]) void queryClient.resetQueries({ queryKey: session });
 }
 
 const queryClient: QueryClient = new QueryClient({
   // A read or write answered 401 means the session ended (signed out elsewhere, expired):
   // check the session again, and the signed-in frame sends the browser to sign-in and back.
-  queryCache: new QueryCache({ onError: (error, query) => recheckSession(error, query.queryKey[0]) }),
+  queryCache: new QueryCache({ onError: (error, query) => recheckSession(error, query.queryKey) }),
   mutationCache: new MutationCache({ onError: (error) => recheckSession(error, undefined) }),
   defaultOptions: {
     queries: {

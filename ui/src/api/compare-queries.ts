@@ -3,9 +3,10 @@
  * id), the metric names of those runs, and the per-run statistics of one metric
  * (`GET /api/runs/compare`: runIds ≤ 100, projectName and logName are required).
  */
-import { keepPreviousData, useQueries, useQuery } from '@tanstack/react-query';
+import { keepPreviousData, queryOptions, useQueries, useQuery } from '@tanstack/react-query';
 import { apiGet } from './client';
-import { LIVE_DETAILS_MS, runKeys, type Json, type RunDetails } from './run-queries';
+import { metricNamesQuery } from './metric-queries';
+import { LIVE_DETAILS_MS, runDetailsQuery, type Json, type RunDetails } from './run-queries';
 
 /** How often a compare page with a RUNNING run asks again. */
 const LIVE_COMPARE_MS = 5_000;
@@ -28,13 +29,18 @@ export interface CompareAnswer {
   runs: CompareRun[];
 }
 
+/** `GET /api/runs/compare`: the statistics of one metric for each run. */
+export const compareStatsQuery = (projectName: string, runIds: readonly number[], logName: string) =>
+  queryOptions({
+    queryKey: ['compare', projectName, runIds.join(','), logName],
+    queryFn: ({ signal }) => apiGet<CompareAnswer>('/api/runs/compare', { projectName, runIds, logName }, signal),
+  });
+
 /** Each run's details, in the order given; a RUNNING run is asked again every few seconds. */
 export function useRunsDetails(runIds: readonly number[]) {
   return useQueries({
     queries: runIds.map((runId) => ({
-      queryKey: runKeys.details(runId),
-      queryFn: ({ signal }: { signal: AbortSignal }) =>
-        apiGet<RunDetails>(`/api/runs/details/${runId}`, undefined, signal),
+      ...runDetailsQuery(runId),
       refetchInterval: (query: { state: { data?: RunDetails } }) =>
         query.state.data?.status === 'RUNNING' ? LIVE_DETAILS_MS : false,
       refetchIntervalInBackground: false,
@@ -45,14 +51,7 @@ export function useRunsDetails(runIds: readonly number[]) {
 /** The distinct metric names the runs have (sorted), at most 1,000. */
 export function useMetricNames(projectName: string, runIds: readonly number[], enabled: boolean) {
   return useQuery({
-    queryKey: ['metric-names', projectName, runIds.join(',')],
-    queryFn: ({ signal }) =>
-      apiGet<{ projectName: string; metricNames: string[] }>(
-        '/api/runs/metric-names',
-        { projectName, runIds, limit: 1000 },
-        signal,
-      ),
-    select: (answer) => answer.metricNames,
+    ...metricNamesQuery(projectName, runIds, 1000),
     enabled: enabled && runIds.length > 0,
   });
 }
@@ -60,8 +59,7 @@ export function useMetricNames(projectName: string, runIds: readonly number[], e
 /** The statistics of one metric for each run (unknown or foreign ids are left out by the API). */
 export function useCompareStats(projectName: string, runIds: readonly number[], logName: string, live: boolean) {
   return useQuery({
-    queryKey: ['compare', projectName, runIds.join(','), logName],
-    queryFn: ({ signal }) => apiGet<CompareAnswer>('/api/runs/compare', { projectName, runIds, logName }, signal),
+    ...compareStatsQuery(projectName, runIds, logName),
     enabled: runIds.length > 0 && logName !== '',
     placeholderData: keepPreviousData,
     refetchInterval: live ? LIVE_COMPARE_MS : false,

@@ -2,7 +2,7 @@
  * Data lines of a run (`GET /api/runs/data`: runId, projectName, logName, limit ≤ 10,000,
  * offset): histograms, tables and text series, one line per logged step, `data` as text.
  */
-import { useQuery } from '@tanstack/react-query';
+import { queryOptions, useQuery } from '@tanstack/react-query';
 import { apiGet } from './client';
 
 /** One data line as the API answers it. */
@@ -24,13 +24,9 @@ const PAGE = 10_000;
 /** Most lines read for one log name; a longer series shows its first lines and says so. */
 export const MAX_DATA_LINES = 50_000;
 
-/**
- * Every line of one log name (up to MAX_DATA_LINES), ordered by step, with the stored total;
- * asked only once `enabled` (the series scrolled near the viewport).
- */
-export function useDataLines(runId: number, projectName: string, logName: string, live: boolean, enabled = true) {
-  return useQuery({
-    enabled,
+/** Every line of one log name (up to MAX_DATA_LINES), ordered by step, with the stored total. */
+export const dataLinesQuery = (runId: number, projectName: string, logName: string) =>
+  queryOptions({
     queryKey: ['run-data', runId, logName],
     queryFn: async ({ signal }) => {
       const lines: DataLine[] = [];
@@ -48,6 +44,16 @@ export function useDataLines(runId: number, projectName: string, logName: string
       lines.sort((a, b) => a.step - b.step || a.time.localeCompare(b.time));
       return { lines, total };
     },
+  });
+
+/**
+ * Every line of one log name (dataLinesQuery), asked again every 10 s while `live`; asked
+ * only once `enabled` (the series scrolled near the viewport).
+ */
+export function useDataLines(runId: number, projectName: string, logName: string, live: boolean, enabled = true) {
+  return useQuery({
+    ...dataLinesQuery(runId, projectName, logName),
+    enabled,
     refetchInterval: live ? 10_000 : false,
     staleTime: live ? 5_000 : 60_000,
   });

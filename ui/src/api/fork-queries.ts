@@ -1,4 +1,4 @@
-import { useQuery } from '@tanstack/react-query';
+import { queryOptions, useQuery } from '@tanstack/react-query';
 import { apiGet } from './client';
 
 /** A fork of a run as `GET /api/runs/list` answers it (the fields the dashboard shows). */
@@ -24,8 +24,8 @@ export const FORK_LIMIT = 200;
  * The runs forked from a run (they live in its project), oldest first:
  * `GET /api/runs/list?filter={"forkedFromRunId":<id>}`.
  */
-export function useRunForks(runId: number, projectName: string) {
-  return useQuery({
+export const runForksQuery = (runId: number, projectName: string) =>
+  queryOptions({
     queryKey: ['run-forks', projectName, runId],
     queryFn: ({ signal }) =>
       apiGet<ForkListAnswer>(
@@ -39,6 +39,8 @@ export function useRunForks(runId: number, projectName: string) {
         signal,
       ),
     staleTime: 15_000,
-    refetchInterval: 30_000,
   });
-}
+
+/** The runs forked from a run, oldest first; asked again every 30 s. */
+export const useRunForks = (runId: number, projectName: string) =>
+  useQuery({ ...runForksQuery(runId, projectName), refetchInterval: 30_000 });

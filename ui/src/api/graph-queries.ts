@@ -1,4 +1,4 @@
-import { useQuery } from '@tanstack/react-query';
+import { queryOptions, useQuery } from '@tanstack/react-query';
 import { ApiError, apiGet } from './client';
 
 /** A run's model graph as the API stores it: a format name and nodes keyed by id. */
@@ -8,8 +8,8 @@ export interface ModelGraph {
 }
 
 /** `GET /api/runs/modelGraph`: the run's graph, or null when it has none (the API's 404). */
-export function useModelGraph(runId: number) {
-  return useQuery({
+export const modelGraphQuery = (runId: number) =>
+  queryOptions({
     queryKey: ['model-graph', runId],
     queryFn: async ({ signal }) => {
       try {
@@ -21,4 +21,6 @@ export function useModelGraph(runId: number) {
     },
     staleTime: 60_000,
   });
-}
+
+/** A run's model graph, or null when it has none. */
+export const useModelGraph = (runId: number) => useQuery(modelGraphQuery(runId));

@@ -1,4 +1,4 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiGet, apiPost } from './client';
 
 /** One key of `GET /api/keys`: never the key itself, only its first characters. */
@@ -24,23 +24,22 @@ export interface CreatedKey extends ApiKey {
   key: string;
 }
 
-const KEYS = ['api-keys'] as const;
+/** `GET /api/keys`. */
+export const apiKeysQuery = () =>
+  queryOptions({
+    queryKey: ['api-keys'],
+    queryFn: ({ signal }) => apiGet<{ keys: ApiKey[] }>('/api/keys', undefined, signal),
+  });
 
 /** The API keys the signed-in user may manage (its own; every key of the organization for its admin), newest first. */
-export function useApiKeys() {
-  return useQuery({
-    queryKey: KEYS,
-    queryFn: ({ signal }) => apiGet<{ keys: ApiKey[] }>('/api/keys', undefined, signal),
-    select: (answer) => answer.keys,
-  });
-}
+export const useApiKeys = () => useQuery({ ...apiKeysQuery(), select: (answer) => answer.keys });
 
 /** Creates a key for the signed-in user (`expiresAt` ISO 8601 or none); refreshes the list. */
 export function useCreateKey() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: (input: { name: string; expiresAt?: string }) => apiPost<CreatedKey>('/api/keys', input),
-    onSuccess: () => client.invalidateQueries({ queryKey: KEYS }),
+    onSuccess: () => client.invalidateQueries({ queryKey: apiKeysQuery().queryKey }),
   });
 }
 
@@ -51,6 +50,6 @@ export function useRevokeKey() {
     mutationFn: (id: number) => apiPost<ApiKey>(`/api/keys/${id}/revoke`, {}),
     // The session's own key ends the session, and the page signs out: the list is not read
     // again, since that read is refused and the refusal can unmount the page first.
-    onSuccess: (key) => (key.current ? undefined : client.invalidateQueries({ queryKey: KEYS })),
+    onSuccess: (key) => (key.current ? undefined : client.invalidateQueries({ queryKey: apiKeysQuery().queryKey })),
   });
 }

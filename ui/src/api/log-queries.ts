@@ -3,7 +3,13 @@
  * offset), read in fixed pages so any number of lines can be browsed without loading them
  * all, and scanned page by page for a text search (the API has no search parameter).
  */
-import { useInfiniteQuery, useQueries, useQueryClient } from '@tanstack/react-query';
+import {
+  infiniteQueryOptions,
+  queryOptions,
+  useInfiniteQuery,
+  useQueries,
+  useQueryClient,
+} from '@tanstack/react-query';
 import { apiGet } from './client';
 
 /** One console line. */
@@ -29,6 +35,7 @@ export const LOG_PAGE = 500;
 /** Lines per request of a search scan (the API allows 10,000). */
 export const SEARCH_PAGE = 5_000;
 
+/** The key every page of logPageQuery starts with: one run's lines under one type filter. */
 const pagesKey = (runId: number, logType: string) => ['run-logs', runId, logType] as const;
 
 const fetchLogs = (
@@ -39,6 +46,25 @@ const fetchLogs = (
   limit: number,
   signal: AbortSignal,
 ) => apiGet<LogPage>('/api/runs/logs', { runId, projectName, logType: logType || undefined, offset, limit }, signal);
+
+/** One LOG_PAGE page of the browsing view; a full page never changes, so it is never stale. */
+export const logPageQuery = (runId: number, projectName: string, logType: string, index: number) =>
+  queryOptions({
+    queryKey: [...pagesKey(runId, logType), index],
+    queryFn: ({ signal }) => fetchLogs(runId, projectName, logType, index * LOG_PAGE, LOG_PAGE, signal),
+    staleTime: (query) => ((query.state.data?.logs.length ?? 0) >= LOG_PAGE ? Infinity : 0),
+  });
+
+/** SEARCH_PAGE lines at a time from the start, for a text search; the next offset follows the lines read. */
+export const logScanQuery = (runId: number, projectName: string, logType: string) =>
+  infiniteQueryOptions({
+    queryKey: ['run-logs-scan', runId, logType],
+    queryFn: ({ pageParam, signal }) => fetchLogs(runId, projectName, logType, pageParam, SEARCH_PAGE, signal),
+    initialPageParam: 0,
+    getNextPageParam: (last, _all, offset) =>
+      last.logs.length > 0 && offset + last.logs.length < last.total ? offset + last.logs.length : undefined,
+    staleTime: 30_000,
+  });
 
 /** What the browsing view knows: the line count and the lines of the loaded pages. */
 export interface LogWindow {
@@ -80,11 +106,7 @@ export function useLogWindow(
   const indexes = [...wanted].sort((a, b) => a - b);
   const results = useQueries({
     queries: indexes.map((index) => ({
-      queryKey: [...key, index],
-      queryFn: ({ signal }: { signal: AbortSignal }) =>
-        fetchLogs(runId, projectName, logType, index * LOG_PAGE, LOG_PAGE, signal),
-      staleTime: (query: { state: { data?: LogPage } }) =>
-        (query.state.data?.logs.length ?? 0) >= LOG_PAGE ? Infinity : 0,
+      ...logPageQuery(runId, projectName, logType, index),
       refetchInterval: index === tail && tailMs !== false ? tailMs : false,
       refetchIntervalInBackground: false,
     })),
@@ -111,14 +133,5 @@ export function useLogWindow(
  * Lines scanned for a text search, SEARCH_PAGE at a time from the start (the API cannot
  * search, so the page filters what it has read); `fetchNextPage` reads the next slice.
  */
-export function useLogScan(runId: number, projectName: string, logType: string, enabled: boolean) {
-  return useInfiniteQuery({
-    queryKey: ['run-logs-scan', runId, logType],
-    queryFn: ({ pageParam, signal }) => fetchLogs(runId, projectName, logType, pageParam, SEARCH_PAGE, signal),
-    initialPageParam: 0,
-    getNextPageParam: (last, _all, offset) =>
-      last.logs.length > 0 && offset + last.logs.length < last.total ? offset + last.logs.length : undefined,
-    enabled,
-    staleTime: 30_000,
-  });
-}
+export const useLogScan = (runId: number, projectName: string, logType: string, enabled: boolean) =>
+  useInfiniteQuery({ ...logScanQuery(runId, projectName, logType), enabled });

@@ -3,7 +3,7 @@
  * (in the order they were logged, their times rising) are searched by halving, one line per
  * request — about 17 requests for 100,000 lines.
  */
-import { useQuery } from '@tanstack/react-query';
+import { queryOptions, useQuery } from '@tanstack/react-query';
 import { apiGet } from './client';
 import type { LogLine, LogPage } from './log-queries';
 
@@ -51,12 +51,14 @@ export async function seekLogTime(
   return null;
 }
 
-/** The console line nearest `timeMs` under the type filter; idle while `timeMs` is null. */
-export function useLogSeek(runId: number, projectName: string, logType: string, timeMs: number | null) {
-  return useQuery({
+/** The search of seekLogTime as a query (cached for 30 s); `timeMs` must be set before it runs. */
+export const logSeekQuery = (runId: number, projectName: string, logType: string, timeMs: number | null) =>
+  queryOptions({
     queryKey: ['run-logs-seek', runId, logType, timeMs],
     queryFn: ({ signal }) => seekLogTime(runId, projectName, logType, timeMs!, signal),
-    enabled: timeMs !== null,
     staleTime: 30_000,
   });
-}
+
+/** The console line nearest `timeMs` under the type filter; idle while `timeMs` is null. */
+export const useLogSeek = (runId: number, projectName: string, logType: string, timeMs: number | null) =>
+  useQuery({ ...logSeekQuery(runId, projectName, logType, timeMs), enabled: timeMs !== null });

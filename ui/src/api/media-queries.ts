@@ -3,14 +3,12 @@
  * narrowed to the log names of one kind (IMAGE, AUDIO, VIDEO). The server re-signs every link
  * on each answer; a file already shown keeps the link it had, so a poll does not reload it.
  */
-import { useQueries, useQuery } from '@tanstack/react-query';
+import { queryOptions, useQueries, useQuery } from '@tanstack/react-query';
 import { apiGet } from './client';
 import type { RunFile } from './run-queries';
 
 /** How often a RUNNING run's media list is asked again. */
 export const LIVE_MEDIA_MS = 10_000;
-
-const mediaKey = (runId: number) => ['media-files', runId] as const;
 
 /** What makes a stored file the same file across answers (its link aside). */
 const identity = (f: RunFile) => `${f.logName}\u0000${f.step}\u0000${f.fileName}\u0000${f.time}\u0000${f.fileSize}`;
@@ -24,16 +22,24 @@ function keepLinks(previous: unknown, next: unknown): unknown {
   return { files: fresh.map((f) => ({ ...f, url: urls.get(identity(f)) ?? f.url })) };
 }
 
-const fetchFiles = (runId: number, projectName: string, signal: AbortSignal) =>
-  apiGet<{ files: RunFile[] }>('/api/runs/files', { runId, projectName }, signal);
+/**
+ * `GET /api/runs/files` for media: an entry of its own (not runFilesQuery's), since it keeps
+ * the links of files already shown.
+ */
+export const mediaFilesQuery = (runId: number, projectName: string) =>
+  queryOptions({
+    queryKey: ['media-files', runId],
+    queryFn: ({ signal }) => apiGet<{ files: RunFile[] }>('/api/runs/files', { runId, projectName }, signal),
+    structuralSharing: keepLinks,
+  });
+
+const selectFiles = (answer: { files: RunFile[] }) => answer.files;
 
 /** A run's uploaded files (by step, then sample index, then name); asked again every 10 s while `live`. */
 export function useMediaFiles(runId: number, projectName: string, live: boolean) {
   return useQuery({
-    queryKey: mediaKey(runId),
-    queryFn: ({ signal }) => fetchFiles(runId, projectName, signal),
-    select: (answer) => answer.files,
-    structuralSharing: keepLinks,
+    ...mediaFilesQuery(runId, projectName),
+    select: selectFiles,
     refetchInterval: live ? LIVE_MEDIA_MS : false,
     refetchIntervalInBackground: false,
   });
@@ -43,10 +49,8 @@ export function useMediaFiles(runId: number, projectName: string, live: boolean)
 export function useManyMediaFiles(runs: readonly { id: number; projectName: string }[], enabled: boolean) {
   return useQueries({
     queries: runs.map((run) => ({
-      queryKey: mediaKey(run.id),
-      queryFn: ({ signal }: { signal: AbortSignal }) => fetchFiles(run.id, run.projectName, signal),
-      select: (answer: { files: RunFile[] }) => answer.files,
-      structuralSharing: keepLinks,
+      ...mediaFilesQuery(run.id, run.projectName),
+      select: selectFiles,
       enabled,
     })),
   });

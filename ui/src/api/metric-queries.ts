@@ -3,8 +3,9 @@
  * (`GET /api/runs/metric-names`, which sees a fork's inherited metrics too) and sampled
  * metric series (`GET /api/runs/metrics`). A live series fetches only its tail on each poll.
  */
-import { keepPreviousData, useQueries, type QueryClient, type QueryKey } from '@tanstack/react-query';
+import { keepPreviousData, queryOptions, useQueries, type QueryClient, type QueryKey } from '@tanstack/react-query';
 import { apiGet } from './client';
+import { runDetailsQuery } from './run-queries';
 
 /** How often a live run's names and points are asked again. */
 export const LIVE_CHARTS_MS = 3_000;
@@ -62,18 +63,25 @@ export interface SeriesRequest {
   enabled: boolean;
 }
 
-/** Shares the run page's cache entry for run details (same key, same answer). */
-const detailsKey = (runId: number) => ['run-details', runId] as const;
+/**
+ * `GET /api/runs/metric-names`: the distinct metric names (sorted) of a project, or of the
+ * given runs in it (a fork's inherited names too), at most `limit`.
+ */
+export const metricNamesQuery = (projectName: string, runIds: readonly number[] | undefined, limit: number) =>
+  queryOptions({
+    queryKey: ['metric-names', projectName, runIds ?? [], limit],
+    queryFn: ({ signal }) =>
+      apiGet<{ projectName: string; metricNames: string[] }>(
+        '/api/runs/metric-names',
+        { projectName, runIds, limit },
+        signal,
+      ).then((answer) => answer.metricNames),
+  });
 
 /** Run details for the charts: project name (for metric names) and creation time (relative x). */
 export function useChartRunDetails(runIds: readonly number[]) {
   return useQueries({
-    queries: runIds.map((runId) => ({
-      queryKey: detailsKey(runId),
-      queryFn: ({ signal }: { signal: AbortSignal }) =>
-        apiGet<ChartRunDetails>(`/api/runs/details/${runId}`, undefined, signal),
-      staleTime: 30_000,
-    })),
+    queries: runIds.map((runId) => ({ ...runDetailsQuery(runId), staleTime: 30_000 })),
   });
 }
 
@@ -84,13 +92,7 @@ export function useChartRunDetails(runIds: readonly number[]) {
 export function useRunMetricNames(runs: readonly { runId: number; projectName?: string; live: boolean }[]) {
   return useQueries({
     queries: runs.map((run) => ({
-      queryKey: ['metric-names', run.projectName ?? '', run.runId] as const,
-      queryFn: ({ signal }: { signal: AbortSignal }) =>
-        apiGet<{ projectName: string; metricNames: string[] }>(
-          '/api/runs/metric-names',
-          { projectName: run.projectName, runIds: [run.runId], limit: MAX_SERIES_LIMIT },
-          signal,
-        ).then((answer) => answer.metricNames),
+      ...metricNamesQuery(run.projectName ?? '', [run.runId], MAX_SERIES_LIMIT),
       enabled: run.projectName !== undefined,
       refetchInterval: run.live ? LIVE_CHARTS_MS : false,
       refetchIntervalInBackground: false,
@@ -99,14 +101,19 @@ export function useRunMetricNames(runs: readonly { runId: number; projectName?: 
   });
 }
 
-const seriesKey = (r: SeriesRequest): QueryKey => [
-  'metric-series',
-  r.runId,
-  r.logName,
-  r.limit,
-  r.stepMin ?? null,
-  r.stepMax ?? null,
-];
+/**
+ * `GET /api/runs/metrics` for one run's series of one metric, sampled to `r.limit` points
+ * (a live series fetches only its tail when asked again: fetchSeries).
+ */
+export const metricSeriesQuery = (r: SeriesRequest) =>
+  queryOptions({
+    queryKey: ['metric-series', r.runId, r.logName, r.limit, r.stepMin ?? null, r.stepMax ?? null],
+    queryFn: ({ signal, client, queryKey }) => fetchSeries(client, queryKey, r, signal),
+    staleTime: r.live ? 0 : 5 * 60_000,
+    gcTime: 5 * 60_000,
+    // Columns of thousands of numbers: a poll that changes nothing returns the same object.
+    structuralSharing: false,
+  });
 
 function toSeries(points: readonly MetricPointView[], appended = 0): MetricSeries {
   const series: MetricSeries = { steps: [], times: [], values: [], flags: [], appended };
@@ -132,8 +139,13 @@ const fetchPoints = (r: SeriesRequest, stepMin: number | undefined, signal: Abor
  * live series asks only from the last step it holds (inclusive: that step may have been
  * re-logged, and `sys/` series log many samples at one step) and replaces from there.
  */
-async function fetchSeries(client: QueryClient, r: SeriesRequest, signal: AbortSignal): Promise<MetricSeries> {
-  const prev = client.getQueryData<MetricSeries>(seriesKey(r));
+async function fetchSeries(
+  client: QueryClient,
+  key: QueryKey,
+  r: SeriesRequest,
+  signal: AbortSignal,
+): Promise<MetricSeries> {
+  const prev = client.getQueryData<MetricSeries>(key);
   const lastStep = prev?.steps[prev.steps.length - 1];
   if (!r.live || !prev || lastStep === undefined || prev.appended > 2 * r.limit) {
     return toSeries(await fetchPoints(r, r.stepMin, signal));
@@ -160,15 +172,10 @@ async function fetchSeries(client: QueryClient, r: SeriesRequest, signal: AbortS
 export function useMetricSeriesList(requests: readonly SeriesRequest[]) {
   return useQueries({
     queries: requests.map((r) => ({
-      queryKey: seriesKey(r),
-      queryFn: ({ signal, client }: { signal: AbortSignal; client: QueryClient }) => fetchSeries(client, r, signal),
+      ...metricSeriesQuery(r),
       enabled: r.enabled,
       refetchInterval: r.live && r.poll && r.enabled ? LIVE_CHARTS_MS : false,
       refetchIntervalInBackground: false,
-      staleTime: r.live ? 0 : 5 * 60_000,
-      gcTime: 5 * 60_000,
-      // Columns of thousands of numbers: a poll that changes nothing returns the same object.
-      structuralSharing: false,
       // A new zoom window keeps the overview on screen until its own points arrive.
       placeholderData: keepPreviousData,
     })),

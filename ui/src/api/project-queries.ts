@@ -1,4 +1,4 @@
-import { useQuery } from '@tanstack/react-query';
+import { queryOptions, useQuery } from '@tanstack/react-query';
 import { apiGet } from './client';
 
 /** One project of `GET /api/runs/projects`. */
@@ -11,11 +11,12 @@ export interface Project {
   runCount: number;
 }
 
-/** The organization's projects, newest first. */
-export function useProjects() {
-  return useQuery({
+/** `GET /api/runs/projects`. */
+export const projectsQuery = () =>
+  queryOptions({
     queryKey: ['projects'],
     queryFn: ({ signal }) => apiGet<{ projects: Project[] }>('/api/runs/projects', undefined, signal),
-    select: (answer) => answer.projects,
   });
-}
+
+/** The organization's projects, newest first. */
+export const useProjects = () => useQuery({ ...projectsQuery(), select: (answer) => answer.projects });

@@ -1,6 +1,14 @@
-import { keepPreviousData, useInfiniteQuery, useQueries, useQuery } from '@tanstack/react-query';
+import {
+  infiniteQueryOptions,
+  keepPreviousData,
+  queryOptions,
+  useInfiniteQuery,
+  useQueries,
+  useQuery,
+} from '@tanstack/react-query';
 import { useRef } from 'react';
 import { apiGet } from './client';
+import { metricNamesQuery } from './metric-queries';
 
 /** The summary of one metric of a run, as `metrics=` adds it to a listed run. */
 export interface MetricSummary {
@@ -66,6 +74,13 @@ const listPage = (params: RunListParams, page: number, signal: AbortSignal) =>
     signal,
   );
 
+/** One page (RUN_PAGE_SIZE rows) of `GET /api/runs/list`. */
+export const runListPageQuery = (params: RunListParams, page: number) =>
+  queryOptions({
+    queryKey: ['runs-list', params, page],
+    queryFn: ({ signal }) => listPage(params, page, signal),
+  });
+
 /** What the runs table knows: rows by index (missing while their page loads) and the total. */
 export interface RunPages {
   rowAt: (index: number) => RunRow | undefined;
@@ -92,8 +107,7 @@ export function useRunPages(params: RunListParams, pages: readonly number[]): Ru
   const wanted = pages.includes(0) ? pages : [0, ...pages];
   const results = useQueries({
     queries: wanted.map((page) => ({
-      queryKey: ['runs-list', params, page] as const,
-      queryFn: ({ signal }: { signal: AbortSignal }) => listPage(params, page, signal),
+      ...runListPageQuery(params, page),
       refetchInterval: 30_000,
     })),
   });
@@ -121,19 +135,8 @@ export function useRunPages(params: RunListParams, pages: readonly number[]): Ru
 }
 
 /** The project's metric names (`GET /api/runs/metric-names`), at most 2,000. */
-export function useMetricNames(projectName: string) {
-  return useQuery({
-    queryKey: ['metric-names', projectName],
-    queryFn: ({ signal }) =>
-      apiGet<{ projectName: string; metricNames: string[] }>(
-        '/api/runs/metric-names',
-        { projectName, limit: 2000 },
-        signal,
-      ),
-    select: (answer) => answer.metricNames,
-    staleTime: 30_000,
-  });
-}
+export const useMetricNames = (projectName: string) =>
+  useQuery({ ...metricNamesQuery(projectName, undefined, 2000), staleTime: 30_000 });
 
 /** How a leaderboard turns a run's metric into one number. */
 export const AGGREGATIONS = ['LAST', 'MIN', 'MAX', 'AVG', 'VARIANCE'] as const;
@@ -161,11 +164,15 @@ interface LeaderboardAnswer {
 
 const LEADERBOARD_PAGE = 50;
 
-/** The project's runs ranked by one metric; more pages on `fetchNextPage`. */
-export function useLeaderboard(projectName: string, logName: string, aggregation: Aggregation, direction: Direction) {
-  return useInfiniteQuery({
+/** `GET /api/runs/leaderboard`, LEADERBOARD_PAGE runs a page, the next page's offset from the rows so far. */
+export const leaderboardQuery = (
+  projectName: string,
+  logName: string,
+  aggregation: Aggregation,
+  direction: Direction,
+) =>
+  infiniteQueryOptions({
     queryKey: ['leaderboard', projectName, logName, aggregation, direction],
-    enabled: logName !== '',
     initialPageParam: 0,
     queryFn: ({ pageParam, signal }) =>
       apiGet<LeaderboardAnswer>(
@@ -177,6 +184,13 @@ export function useLeaderboard(projectName: string, logName: string, aggregation
       const loaded = all.reduce((n, p) => n + p.runs.length, 0);
       return loaded < last.total && last.runs.length > 0 ? loaded : undefined;
     },
+  });
+
+/** The project's runs ranked by one metric; more pages on `fetchNextPage`. */
+export function useLeaderboard(projectName: string, logName: string, aggregation: Aggregation, direction: Direction) {
+  return useInfiniteQuery({
+    ...leaderboardQuery(projectName, logName, aggregation, direction),
+    enabled: logName !== '',
     placeholderData: keepPreviousData,
   });
 }

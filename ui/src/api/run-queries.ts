@@ -2,7 +2,7 @@
  * The run page's data: SQID → run id, run details (polled while RUNNING), its status
  * timeline, files, and the tag and notes writes. Every answer comes from the public API.
  */
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiGet, apiPost } from './client';
 
 /** A JSON value as the API returns config, system metadata and status metadata. */
@@ -69,21 +69,41 @@ export interface RunFile {
 /** How often a RUNNING run's details are asked again. */
 export const LIVE_DETAILS_MS = 3_000;
 
-export const runKeys = {
-  sqid: (sqid: string) => ['run-sqid', sqid] as const,
-  details: (runId: number) => ['run-details', runId] as const,
-  history: (runId: number) => ['run-history', runId] as const,
-  files: (runId: number) => ['run-files', runId] as const,
-};
-
-/** The numeric run id behind a SQID (`GET /api/runs/{sqid}`); 400 undecodable, 404 unknown or foreign. */
-export function useRunIdFromSqid(sqid: string) {
-  return useQuery({
-    queryKey: runKeys.sqid(sqid),
+/** `GET /api/runs/{sqid}`: the numeric run id behind a SQID; 400 undecodable, 404 unknown or foreign. */
+export const runIdFromSqidQuery = (sqid: string) =>
+  queryOptions({
+    queryKey: ['run-sqid', sqid],
     queryFn: ({ signal }) => apiGet<{ runId: number }>(`/api/runs/${encodeURIComponent(sqid)}`, undefined, signal),
     staleTime: Infinity,
   });
-}
+
+/** `GET /api/runs/details/{runId}`: one cache entry per run, shared by the run, compare and chart views. */
+export const runDetailsQuery = (runId: number) =>
+  queryOptions({
+    queryKey: ['run-details', runId],
+    queryFn: ({ signal }) => apiGet<RunDetails>(`/api/runs/details/${runId}`, undefined, signal),
+  });
+
+/** `GET /api/runs/status/history`, keyed also on `statusUpdated` so a status change asks again. */
+export const statusHistoryQuery = (runId: number, statusUpdated: string) =>
+  queryOptions({
+    queryKey: ['run-history', runId, statusUpdated],
+    queryFn: ({ signal }) =>
+      apiGet<{ runId: number; events: StatusEvent[] }>('/api/runs/status/history', { runId }, signal),
+  });
+
+/**
+ * `GET /api/runs/files` for the Files table: fresh signed links on every answer (the Media
+ * tab's own entry, mediaFilesQuery, keeps links it has shown, so the two do not share one).
+ */
+export const runFilesQuery = (runId: number, projectName: string) =>
+  queryOptions({
+    queryKey: ['run-files', runId],
+    queryFn: ({ signal }) => apiGet<{ files: RunFile[] }>('/api/runs/files', { runId, projectName }, signal),
+  });
+
+/** The numeric run id behind a SQID (`GET /api/runs/{sqid}`); 400 undecodable, 404 unknown or foreign. */
+export const useRunIdFromSqid = (sqid: string) => useQuery(runIdFromSqidQuery(sqid));
 
 /**
  * A run's details; with `live`, asked again every 3 s while the run is RUNNING (never in a
@@ -91,8 +111,7 @@ export function useRunIdFromSqid(sqid: string) {
  */
 export function useRunDetails(runId: number | undefined, live = false) {
   return useQuery({
-    queryKey: runKeys.details(runId ?? -1),
-    queryFn: ({ signal }) => apiGet<RunDetails>(`/api/runs/details/${runId}`, undefined, signal),
+    ...runDetailsQuery(runId ?? -1),
     enabled: runId !== undefined,
     refetchInterval: (query) => (live && query.state.data?.status === 'RUNNING' ? LIVE_DETAILS_MS : false),
     refetchIntervalInBackground: false,
@@ -102,9 +121,7 @@ export function useRunDetails(runId: number | undefined, live = false) {
 /** A run's status transitions, oldest first; asked again whenever `statusUpdated` moves. */
 export function useStatusHistory(runId: number, statusUpdated: string) {
   return useQuery({
-    queryKey: [...runKeys.history(runId), statusUpdated],
-    queryFn: ({ signal }) =>
-      apiGet<{ runId: number; events: StatusEvent[] }>('/api/runs/status/history', { runId }, signal),
+    ...statusHistoryQuery(runId, statusUpdated),
     placeholderData: keepPreviousData,
     select: (answer) => answer.events,
   });
@@ -113,8 +130,7 @@ export function useStatusHistory(runId: number, statusUpdated: string) {
 /** A run's files whose bytes have arrived (ordered by step); asked again every 10 s while `live`. */
 export function useRunFiles(runId: number, projectName: string, live: boolean) {
   return useQuery({
-    queryKey: runKeys.files(runId),
-    queryFn: ({ signal }) => apiGet<{ files: RunFile[] }>('/api/runs/files', { runId, projectName }, signal),
+    ...runFilesQuery(runId, projectName),
     select: (answer) => answer.files,
     refetchInterval: live ? 10_000 : false,
     refetchIntervalInBackground: false,
@@ -127,8 +143,9 @@ function useRunWrite<T>(runId: number, path: string, field: 'tags' | 'notes') {
   return useMutation({
     mutationFn: (value: T) => apiPost<{ success: true }>(path, { runId, [field]: value }),
     onSuccess: (_answer, value) => {
-      client.setQueryData<RunDetails>(runKeys.details(runId), (old) => (old ? { ...old, [field]: value } : old));
-      void client.invalidateQueries({ queryKey: runKeys.details(runId) });
+      const { queryKey } = runDetailsQuery(runId);
+      client.setQueryData(queryKey, (old) => (old ? { ...old, [field]: value } : old));
+      void client.invalidateQueries({ queryKey });
     },
   });
 }

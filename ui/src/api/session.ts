@@ -1,4 +1,4 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiDelete, apiGet, apiPost } from './client';
 
 /** Who is signed in: the answer of `GET /api/runs/auth/validate`. */
@@ -8,17 +8,17 @@ export interface Session {
   user: { id: string };
 }
 
-const SESSION_KEY = ['session'] as const;
-
-/** The current session; its error is an ApiError with status 401 when signed out. */
-export function useSession() {
-  return useQuery({
-    queryKey: SESSION_KEY,
+/** `GET /api/runs/auth/validate`, not retried: a 401 means signed out. */
+export const sessionQuery = () =>
+  queryOptions({
+    queryKey: ['session'],
     queryFn: ({ signal }) => apiGet<Session>('/api/runs/auth/validate', undefined, signal),
     retry: false,
     staleTime: 60_000,
   });
-}
+
+/** The current session; its error is an ApiError with status 401 when signed out. */
+export const useSession = () => useQuery(sessionQuery());
 
 /** Exchanges an API key for a session cookie (`POST /api/session`); the key is not kept. */
 export function useSignIn() {
@@ -27,7 +27,7 @@ export function useSignIn() {
     mutationFn: (apiKey: string) => apiPost<Session>('/api/session', { apiKey }),
     onSuccess: (session) => {
       client.clear();
-      client.setQueryData(SESSION_KEY, session);
+      client.setQueryData(sessionQuery().queryKey, session);
     },
   });
 }
