@@ -1,5 +1,5 @@
 /**
- * Deep merge of JSON values for config and logger settings (contract §3): nested objects
+ * Deep merge of JSON values for config and logger settings (docs/api.md §3.6): nested objects
  * merge, arrays, scalars and null replace. Safe against `__proto__` keys from JSON.parse.
  */
 import { badRequest } from '../errors.js';

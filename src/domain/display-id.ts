@@ -1,6 +1,6 @@
 /**
  * Display ids (`MMP-12`): the per-organization prefix derived from a project name
- * (contract §3) and the `<PREFIX>-<NUMBER>` text form.
+ * (docs/api.md §3.4) and the `<PREFIX>-<NUMBER>` text form.
  */
 
 const SEPARATORS = /[-_.\s]+/u;
@@ -23,7 +23,7 @@ const finish = (prefix: string): string =>
 
 /**
  * Returns the display-id prefix for a project name: `RUN` when it has no parts, else 1 to 4
- * upper-cased letters and digits following contract §3, after dropping every character that
+ * upper-cased letters and digits following docs/api.md §3.4, after dropping every character that
  * is neither a letter, a digit nor a separator (`#hash` → `HAS`, `😀 party` → `PAR`), so
  * parseDisplayId reads every prefix back. Never throws; the prefix is not unique.
  */
@@ -42,7 +42,7 @@ export function derivePrefix(projectName: string): string {
   return prefix === '' ? 'RUN' : prefix;
 }
 
-/** The numbered candidates of contract §3 stop at 999: from 1000 on, `base + n` keeps none of the base. */
+/** The numbered candidates of docs/api.md §3.4 stop at 999: from 1000 on, `base + n` keeps none of the base. */
 const MAX_NUMBERED = 999;
 
 /**
@@ -76,7 +76,7 @@ function fill(index: number, length: number): string {
 }
 
 /**
- * The prefixes a project with this derived base tries, in order: contract §3's `base`,
+ * The prefixes a project with this derived base tries, in order (docs/api.md §3.4): `base`,
  * `base + 2` … `base + 999`, then the first 3, 2 and 1 characters of the base followed by
  * every fill of letters and digits up to 4 characters (about 48,000 in all). Every one
  * starts with the base's first character, so none is a bare number unless the name is.

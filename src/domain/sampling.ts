@@ -1,5 +1,5 @@
 /**
- * Shape-preserving down-sampling of a metric series (contract §4): the first and last point
+ * Shape-preserving down-sampling of a metric series (docs/api.md §4.5): the first and last point
  * plus the minimum and maximum of every equal-width step bucket, so spikes survive.
  */
 import { badRequest } from '../errors.js';

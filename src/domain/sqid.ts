@@ -5,7 +5,7 @@ const sqids = new Sqids({
   alphabet: 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789',
 });
 
-/** The SQID of a run id (contract §3: minimum length 5, alphabet a-z A-Z 0-9). */
+/** The SQID of a run id (docs/api.md §3.7: minimum length 5, alphabet a-z A-Z 0-9). */
 export const encodeRunId = (runId: number): string => sqids.encode([runId]);
 
 /**

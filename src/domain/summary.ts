@@ -1,5 +1,5 @@
 /**
- * Numerically stable running statistics for metric summaries (contract §4): Welford updates,
+ * Numerically stable running statistics for metric summaries (docs/api.md §4.4): Welford updates,
  * Chan et al. merges, and a corrected two-pass reference. Non-finite values are ignored.
  * The mean is kept as a double-double (`mean + meanLo`): without it, rounding the mean at
  * every update costs ~1e-7 relative variance on data like 1e9 + noise; with it, ~1e-15.

@@ -1,6 +1,6 @@
 /**
- * Which metric series keep a point per (step, time) instead of one per step (contract §4,
- * amended 2026-11-22): the `sys/` group, whose samples the pluto client sends all at step 0.
+ * Which metric series keep a point per (step, time) instead of one per step (docs/api.md
+ * §4.2): the `sys/` group, whose samples the pluto client sends all at step 0.
  */
 
 /** True when the logName's points are keyed by (step, time): it starts with `sys/`. */

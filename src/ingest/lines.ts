@@ -1,5 +1,5 @@
 /**
- * Validators for the three NDJSON ingest line kinds (contract §8, §9). Each parses the whole
+ * Validators for the three NDJSON ingest line kinds (docs/api.md §8). Each parses the whole
  * body before returning and throws badRequest naming the first bad line and field, so a batch
  * with one bad line stores nothing.
  */

@@ -1,5 +1,5 @@
 /**
- * NDJSON bodies of the ingest routes (contract §8, §9): one JSON object per line, blank lines
+ * NDJSON bodies of the ingest routes (docs/api.md §8): one JSON object per line, blank lines
  * skipped but counted, and Python's bare NaN / Infinity / -Infinity tokens accepted.
  */
 import { badRequest } from '../errors.js';

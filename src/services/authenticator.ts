@@ -20,7 +20,7 @@ export class Authenticator {
     private readonly onTouchError: (err: unknown) => void = () => {},
   ) {}
 
-  /** The principal of a header; throws UNAUTHORIZED with one of the four contract reasons. */
+  /** The principal of a header; throws UNAUTHORIZED with one of the four reasons of docs/api.md §2. */
   async authenticate(header: string | undefined): Promise<Principal> {
     if (header === undefined || header.trim() === '') throw unauthorized('Missing API key');
     const match = /^bearer\s+(\S+)\s*$/i.exec(header.trim());

@@ -8,7 +8,7 @@ import type { Ctx, Deps } from './context.js';
 import { getProjectRun } from './run-lookup.js';
 import { confirmDirectUploads } from './upload-check.js';
 
-/** Download links are valid this long (interface.md: 5 days). */
+/** Download links are valid this long (docs/api.md §6: 5 days). */
 export const DOWNLOAD_TTL_MS = 5 * 24 * 60 * 60 * 1000;
 
 export interface FileRequest {

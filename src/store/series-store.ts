@@ -59,7 +59,7 @@ export interface SeriesStore {
   /**
    * Stores points atomically: one point per (run, logName, step), the later time winning
    * (equal times: this write wins) — per (run, logName, step, time) for a sys/ logName
-   * (contract §4), so every system sample is kept; summaries are updated in the same transaction.
+   * (docs/api.md §4.2), so every system sample is kept; summaries are updated in the same transaction.
    * Packed points (as ingest parses them) are handed over: the store may move their buffer.
    */
   appendMetrics(run: RunRef, points: readonly MetricPointInput[] | PackedPoints): Promise<void>;

@@ -1,6 +1,6 @@
 /**
- * System metrics over HTTP in the pluto client's request shape (contract §4, amended
- * 2026-11-22): the client sends every `sys/*` sample at step 0, one NDJSON line per sample
+ * System metrics over HTTP in the pluto client's request shape (docs/api.md
+ * §4.2): the client sends every `sys/*` sample at step 0, one NDJSON line per sample
  * time. Each sample is kept, a re-sent one stored once, reads ordered by step then time;
  * other metrics keep one point per step.
  */

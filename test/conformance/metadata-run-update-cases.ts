@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { LogNameEntry } from '../../src/domain/types.js';
 import { newRun, T0, twoOrgs, withStore, type OpenMetadataStore } from './metadata-suite-helpers.js';
 
-/** Config deep-merge cases: stored config, patch, result (contract §3). */
+/** Config deep-merge cases: stored config, patch, result (docs/api.md §3.6). */
 const MERGES: { label: string; base: unknown; patch: Record<string, unknown>; after: unknown }[] = [
   { label: 'nested objects merge', base: { a: { b: 1, c: 2 } }, patch: { a: { c: 3 } }, after: { a: { b: 1, c: 3 } } },
   { label: 'arrays replace', base: { xs: [1, 2, 3], k: 1 }, patch: { xs: [4] }, after: { xs: [4], k: 1 } },

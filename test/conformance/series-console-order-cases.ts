@@ -1,6 +1,6 @@
 /**
  * SeriesStore conformance: console lines arriving late, re-sent, or read at deep offsets,
- * checked page by page against a brute-force model of the contract.
+ * checked page by page against a brute-force model of docs/api.md §5.
  */
 import type { ConsoleLine } from '../../src/domain/types.js';
 import fc from 'fast-check';
@@ -10,7 +10,7 @@ import { consolePage, withStore, type OpenSeriesStore } from './series-suite-hel
 
 const TYPES = ['INFO', 'ERROR', 'PRINT'] as const;
 
-/** The lines the contract implies: first copy of each key kept, ordered by time, then arrival. */
+/** The lines docs/api.md §5 implies: first copy of each key kept, ordered by time, then arrival. */
 class ConsoleModel {
   private readonly runs = new Map<number, { line: ConsoleLine; arrival: number }[]>();
   private readonly keys = new Set<string>();

@@ -1,4 +1,4 @@
-/** SeriesStore conformance: random batches against a brute-force model of the contract. */
+/** SeriesStore conformance: random batches against a brute-force model of docs/api.md §4.1. */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { LineageLink, MetricPointInput } from '../../src/domain/types.js';
@@ -12,7 +12,7 @@ import {
 } from './series-suite-helpers.js';
 
 const NAMES = ['loss', 'val/acc'] as const;
-/** A sys/ series (keyed by step and time, contract §4) beside an ordinary one. */
+/** A sys/ series (keyed by step and time, docs/api.md §4.2) beside an ordinary one. */
 const SYSTEM_NAMES = ['sys/cpu', 'loss'] as const;
 
 const value = fc

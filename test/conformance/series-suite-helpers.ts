@@ -54,17 +54,17 @@ export interface ModelPoint {
 }
 
 /**
- * The key of a point under the contract: its step, or its step and time for a logName of the
- * sys/ group (contract §4, amended 2026-11-22).
+ * The key of a point under docs/api.md §4.1-§4.2: its step, or its step and time for a logName of the
+ * sys/ group.
  */
 const modelKey = (logName: string, step: number, time: number): string =>
   logName.startsWith('sys/') ? `${step}:${time}` : `${step}`;
 
-/** The stored points the contract implies, kept by brute force. */
+/** The stored points docs/api.md §4.1 implies, kept by brute force. */
 export class PointModel {
   private readonly series = new Map<string, Map<string, ModelPoint>>();
 
-  /** Applies a batch with the contract's rules: later time wins, equal time the later line. */
+  /** Applies a batch with the rules of docs/api.md §4.1: later time wins, equal time the later line. */
   apply(runId: number, points: readonly MetricPointInput[]): void {
     for (const p of points) {
       const key = `${runId}\u0000${p.logName}`;

@@ -1,6 +1,5 @@
 /**
- * SeriesStore conformance: sys/ series keyed by (step, time) (contract §4, amended
- * 2026-11-22). The pluto client sends every system sample at step 0: each is kept, a re-sent
+ * SeriesStore conformance: sys/ series keyed by (step, time) (docs/api.md §4.2). The pluto client sends every system sample at step 0: each is kept, a re-sent
  * one is stored once, reads order them by step then time, and sampling and summaries treat
  * them like any other series. Other series keep one point per step.
  */

@@ -1,6 +1,6 @@
 /**
  * Scale-out: two `stepwise serve` processes started at once on one empty PostgreSQL
- * database and one S3 bucket. Writes that the contract serialises (status writes of parallel
+ * database and one S3 bucket. Writes that docs/api.md §3 serialises (status writes of parallel
  * ranks, externalId creates) and ingest are spread across both, and every answer must be
  * what one server would give.
  */

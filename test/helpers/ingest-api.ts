@@ -246,7 +246,7 @@ export async function getStatistics(
   return getOk<StatisticsView>(app, key, `/api/runs/statistics?${qs(params)}`);
 }
 
-/** The ISO 8601 UTC form with milliseconds the contract requires for every time. */
+/** The ISO 8601 UTC form with milliseconds docs/api.md §1.1 requires for every time. */
 export const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 /** Population mean and standard deviation of values, computed plainly. */

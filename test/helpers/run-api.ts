@@ -107,7 +107,7 @@ export async function update(app: App, key: string, url: string, body: Record<st
   expect(ok(await call(app, 'POST', url, key, body), url)).toEqual({ success: true });
 }
 
-/** Checks the contract's error shape: the status, a string `error` and an UPPER_SNAKE `code`. */
+/** Checks the error shape of docs/api.md §1.6: the status, a string `error` and an UPPER_SNAKE `code`. */
 export function expectError(res: Reply, status: number, code?: string): void {
   expect(res.status, JSON.stringify(res.body)).toBe(status);
   expect(typeof res.body.error, JSON.stringify(res.body)).toBe('string');

@@ -28,7 +28,7 @@ const RunRow = Type.Object({
   ),
 });
 
-/** GET /api/runs/list: run search (see services/run-search.ts and README "Searching runs"). */
+/** GET /api/runs/list: run search (see services/run-search.ts and docs/api.md §9). */
 export function registerRunListRoutes(app: App, deps: Deps): void {
   app.get(
     '/api/runs/list',

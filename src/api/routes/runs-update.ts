@@ -40,7 +40,7 @@ export function registerRunUpdateRoutes(app: App, deps: Deps): void {
     '/api/runs/config/update',
     {
       schema: {
-        // interface.md sends a JSON-encoded string; the Python client's sync process sends an object.
+        // docs/api.md §3.6: a JSON-encoded string; the Python client's sync process sends an object.
         body: Type.Object({
           runId: RunId,
           config: Type.Union([Type.String(), Type.Record(Type.String(), Type.Unknown())]),

@@ -10,7 +10,7 @@ import { metricSummaryView } from './metric-view.js';
 
 export const LogNameSchema = Type.Object({ logName: Type.String(), logType: Type.String(), logGroup: Type.String() });
 
-/** The run details shape (interface.md field list, plus notes and url). */
+/** The run details shape (docs/api.md §3.8, notes and url included). */
 export const RunDetailsSchema = Type.Object({
   id: Type.Integer(),
   name: Type.String(),

@@ -1,7 +1,7 @@
 /**
  * Metric points stored in chunks (issue 12): one row per run of consecutive points of a
  * series, keyed by its first point's (step, tie) — tie is that point's time in a series
- * keyed by (step, time) (the sys/ group, contract §4; domain/time-keyed.ts), else 0, so
+ * keyed by (step, time) (the sys/ group, docs/api.md §4.2; domain/time-keyed.ts), else 0, so
  * several chunks can start at one step of a sys/ series while other series keep one point
  * per step and chunks keyed by step alone — with its step range, exact moments over its finite values
  * (count, mean + mean_lo, m2, min/max with their step and time), time bounds, its last finite

@@ -1,6 +1,6 @@
 /**
  * Metric ingest into chunks: one transaction per batch, one point per (series, step) with the
- * later time winning — per (series, step, time) in a sys/ series (contract §4, see
+ * later time winning — per (series, step, time) in a sys/ series (docs/api.md §4.2, see
  * domain/time-keyed.ts) — exact series summaries updated in the same transaction. An append
  * touches only the series' open tail chunk (cached by the writer, see tail-cache.ts); an
  * earlier key rewrites only the chunk holding it. A batch that only appends to series this

@@ -10,7 +10,7 @@ import { runDetailsQuery } from './run-queries';
 /** How often a live run's names and points are asked again. */
 export const LIVE_CHARTS_MS = 3_000;
 
-/** The most points the metrics endpoint samples a series to (contract: `limit` 1..10000). */
+/** The most points the metrics endpoint samples a series to (docs/api.md §4.5: `limit` 1..10000). */
 export const MAX_SERIES_LIMIT = 10_000;
 
 /** The part of `GET /api/runs/details/{runId}` the charts use. */
