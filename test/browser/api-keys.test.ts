@@ -6,11 +6,9 @@
  */
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { openPage, screenshot, signIn, signInByForm, useDashboard } from '../helpers/browser.js';
+import { screenshot, signIn, signInByForm, useDashboard } from '../helpers/browser.js';
+import { PHONE, withPage } from '../helpers/with-page.js';
 import { http, pause } from '../helpers/http-client.js';
-
-/** Page errors, leaving out the browser's notes on 401s (signed out) and on the forced 500 below. */
-const realErrors = (errors: readonly string[]) => errors.filter((e) => !/status of (401|500)/.test(e));
 
 const pageWidth = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth);
 
@@ -28,9 +26,8 @@ describe('the API keys page', () => {
   };
 
   it('comes back to /api-keys after sign-in; a created key works with Bearer until it is revoked', async () => {
-    const { page, context, errors } = await openPage(dash.browser);
-    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: dash.base });
-    try {
+    await withPage(dash, async ({ page, context }) => {
+      await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: dash.base });
       await signInByForm(page, dash.base, dash.key, '/api-keys');
       expect(new URL(page.url()).pathname).toBe('/api-keys');
       await page.getByRole('heading', { name: 'API keys', level: 1 }).waitFor();
@@ -89,10 +86,7 @@ describe('the API keys page', () => {
       await page.getByRole('row').filter({ hasText: 'browser-key' }).waitFor();
       expect(await page.getByLabel('New API key').count()).toBe(0);
       expect(await page.content()).not.toContain(key.slice(11));
-      expect(realErrors(errors)).toEqual([]);
-    } finally {
-      await context.close();
-    }
+    });
   });
 
   it('revoking the key the session signed in with warns, then signs out', async () => {
@@ -101,8 +95,7 @@ describe('the API keys page', () => {
       json: { name: 'own-session-key' },
     });
     expect(made.status).toBe(200);
-    const { page, context, errors } = await openPage(dash.browser);
-    try {
+    await withPage(dash, async ({ page }) => {
       await signIn(page, dash.base, String(made.body.key), '/api-keys');
       const row = page.getByRole('row').filter({ hasText: 'own-session-key' });
       await row.getByText('this session').waitFor();
@@ -124,15 +117,11 @@ describe('the API keys page', () => {
       expect(new URL(page.url()).searchParams.get('next')).toBe('/api-keys');
       await page.getByLabel('API key').waitFor();
       expect((await refused(String(made.body.key), revokedAt)).status).toBe(401);
-      expect(realErrors(errors)).toEqual([]);
-    } finally {
-      await context.close();
-    }
+    });
   });
 
   it('shows an alert with Try again when the keys cannot be read, and refuses a blank name', async () => {
-    const { page, context, errors } = await openPage(dash.browser);
-    try {
+    await withPage(dash, { expectedStatuses: [400, 500] }, async ({ page }) => {
       let fail = true;
       await page.route('**/api/keys', (route) =>
         fail && route.request().method() === 'GET'
@@ -154,16 +143,11 @@ describe('the API keys page', () => {
       await page.getByRole('button', { name: 'Create key' }).click();
       await page.getByRole('alert').filter({ hasText: 'printable characters' }).waitFor();
       expect(await page.getByLabel('New API key').count()).toBe(0);
-      expect(realErrors(errors).filter((e) => !/status of 400/.test(e))).toEqual([]);
-    } finally {
-      await context.close();
-    }
+    });
   });
 
   it('fits a 390 px phone in the dark theme, with an expiry date', async () => {
-    const { page, context, errors } = await openPage(dash.browser, { width: 390, height: 844, colorScheme: 'dark' });
-    try {
-      await signIn(page, dash.base, dash.key, '/api-keys');
+    await withPage(dash, { ...PHONE, colorScheme: 'dark', signIn: '/api-keys' }, async ({ page }) => {
       await page.getByLabel('Key name').fill('a phone key with a fairly long descriptive name');
       const next = new Date(Date.now() + 30 * 86_400_000);
       const day = `${next.getFullYear()}-${String(next.getMonth() + 1).padStart(2, '0')}-${String(next.getDate()).padStart(2, '0')}`;
@@ -180,9 +164,6 @@ describe('the API keys page', () => {
       );
       // The key works through the chosen day, local time.
       expect(new Date(stored!.expiresAt).getDate()).toBe(next.getDate());
-      expect(realErrors(errors)).toEqual([]);
-    } finally {
-      await context.close();
-    }
+    });
   });
 });

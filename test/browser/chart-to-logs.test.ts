@@ -6,8 +6,9 @@
  */
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { openPage, screenshot, signIn, useDashboard } from '../helpers/browser.js';
-import { createRunHttp, ingestLogsHttp, ingestMetricsHttp, noErrors } from '../helpers/browser-seed.js';
+import { screenshot, useDashboard } from '../helpers/browser.js';
+import { withPage } from '../helpers/with-page.js';
+import { createRunHttp, ingestLogsHttp, ingestMetricsHttp } from '../helpers/browser-seed.js';
 import { metricLine } from '../helpers/ingest-api.js';
 
 const PROJECT = 'chart-logs-demo';
@@ -53,10 +54,7 @@ describe('a chart point opens the console at its time', () => {
   });
 
   it('goes to the nearest line, marks it, and Back returns to the chart', async () => {
-    const watch = await openPage(dash.browser);
-    const { page, context } = watch;
-    try {
-      await signIn(page, dash.base, dash.key, path);
+    await withPage(dash, { signIn: path }, async ({ page }) => {
       await page.locator('figure[aria-label="train/loss"][aria-busy="false"]').waitFor({ timeout: 15_000 });
 
       // A double-click resets the zoom and stays on the charts.
@@ -90,9 +88,6 @@ describe('a chart point opens the console at its time', () => {
 
       await page.goBack();
       await expect.poll(() => page.getByRole('tab', { name: 'Charts' }).getAttribute('aria-selected')).toBe('true');
-      noErrors(watch);
-    } finally {
-      await context.close();
-    }
+    });
   });
 });

@@ -7,15 +7,9 @@
  */
 import type { Page, Request } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { downloadedBytes, hasInk, openPage, screenshot, signIn, useDashboard } from '../helpers/browser.js';
-import {
-  createRunHttp,
-  drawn,
-  ingestMetricsHttp,
-  noErrors,
-  pageWidth,
-  scrollIntoView,
-} from '../helpers/browser-seed.js';
+import { downloadedBytes, hasInk, screenshot, signIn, useDashboard } from '../helpers/browser.js';
+import { PHONE, withPage } from '../helpers/with-page.js';
+import { createRunHttp, drawn, ingestMetricsHttp, pageWidth, scrollIntoView } from '../helpers/browser-seed.js';
 import { http } from '../helpers/http-client.js';
 import { metricLine, type PyValue } from '../helpers/ingest-api.js';
 
@@ -116,9 +110,7 @@ describe('run charts', () => {
   }, 120_000);
 
   it('draws a 5,000-step metric from a sampled overview that keeps its spike', async () => {
-    const watch = await openPage(dash.browser);
-    const { page } = watch;
-    try {
+    await withPage(dash, async ({ page }) => {
       const overview = page.waitForRequest(metricsRequest('train/loss', false));
       await signIn(page, dash.base, dash.key, main.path);
       const request = await overview;
@@ -156,17 +148,11 @@ describe('run charts', () => {
       await expect.poll(() => figure(page, 'val/acc').locator('.chart-tip').isVisible()).toBe(true);
       await screenshot(page, 'charts-light');
       await page.mouse.move(0, 0);
-      noErrors(watch);
-    } finally {
-      await watch.context.close();
-    }
+    });
   });
 
   it('zooms by dragging: the step window is re-queried down to raw points; double-click resets', async () => {
-    const watch = await openPage(dash.browser);
-    const { page } = watch;
-    try {
-      await signIn(page, dash.base, dash.key, main.path);
+    await withPage(dash, { signIn: main.path }, async ({ page }) => {
       await drawn(page, 'train/loss');
       await drawn(page, 'val/acc');
 
@@ -204,17 +190,11 @@ describe('run charts', () => {
       await page.waitForURL((u) => !u.searchParams.has('zoom'));
       await drawn(page, 'train/loss');
       await expect.poll(() => caption.textContent()).toContain('sampled');
-      noErrors(watch);
-    } finally {
-      await watch.context.close();
-    }
+    });
   });
 
   it('applies smoothing, the x axis choices and a log scale', async () => {
-    const watch = await openPage(dash.browser);
-    const { page } = watch;
-    try {
-      await signIn(page, dash.base, dash.key, main.path);
+    await withPage(dash, { signIn: main.path }, async ({ page }) => {
       await drawn(page, 'train/loss');
 
       await page.getByLabel('Smoothing').fill('0.9');
@@ -252,17 +232,11 @@ describe('run charts', () => {
       await drawn(page, 'train/loss');
       expect(await hasInk(page, 'figure[aria-label="train/loss"]')).toBe(true);
       await screenshot(page, 'charts-log-scale');
-      noErrors(watch);
-    } finally {
-      await watch.context.close();
-    }
+    });
   });
 
   it('filters charts by name, collapses a group, and exports PNG and CSV', async () => {
-    const watch = await openPage(dash.browser);
-    const { page } = watch;
-    try {
-      await signIn(page, dash.base, dash.key, main.path);
+    await withPage(dash, { signIn: main.path }, async ({ page }) => {
       await drawn(page, 'train/loss');
 
       await page.getByLabel('Filter charts').fill('acc');
@@ -296,16 +270,11 @@ describe('run charts', () => {
       const bytes = await downloadedBytes(png);
       expect(bytes.subarray(1, 4).toString()).toBe('PNG');
       expect(bytes.length).toBeGreaterThan(2000);
-      noErrors(watch);
-    } finally {
-      await watch.context.close();
-    }
+    });
   });
 
   it("draws a fork's inherited part and its own part", async () => {
-    const watch = await openPage(dash.browser);
-    const { page } = watch;
-    try {
+    await withPage(dash, async ({ page }) => {
       const overview = page.waitForRequest(metricsRequest('train/loss', false));
       await signIn(page, dash.base, dash.key, fork.path);
       const points = ((await (await (await overview).response())!.json()) as { metrics: Point[] }).metrics;
@@ -315,21 +284,16 @@ describe('run charts', () => {
       await drawn(page, 'train/loss');
       expect(await hasInk(page, 'figure[aria-label="train/loss"]')).toBe(true);
       await screenshot(page, 'charts-fork');
-      noErrors(watch);
-    } finally {
-      await watch.context.close();
-    }
+    });
   });
 
   it('loads only the charts near the viewport among many', async () => {
-    const watch = await openPage(dash.browser);
-    const { page } = watch;
-    const asked = new Set<string>();
-    page.on('request', (req) => {
-      const url = new URL(req.url());
-      if (url.pathname === '/api/runs/metrics') asked.add(url.searchParams.get('logName') ?? '');
-    });
-    try {
+    await withPage(dash, async ({ page }) => {
+      const asked = new Set<string>();
+      page.on('request', (req) => {
+        const url = new URL(req.url());
+        if (url.pathname === '/api/runs/metrics') asked.add(url.searchParams.get('logName') ?? '');
+      });
       await signIn(page, dash.base, dash.key, wide.path);
       await drawn(page, 'layers/000/norm');
       await expect.poll(() => page.locator('figure[aria-label]').count()).toBe(LAYERS);
@@ -340,16 +304,11 @@ describe('run charts', () => {
       await scrollIntoView(figure(page, last));
       await drawn(page, last);
       expect(asked.has(last)).toBe(true);
-      noErrors(watch);
-    } finally {
-      await watch.context.close();
-    }
+    });
   });
 
   it('overlays runs on the compare page with a legend that hides and shows a run', async () => {
-    const watch = await openPage(dash.browser);
-    const { page } = watch;
-    try {
+    await withPage(dash, async ({ page }) => {
       const validate = await http(dash.base, 'GET', '/api/runs/auth/validate', { key: dash.key });
       const org = (validate.body.organization as { slug: string }).slug;
       await signIn(page, dash.base, dash.key, `/o/${org}/projects/${PROJECT}/compare?runs=${main.runId},${fork.runId}`);
@@ -372,37 +331,24 @@ describe('run charts', () => {
       await expect.poll(() => tip.locator('li').count()).toBe(1);
       await forkButton.click();
       expect(await forkButton.getAttribute('aria-pressed')).toBe('true');
-      noErrors(watch);
-    } finally {
-      await watch.context.close();
-    }
+    });
   });
 
   it('reads well in the dark theme and at phone width', async () => {
-    const dark = await openPage(dash.browser, { colorScheme: 'dark' });
-    try {
-      await signIn(dark.page, dash.base, dash.key, main.path);
-      await drawn(dark.page, 'train/loss');
-      await drawn(dark.page, 'val/acc');
-      expect(await hasInk(dark.page, 'figure[aria-label="train/loss"]')).toBe(true);
-      await screenshot(dark.page, 'charts-dark');
-      noErrors(dark);
-    } finally {
-      await dark.context.close();
-    }
+    await withPage(dash, { colorScheme: 'dark', signIn: main.path }, async ({ page }) => {
+      await drawn(page, 'train/loss');
+      await drawn(page, 'val/acc');
+      expect(await hasInk(page, 'figure[aria-label="train/loss"]')).toBe(true);
+      await screenshot(page, 'charts-dark');
+    });
 
-    const phone = await openPage(dash.browser, { width: 390, height: 844 });
-    try {
-      await signIn(phone.page, dash.base, dash.key, main.path);
-      await drawn(phone.page, 'train/loss');
-      expect(await hasInk(phone.page, 'figure[aria-label="train/loss"]')).toBe(true);
-      const plotWidth = (await figure(phone.page, 'train/loss').locator('.u-over').boundingBox())!.width;
+    await withPage(dash, { ...PHONE, signIn: main.path }, async ({ page }) => {
+      await drawn(page, 'train/loss');
+      expect(await hasInk(page, 'figure[aria-label="train/loss"]')).toBe(true);
+      const plotWidth = (await figure(page, 'train/loss').locator('.u-over').boundingBox())!.width;
       expect(plotWidth).toBeGreaterThan(200);
-      expect(await pageWidth(phone.page)).toBeLessThanOrEqual(390);
-      await screenshot(phone.page, 'charts-phone');
-      noErrors(phone);
-    } finally {
-      await phone.context.close();
-    }
+      expect(await pageWidth(page)).toBeLessThanOrEqual(390);
+      await screenshot(page, 'charts-phone');
+    });
   });
 });

@@ -5,8 +5,9 @@
  * with only the keys that differ; unknown and foreign ids are named; phone width and dark.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { openPage, screenshot, signIn, useDashboard } from '../helpers/browser.js';
-import { createRunHttp, ingestMetricsHttp, noSidewaysScroll, pathOf, realErrors } from '../helpers/browser-seed.js';
+import { screenshot, signIn, useDashboard } from '../helpers/browser.js';
+import { PHONE, withPage } from '../helpers/with-page.js';
+import { createRunHttp, ingestMetricsHttp, noSidewaysScroll, pathOf } from '../helpers/browser-seed.js';
 import { http } from '../helpers/http-client.js';
 import { metricLine } from '../helpers/ingest-api.js';
 import { createOrgKey } from '../helpers/spawned-server.js';
@@ -52,9 +53,7 @@ describe('the compare page', () => {
   });
 
   it('shows both runs in the legend, their statistics and only the config key that differs', async () => {
-    const { page, context, errors } = await openPage(dash.browser);
-    try {
-      await signIn(page, dash.base, dash.key, pathOf(comparisonUrl));
+    await withPage(dash, { signIn: pathOf(comparisonUrl) }, async ({ page }) => {
       expect(pathOf(page.url())).toBe(pathOf(comparisonUrl));
       await page.getByRole('heading', { level: 1, name: 'Compare runs' }).waitFor();
       // The header lists the runs with links to them.
@@ -105,10 +104,7 @@ describe('the compare page', () => {
         'optimizer.lr',
         'optimizer.name',
       ]);
-      expect(realErrors(errors)).toEqual([]);
-    } finally {
-      await context.close();
-    }
+    });
   });
 
   it('says when all configs match, and names unknown, foreign and malformed ids', async () => {
@@ -125,8 +121,7 @@ describe('the compare page', () => {
     const foreignId = Number(foreign.body.runId);
     const org = new URL(comparisonUrl).pathname.split('/')[2]!;
 
-    const { page, context, errors } = await openPage(dash.browser);
-    try {
+    await withPage(dash, { expectedStatuses: [404] }, async ({ page }) => {
       await signIn(
         page,
         dash.base,
@@ -142,23 +137,15 @@ describe('the compare page', () => {
       const runs = page.getByRole('list', { name: 'Compared runs' });
       expect(await runs.getByRole('listitem').count()).toBe(2);
       await screenshot(page, 'compare-problems');
-      expect(errors.filter((e) => !/status of 40[14]/.test(e))).toEqual([]);
-    } finally {
-      await context.close();
-    }
+    });
   });
 
   it('fits a phone screen in the dark theme', async () => {
-    const phone = await openPage(dash.browser, { width: 390, height: 844, colorScheme: 'dark' });
-    try {
-      await signIn(phone.page, dash.base, dash.key, pathOf(comparisonUrl));
-      await phone.page.getByRole('table', { name: 'Config keys whose values differ between the runs' }).waitFor();
-      await phone.page.getByRole('table', { name: 'Statistics of train/loss per run' }).waitFor();
-      await noSidewaysScroll(phone.page);
-      await screenshot(phone.page, 'compare-phone-dark');
-      expect(realErrors(phone.errors)).toEqual([]);
-    } finally {
-      await phone.context.close();
-    }
+    await withPage(dash, { ...PHONE, colorScheme: 'dark', signIn: pathOf(comparisonUrl) }, async ({ page }) => {
+      await page.getByRole('table', { name: 'Config keys whose values differ between the runs' }).waitFor();
+      await page.getByRole('table', { name: 'Statistics of train/loss per run' }).waitFor();
+      await noSidewaysScroll(page);
+      await screenshot(page, 'compare-phone-dark');
+    });
   });
 });

@@ -7,8 +7,9 @@
  */
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { hasInk, openPage, type PageWatch, screenshot, signIn, useDashboard } from '../helpers/browser.js';
-import { createRunHttp, ingestHttpOk, noSidewaysScroll, realErrors, scrollIntoView } from '../helpers/browser-seed.js';
+import { hasInk, screenshot, signIn, useDashboard } from '../helpers/browser.js';
+import { PHONE, withPage } from '../helpers/with-page.js';
+import { createRunHttp, ingestHttpOk, noSidewaysScroll, scrollIntoView } from '../helpers/browser-seed.js';
 import { pyNdjson, type PyValue } from '../helpers/ingest-api.js';
 
 const PROJECT = 'data-lines-demo';
@@ -106,17 +107,15 @@ describe('the Data tab', () => {
 
   const figure = (page: Page, name: string) => page.locator(`figure[aria-label="${name}"]`);
 
-  async function openData(watch: PageWatch): Promise<void> {
-    await signIn(watch.page, dash.base, dash.key, `${runPath}?tab=data`);
-    await watch.page.getByRole('tab', { name: 'Data' }).waitFor();
-    expect(await watch.page.getByRole('tab', { name: 'Data' }).getAttribute('aria-selected')).toBe('true');
+  async function openData(page: Page): Promise<void> {
+    await signIn(page, dash.base, dash.key, `${runPath}?tab=data`);
+    await page.getByRole('tab', { name: 'Data' }).waitFor();
+    expect(await page.getByRole('tab', { name: 'Data' }).getAttribute('aria-selected')).toBe('true');
   }
 
   it('draws a histogram series as a distribution over steps with a hover read-out', async () => {
-    const watch = await openPage(dash.browser);
-    const { page, context, errors } = watch;
-    try {
-      await openData(watch);
+    await withPage(dash, async ({ page }) => {
+      await openData(page);
       await scrollIntoView(figure(page, 'weights/fc1'));
       await figure(page, 'weights/fc1').and(page.locator('[aria-busy="false"]')).waitFor({ timeout: 15_000 });
       expect(await hasInk(page, 'figure[aria-label="weights/fc1"] canvas')).toBe(true);
@@ -145,17 +144,12 @@ describe('the Data tab', () => {
       await canvas.focus();
       await page.keyboard.press('ArrowLeft');
       await expect.poll(() => readout.textContent()).toMatch(/Step 23 · bin/);
-      expect(realErrors(errors)).toEqual([]);
-    } finally {
-      await context.close();
-    }
+    });
   });
 
   it('renders a table data line, sorts by a column and switches steps', async () => {
-    const watch = await openPage(dash.browser);
-    const { page, context, errors } = watch;
-    try {
-      await openData(watch);
+    await withPage(dash, async ({ page }) => {
+      await openData(page);
       const table = page.getByRole('table', { name: /eval\/per-class at step 2/ });
       await table.waitFor({ timeout: 15_000 });
       const firstColumn = () => table.locator('tbody tr td:first-child').allTextContents();
@@ -190,45 +184,32 @@ describe('the Data tab', () => {
         expect(text).toContain(`step ${i + 1}`);
         expect(text).toContain(TEXTS[i]);
       }
-      expect(realErrors(errors)).toEqual([]);
-    } finally {
-      await context.close();
-    }
+    });
   });
 
   it('shows an error with a retry when the data lines cannot be read', async () => {
-    const watch = await openPage(dash.browser);
-    const { page, context, errors } = watch;
-    try {
+    await withPage(dash, { expectedStatuses: [500] }, async ({ page }) => {
       await page.route('**/api/runs/data?**', (route) =>
         route.fulfill({ status: 500, json: { error: 'data store unavailable', code: 'INTERNAL' } }),
       );
-      await openData(watch);
+      await openData(page);
       const table = page.locator('section', { has: page.getByRole('heading', { name: 'eval/per-class' }) });
       await table.getByRole('alert').waitFor({ timeout: 15_000 });
       await page.unroute('**/api/runs/data?**');
       await table.getByRole('button', { name: 'Try again' }).click();
       await page.getByRole('table', { name: /eval\/per-class at step 2/ }).waitFor({ timeout: 15_000 });
-      expect(realErrors(errors).filter((e) => !/status of 500/.test(e))).toEqual([]);
-    } finally {
-      await context.close();
-    }
+    });
   });
 
   it('fits a phone in the dark theme', async () => {
-    const watch = await openPage(dash.browser, { width: 390, height: 844, colorScheme: 'dark' });
-    const { page, context, errors } = watch;
-    try {
-      await openData(watch);
+    await withPage(dash, { ...PHONE, colorScheme: 'dark' }, async ({ page }) => {
+      await openData(page);
       await scrollIntoView(figure(page, 'weights/fc1'));
       await figure(page, 'weights/fc1').and(page.locator('[aria-busy="false"]')).waitFor({ timeout: 15_000 });
       expect(await hasInk(page, 'figure[aria-label="weights/fc1"] canvas')).toBe(true);
       await page.getByRole('table', { name: /eval\/per-class/ }).waitFor();
       await noSidewaysScroll(page);
       await screenshot(page, 'data-phone-dark');
-      expect(realErrors(errors)).toEqual([]);
-    } finally {
-      await context.close();
-    }
+    });
   });
 });

@@ -5,15 +5,9 @@
  * width in the dark theme without sideways scroll.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { openPage, screenshot, signIn, useDashboard } from '../helpers/browser.js';
-import {
-  createRunHttp,
-  ingestMetricsHttp,
-  noSidewaysScroll,
-  pathOf,
-  realErrors,
-  type SeededRun,
-} from '../helpers/browser-seed.js';
+import { screenshot, useDashboard } from '../helpers/browser.js';
+import { PHONE, withPage } from '../helpers/with-page.js';
+import { createRunHttp, ingestMetricsHttp, noSidewaysScroll, pathOf, type SeededRun } from '../helpers/browser-seed.js';
 import { metricLine } from '../helpers/ingest-api.js';
 
 const PROJECT = 'fork-demo';
@@ -39,9 +33,7 @@ describe('the forks of a run', () => {
   });
 
   it('lists each fork with its display id and step, and a fork link opens the fork', async () => {
-    const { page, context, errors } = await openPage(dash.browser);
-    try {
-      await signIn(page, dash.base, dash.key, pathOf(parent.url));
+    await withPage(dash, { signIn: pathOf(parent.url) }, async ({ page }) => {
       await page.getByRole('heading', { level: 1, name: 'base-run' }).waitFor();
       const list = page.getByRole('list', { name: 'Forks of this run' });
       await list.waitFor();
@@ -58,37 +50,24 @@ describe('the forks of a run', () => {
       // The fork names its parent, and lists its own fork.
       await page.getByRole('link', { name: 'base-run' }).waitFor();
       await page.getByRole('list', { name: 'Forks of this run' }).getByRole('link', { name: 'grandchild' }).waitFor();
-      expect(realErrors(errors)).toEqual([]);
-    } finally {
-      await context.close();
-    }
+    });
   });
 
   it('shows no Forks line for a run without forks', async () => {
-    const { page, context, errors } = await openPage(dash.browser);
-    try {
-      await signIn(page, dash.base, dash.key, pathOf(early.url));
+    await withPage(dash, { signIn: pathOf(early.url) }, async ({ page }) => {
       await page.getByRole('heading', { level: 1, name: 'fork-early' }).waitFor();
       await page.getByRole('link', { name: 'base-run' }).waitFor();
       // The forks answer has arrived once the network is quiet.
       await page.waitForLoadState('networkidle');
       expect(await page.getByRole('list', { name: 'Forks of this run' }).count()).toBe(0);
-      expect(realErrors(errors)).toEqual([]);
-    } finally {
-      await context.close();
-    }
+    });
   });
 
   it('fits a phone in the dark theme', async () => {
-    const { page, context, errors } = await openPage(dash.browser, { width: 390, height: 844, colorScheme: 'dark' });
-    try {
-      await signIn(page, dash.base, dash.key, pathOf(parent.url));
+    await withPage(dash, { ...PHONE, colorScheme: 'dark', signIn: pathOf(parent.url) }, async ({ page }) => {
       await page.getByRole('list', { name: 'Forks of this run' }).waitFor();
       await noSidewaysScroll(page);
       await screenshot(page, 'run-forks-phone-dark');
-      expect(realErrors(errors)).toEqual([]);
-    } finally {
-      await context.close();
-    }
+    });
   });
 });

@@ -5,8 +5,9 @@
  */
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { hasInk, openPage, screenshot, signIn, useDashboard } from '../helpers/browser.js';
-import { createRunHttp, drawn, ingestMetricsHttp, noErrors } from '../helpers/browser-seed.js';
+import { hasInk, screenshot, signIn, useDashboard } from '../helpers/browser.js';
+import { withPage } from '../helpers/with-page.js';
+import { createRunHttp, drawn, ingestMetricsHttp } from '../helpers/browser-seed.js';
 import { pause } from '../helpers/http-client.js';
 import { metricLine, type PyValue } from '../helpers/ingest-api.js';
 
@@ -39,16 +40,14 @@ describe('live charts', () => {
   }, 60_000);
 
   it('picks up new points and metrics within 5 s, fetching only the tail, and keeps a zoom', async () => {
-    const watch = await openPage(dash.browser);
-    const { page } = watch;
-    const lossRequests: URL[] = [];
-    page.on('request', (req) => {
-      const url = new URL(req.url());
-      if (url.pathname === '/api/runs/metrics' && url.searchParams.get('logName') === 'train/loss') {
-        lossRequests.push(url);
-      }
-    });
-    try {
+    await withPage(dash, async ({ page }) => {
+      const lossRequests: URL[] = [];
+      page.on('request', (req) => {
+        const url = new URL(req.url());
+        if (url.pathname === '/api/runs/metrics' && url.searchParams.get('logName') === 'train/loss') {
+          lossRequests.push(url);
+        }
+      });
       await signIn(page, dash.base, dash.key, path);
       await drawn(page, 'train/loss');
       expect(await caption(page, 'train/loss')).toContain('200 points');
@@ -114,21 +113,16 @@ describe('live charts', () => {
       await expect.poll(() => caption(page, 'train/lr'), { timeout: 5_000 }).toContain('400 points');
       await page.mouse.move(0, 0);
       await screenshot(page, 'charts-live');
-      noErrors(watch);
-    } finally {
-      await watch.context.close();
-    }
+    });
   });
 
   it('stops polling while the tab is hidden', async () => {
-    const watch = await openPage(dash.browser);
-    const { page } = watch;
-    let asked = 0;
-    page.on('request', (req) => {
-      const p = new URL(req.url()).pathname;
-      if (p === '/api/runs/metrics' || p === '/api/runs/metric-names') asked++;
-    });
-    try {
+    await withPage(dash, async ({ page }) => {
+      let asked = 0;
+      page.on('request', (req) => {
+        const p = new URL(req.url()).pathname;
+        if (p === '/api/runs/metrics' || p === '/api/runs/metric-names') asked++;
+      });
       await signIn(page, dash.base, dash.key, path);
       await drawn(page, 'train/loss');
       await expect.poll(() => asked, { timeout: 5_000 }).toBeGreaterThan(3);
@@ -141,9 +135,6 @@ describe('live charts', () => {
       const hiddenFrom = asked;
       await pause(7_000);
       expect(asked).toBe(hiddenFrom);
-      noErrors(watch);
-    } finally {
-      await watch.context.close();
-    }
+    });
   });
 });

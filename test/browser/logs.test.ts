@@ -5,8 +5,9 @@
  */
 import type { Request } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { openPage, screenshot, signIn, useDashboard } from '../helpers/browser.js';
-import { createRunHttp, ingestLogsHttp, noSidewaysScroll, realErrors } from '../helpers/browser-seed.js';
+import { screenshot, signIn, useDashboard } from '../helpers/browser.js';
+import { PHONE, withPage } from '../helpers/with-page.js';
+import { createRunHttp, ingestLogsHttp, noSidewaysScroll } from '../helpers/browser-seed.js';
 import { http } from '../helpers/http-client.js';
 
 const PROJECT = 'logs-demo';
@@ -51,9 +52,7 @@ describe('the Logs tab', () => {
       message: `${TYPES[i % TYPES.length]!.toLowerCase()} message ${i + 1}: epoch ${Math.floor(i / 4)}`,
     }));
     await ingestLogs(dash.base, dash.key, run.runId, lines);
-    const { page, context, errors } = await openPage(dash.browser);
-    try {
-      await signIn(page, dash.base, dash.key, `${run.path}?tab=logs`);
+    await withPage(dash, { signIn: `${run.path}?tab=logs` }, async ({ page }) => {
       const output = page.getByRole('list', { name: 'Console output' });
       await output.getByText('print message 1: epoch 0').waitFor();
       await page.getByText('40 lines').waitFor();
@@ -86,10 +85,7 @@ describe('the Logs tab', () => {
       expect(await matches.first().textContent()).toContain('debug message 30: epoch 7');
       await page.getByLabel('Search logs').fill('no such text');
       await page.getByText('No lines contain “no such text”').waitFor();
-      expect(realErrors(errors)).toEqual([]);
-    } finally {
-      await context.close();
-    }
+    });
   });
 
   it('pages through 20,000 lines without loading them all', async () => {
@@ -100,9 +96,8 @@ describe('the Logs tab', () => {
       message: `line ${i + 1} of the long console`,
     }));
     await ingestLogs(dash.base, dash.key, run.runId, lines);
-    const { page, context, errors } = await openPage(dash.browser);
-    const requests = watchLogRequests(page);
-    try {
+    await withPage(dash, async ({ page }) => {
+      const requests = watchLogRequests(page);
       await signIn(page, dash.base, dash.key, `${run.path}?tab=logs`);
       const output = page.getByRole('list', { name: 'Console output' });
       await output.getByText('line 1 of the long console', { exact: true }).waitFor();
@@ -122,10 +117,7 @@ describe('the Logs tab', () => {
       expect(requests.length).toBeLessThanOrEqual(6);
       expect(fetched).toBeLessThanOrEqual(3_000);
       await screenshot(page, 'logs-long');
-      expect(realErrors(errors)).toEqual([]);
-    } finally {
-      await context.close();
-    }
+    });
   });
 
   it('follows a RUNNING run: a new line shows within 5 s, at the bottom', async () => {
@@ -136,9 +128,7 @@ describe('the Logs tab', () => {
       run.runId,
       Array.from({ length: 300 }, (_, i) => ({ lineNumber: i + 1, logType: 'PRINT', message: `warmup ${i + 1}` })),
     );
-    const { page, context, errors } = await openPage(dash.browser);
-    try {
-      await signIn(page, dash.base, dash.key, `${run.path}?tab=logs`);
+    await withPage(dash, { signIn: `${run.path}?tab=logs` }, async ({ page }) => {
       const output = page.getByRole('list', { name: 'Console output' });
       await output.getByText('warmup 1', { exact: true }).waitFor();
       const follow = page.getByRole('button', { name: 'Follow' });
@@ -168,18 +158,13 @@ describe('the Logs tab', () => {
       });
       expect(done.status).toBe(200);
       await expect.poll(() => follow.count(), { timeout: 5_000 }).toBe(0);
-      expect(realErrors(errors)).toEqual([]);
-    } finally {
-      await context.close();
-    }
+    });
   });
 
   it('says so when a run has no console output, and fits a phone in the dark theme', async () => {
     const empty = await createRun(dash.base, dash.key, 'quiet-run');
-    const phone = await openPage(dash.browser, { width: 390, height: 844, colorScheme: 'dark' });
-    try {
-      await signIn(phone.page, dash.base, dash.key, `${empty.path}?tab=logs`);
-      await phone.page.getByText('No console output yet').waitFor();
+    await withPage(dash, { ...PHONE, colorScheme: 'dark', signIn: `${empty.path}?tab=logs` }, async ({ page }) => {
+      await page.getByText('No console output yet').waitFor();
       const busy = await createRun(dash.base, dash.key, 'phone-console');
       await ingestLogs(
         dash.base,
@@ -191,13 +176,10 @@ describe('the Logs tab', () => {
           message: `a rather long console line number ${i + 1} that does not fit on a phone screen at all`,
         })),
       );
-      await phone.page.goto(`${dash.base}${busy.path}?tab=logs`);
-      await phone.page.getByRole('list', { name: 'Console output' }).getByRole('listitem').first().waitFor();
-      await noSidewaysScroll(phone.page);
-      await screenshot(phone.page, 'logs-phone-dark');
-      expect(realErrors(phone.errors)).toEqual([]);
-    } finally {
-      await phone.context.close();
-    }
+      await page.goto(`${dash.base}${busy.path}?tab=logs`);
+      await page.getByRole('list', { name: 'Console output' }).getByRole('listitem').first().waitFor();
+      await noSidewaysScroll(page);
+      await screenshot(page, 'logs-phone-dark');
+    });
   });
 });

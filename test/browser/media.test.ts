@@ -8,10 +8,11 @@ import { deflateSync } from 'node:zlib';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { connectChromium, openPage, screenshot, signIn, useDashboard } from '../helpers/browser.js';
+import { connectChromium, screenshot, signIn, useDashboard } from '../helpers/browser.js';
+import { PHONE, withPage } from '../helpers/with-page.js';
 import { S3_CREDENTIALS, startS3TestServer, type S3TestServer } from '../helpers/s3-test-server.js';
 import { spawnServer, type SpawnedServer } from '../helpers/spawned-server.js';
-import { createRunHttp, drawn, ingestMetricsHttp, noErrors, scrollIntoView } from '../helpers/browser-seed.js';
+import { createRunHttp, drawn, ingestMetricsHttp, scrollIntoView } from '../helpers/browser-seed.js';
 import { metricLine } from '../helpers/ingest-api.js';
 import { http } from '../helpers/http-client.js';
 
@@ -188,10 +189,7 @@ describe('media in the dashboard', () => {
   }, 120_000);
 
   it('shows images by step with a slider, a large view, and playable audio', async () => {
-    const watch = await openPage(dash.browser);
-    const { page } = watch;
-    try {
-      await signIn(page, dash.base, dash.key, `${a.path}?tab=media`);
+    await withPage(dash, { signIn: `${a.path}?tab=media` }, async ({ page }) => {
       const images = group(page, IMAGES);
       await images.waitFor();
       const grid = images.getByRole('group', { name: /^Step / });
@@ -250,17 +248,11 @@ describe('media in the dashboard', () => {
 
       expect(await noHorizontalScroll(page)).toBe(true);
       await screenshot(page, 'media');
-      noErrors(watch);
-    } finally {
-      await watch.context.close();
-    }
+    });
   });
 
   it('moves the slider to the step the chart was hovered at when "Follow chart step" is on', async () => {
-    const watch = await openPage(dash.browser);
-    const { page } = watch;
-    try {
-      await signIn(page, dash.base, dash.key, a.path);
+    await withPage(dash, { signIn: a.path }, async ({ page }) => {
       await drawn(page, 'train/loss');
       // Hover the chart at step 1 (the left end of its x range 1..3).
       const over = page.locator('figure[aria-label="train/loss"] .u-over');
@@ -287,32 +279,21 @@ describe('media in the dashboard', () => {
       await images.getByRole('button', { name: `Next step of ${IMAGES}` }).click();
       await expect.poll(() => grid.getAttribute('aria-label')).toBe('Step 2');
       expect(await follow.getAttribute('aria-pressed')).toBe('false');
-      noErrors(watch);
-    } finally {
-      await watch.context.close();
-    }
+    });
   });
 
   it('fits a phone in the dark theme', async () => {
-    const watch = await openPage(dash.browser, { width: 390, height: 844, colorScheme: 'dark' });
-    const { page } = watch;
-    try {
-      await signIn(page, dash.base, dash.key, `${a.path}?tab=media`);
+    await withPage(dash, { ...PHONE, colorScheme: 'dark', signIn: `${a.path}?tab=media` }, async ({ page }) => {
       const images = group(page, IMAGES);
       await images.waitFor();
       await expect.poll(() => decoded(images), { timeout: 10_000 }).toBe(true);
       expect(await noHorizontalScroll(page)).toBe(true);
       await screenshot(page, 'media-phone');
-      noErrors(watch);
-    } finally {
-      await watch.context.close();
-    }
+    });
   });
 
   it("shows two runs' images of the same step side by side on the compare page", async () => {
-    const watch = await openPage(dash.browser);
-    const { page } = watch;
-    try {
+    await withPage(dash, async ({ page }) => {
       const validate = await http(dash.base, 'GET', '/api/runs/auth/validate', { key: dash.key });
       const org = (validate.body.organization as { slug: string }).slug;
       await signIn(page, dash.base, dash.key, `/o/${org}/projects/${PROJECT}/compare?runs=${a.runId},${b.runId}`);
@@ -339,10 +320,7 @@ describe('media in the dashboard', () => {
         .toBe(true);
       await scrollIntoView(media);
       await screenshot(page, 'compare-media');
-      noErrors(watch);
-    } finally {
-      await watch.context.close();
-    }
+    });
   });
 });
 
@@ -380,21 +358,16 @@ describe('media from S3 presigned links', () => {
     // to installSecurityHeaders for it to apply. Until it does, the page's policy blocks the bucket.
     const csp = (await http(server.baseUrl, 'GET', '/api/health')).headers.get('content-security-policy') ?? '';
     if (!csp.includes(s3.endpoint)) ctx.skip('src/app.ts does not pass the blob URL to installSecurityHeaders yet');
-    const watch = await openPage(browser);
-    const { page } = watch;
-    try {
-      await signIn(page, server.baseUrl, server.key, `${run.path}?tab=media`);
+    const host = { browser, base: server.baseUrl, key: server.key };
+    await withPage(host, { signIn: `${run.path}?tab=media` }, async ({ page, errors }) => {
       const images = group(page, IMAGES);
       await images.waitFor();
       expect(new URL((await images.locator('img').first().getAttribute('src'))!).origin).toBe(s3.endpoint);
-      await expect.poll(() => decoded(images), { timeout: 10_000, message: watch.errors.join('\n') }).toBe(true);
+      await expect.poll(() => decoded(images), { timeout: 10_000, message: errors.join('\n') }).toBe(true);
       const audio = group(page, AUDIO).locator('audio');
       await expect
         .poll(() => audio.evaluate((el) => (el as HTMLAudioElement).readyState), { timeout: 10_000 })
         .toBeGreaterThanOrEqual(1);
-      noErrors(watch);
-    } finally {
-      await watch.context.close();
-    }
+    });
   });
 });

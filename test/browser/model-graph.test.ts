@@ -7,15 +7,12 @@
  */
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { openPage, type PageWatch, screenshot, signIn, useDashboard } from '../helpers/browser.js';
+import { screenshot, signIn, useDashboard } from '../helpers/browser.js';
+import { PHONE, withPage } from '../helpers/with-page.js';
 import { createRunHttp, noSidewaysScroll } from '../helpers/browser-seed.js';
 import { http } from '../helpers/http-client.js';
 
 const PROJECT = 'model-graph-demo';
-
-/** Console errors other than the browser's notes on 401s before sign-in (and, when allowed, the no-graph 404). */
-const realErrors = (errors: readonly string[], allow404 = false) =>
-  errors.filter((e) => !/status of 401/.test(e) && !(allow404 && /status of 404/.test(e)));
 
 const layer = (i: number) => ({
   [`encoder.layers.${i}`]: { type: 'TransformerLayer' },
@@ -76,16 +73,14 @@ describe('the Model graph tab', () => {
 
   const item = (page: Page, name: RegExp) => page.getByRole('treeitem', { name });
 
-  async function openGraph(watch: PageWatch, path: string): Promise<void> {
-    await signIn(watch.page, dash.base, dash.key, `${path}?tab=graph`);
-    await watch.page.getByRole('tab', { name: 'Model graph' }).waitFor();
+  async function openGraph(page: Page, path: string): Promise<void> {
+    await signIn(page, dash.base, dash.key, `${path}?tab=graph`);
+    await page.getByRole('tab', { name: 'Model graph' }).waitFor();
   }
 
   it('expands a parent to show nested nodes, by mouse and keyboard, with types, shapes and counts', async () => {
-    const watch = await openPage(dash.browser);
-    const { page, context, errors } = watch;
-    try {
-      await openGraph(watch, withGraph.path);
+    await withPage(dash, async ({ page }) => {
+      await openGraph(page, withGraph.path);
       const tree = page.getByRole('tree', { name: 'Model graph' });
       await tree.waitFor({ timeout: 15_000 });
       // Two roots, collapsed: encoder and head.
@@ -125,17 +120,12 @@ describe('the Model graph tab', () => {
       await page.keyboard.press('ArrowLeft');
       expect(await page.locator('[role="treeitem"]:focus').getAttribute('aria-level')).toBe('3');
       await screenshot(page, 'model-graph');
-      expect(realErrors(errors)).toEqual([]);
-    } finally {
-      await context.close();
-    }
+    });
   });
 
   it('finds a deep node by name and expands its ancestors', async () => {
-    const watch = await openPage(dash.browser);
-    const { page, context, errors } = watch;
-    try {
-      await openGraph(watch, withGraph.path);
+    await withPage(dash, async ({ page }) => {
+      await openGraph(page, withGraph.path);
       await page.getByRole('tree', { name: 'Model graph' }).waitFor({ timeout: 15_000 });
       await page.getByLabel('Search graph').fill('layers.1.ml');
       const mlp = item(page, /^mlp Linear/);
@@ -152,40 +142,27 @@ describe('the Model graph tab', () => {
       await page.getByText('No node name contains').waitFor();
       await page.getByLabel('Search graph').fill('');
       await item(page, /^head/).waitFor();
-      expect(realErrors(errors)).toEqual([]);
-    } finally {
-      await context.close();
-    }
+    });
   });
 
   it('says how to log a graph when the run has none', async () => {
-    const watch = await openPage(dash.browser);
-    const { page, context, errors } = watch;
-    try {
-      await openGraph(watch, without.path);
+    // The API's 404 is the browser's console note, nothing else.
+    await withPage(dash, { expectedStatuses: [404] }, async ({ page }) => {
+      await openGraph(page, without.path);
       await page.getByText('No model graph logged').waitFor({ timeout: 15_000 });
       expect(await page.getByText('pluto.watch(model)').count()).toBe(1);
       expect(await page.getByRole('alert').count()).toBe(0);
-      // The API's 404 is the browser's console note, nothing else.
-      expect(realErrors(errors, true)).toEqual([]);
-    } finally {
-      await context.close();
-    }
+    });
   });
 
   it('fits a phone in the dark theme', async () => {
-    const watch = await openPage(dash.browser, { width: 390, height: 844, colorScheme: 'dark' });
-    const { page, context, errors } = watch;
-    try {
-      await openGraph(watch, withGraph.path);
+    await withPage(dash, { ...PHONE, colorScheme: 'dark' }, async ({ page }) => {
+      await openGraph(page, withGraph.path);
       await page.getByRole('tree', { name: 'Model graph' }).waitFor({ timeout: 15_000 });
       await page.getByRole('button', { name: 'Expand all' }).click();
       await item(page, /^attn/).first().waitFor();
       await noSidewaysScroll(page);
       await screenshot(page, 'model-graph-phone-dark');
-      expect(realErrors(errors)).toEqual([]);
-    } finally {
-      await context.close();
-    }
+    });
   });
 });

@@ -3,13 +3,13 @@
  * sideways (the runs table scrolls inside its own box). Also the runs page in the dark theme.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { openPage, screenshot, signIn, useDashboard } from '../helpers/browser.js';
-import { createRunHttp, ingestMetricsHttp, pageWidth, realErrors } from '../helpers/browser-seed.js';
+import { screenshot, signIn, useDashboard } from '../helpers/browser.js';
+import { PHONE, withPage } from '../helpers/with-page.js';
+import { createRunHttp, ingestMetricsHttp, pageWidth } from '../helpers/browser-seed.js';
 import { http } from '../helpers/http-client.js';
 import { metricLine } from '../helpers/ingest-api.js';
 
 const PROJECT = 'a-rather-long-project-name-for-small-screens';
-const PHONE = { width: 390, height: 844 };
 
 describe('the dashboard at phone width', () => {
   const dash = useDashboard();
@@ -40,8 +40,7 @@ describe('the dashboard at phone width', () => {
   }, 60_000);
 
   it('has no horizontal page scroll on the sign-in, projects, runs, leaderboard and empty pages', async () => {
-    const { page, context, errors } = await openPage(dash.browser, PHONE);
-    try {
+    await withPage(dash, PHONE, async ({ page }) => {
       await page.goto(`${dash.base}/sign-in`);
       await page.getByLabel('API key').waitFor();
       expect(await pageWidth(page)).toBeLessThanOrEqual(390);
@@ -78,23 +77,19 @@ describe('the dashboard at phone width', () => {
       await page.getByRole('button', { name: /^Copy environment/ }).waitFor();
       expect(await pageWidth(page)).toBeLessThanOrEqual(390);
       await screenshot(page, 'phone-empty-project');
-      expect(realErrors(errors)).toEqual([]);
-    } finally {
-      await context.close();
-    }
+    });
   });
 
   it('draws the runs page in the dark theme', async () => {
-    const { page, context, errors } = await openPage(dash.browser, { colorScheme: 'dark' });
-    try {
-      await signIn(page, dash.base, dash.key, `/o/${org}/projects/${PROJECT}?col=metric:last:train/loss`);
-      await page.getByText('12 runs').waitFor();
-      const background = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
-      expect(background).toBe('rgb(15, 18, 22)');
-      await screenshot(page, 'runs-dark');
-      expect(realErrors(errors)).toEqual([]);
-    } finally {
-      await context.close();
-    }
+    await withPage(
+      dash,
+      { colorScheme: 'dark', signIn: `/o/${org}/projects/${PROJECT}?col=metric:last:train/loss` },
+      async ({ page }) => {
+        await page.getByText('12 runs').waitFor();
+        const background = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+        expect(background).toBe('rgb(15, 18, 22)');
+        await screenshot(page, 'runs-dark');
+      },
+    );
   });
 });

@@ -5,8 +5,9 @@
  * misplaced runs get a "Run not found" page; the Files tab lists files with download links.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { openPage, screenshot, signIn, useDashboard } from '../helpers/browser.js';
-import { pathOf, realErrors } from '../helpers/browser-seed.js';
+import { screenshot, useDashboard } from '../helpers/browser.js';
+import { withPage } from '../helpers/with-page.js';
+import { pathOf } from '../helpers/browser-seed.js';
 import { http } from '../helpers/http-client.js';
 import { createOrgKey } from '../helpers/spawned-server.js';
 import { createMainRun, createRun, type Created, PROJECT, setStatus } from './run-page-seed.js';
@@ -24,9 +25,7 @@ describe('the run page as its run and session change', () => {
       runName: 'live-status-run',
       config: JSON.stringify({ lr: 0.1 }),
     });
-    const { page, context, errors } = await openPage(dash.browser);
-    try {
-      await signIn(page, dash.base, dash.key, `${pathOf(run.url)}?tab=overview`);
+    await withPage(dash, { signIn: `${pathOf(run.url)}?tab=overview` }, async ({ page }) => {
       await page.locator('.run-header .status', { hasText: 'RUNNING' }).waitFor();
       const timeline = page.getByRole('list', { name: 'Status timeline' });
       await timeline.getByRole('listitem').first().waitFor();
@@ -52,17 +51,12 @@ describe('the run page as its run and session change', () => {
       await page.waitForTimeout(1_500);
       expect(await duration.textContent()).toBe(before);
       await screenshot(page, 'run-status-completed');
-      expect(realErrors(errors)).toEqual([]);
-    } finally {
-      await context.close();
-    }
+    });
   });
 
   it('sends a page whose session ended to sign-in, and back to the run afterwards', async () => {
     const run = await createRun(dash.base, dash.key, { runName: 'session-ends-here' });
-    const { page, context, errors } = await openPage(dash.browser);
-    try {
-      await signIn(page, dash.base, dash.key, `${pathOf(run.url)}?tab=overview`);
+    await withPage(dash, { signIn: `${pathOf(run.url)}?tab=overview` }, async ({ page, context }) => {
       await page.getByRole('heading', { level: 1, name: 'session-ends-here' }).waitFor();
       // The session ends on the server (as Sign out in another tab would); the next poll finds out.
       const ended = await context.request.delete(`${dash.base}/api/session`, { headers: { origin: dash.base } });
@@ -72,10 +66,7 @@ describe('the run page as its run and session change', () => {
       await page.getByRole('button', { name: 'Sign in' }).click();
       await page.getByRole('heading', { level: 1, name: 'session-ends-here' }).waitFor();
       expect(new URL(page.url()).searchParams.get('tab')).toBe('overview');
-      expect(realErrors(errors)).toEqual([]);
-    } finally {
-      await context.close();
-    }
+    });
   });
 
   it('shows "Run not found" for an unknown SQID, another organization\'s run and the wrong project', async () => {
@@ -90,9 +81,9 @@ describe('the run page as its run and session change', () => {
     const sqid = new URL(main.url).pathname.split('/').pop()!;
     const foreignSqid = new URL(String(foreign.body.url)).pathname.split('/').pop()!;
 
-    const { page, context, errors } = await openPage(dash.browser);
-    try {
-      await signIn(page, dash.base, dash.key, `/o/${org}/projects/${PROJECT}/zzzzzzzzzz`);
+    // The browser logs the API's 404 answers as console errors; nothing else may fail.
+    const notFound = { signIn: `/o/${org}/projects/${PROJECT}/zzzzzzzzzz`, expectedStatuses: [400, 404] };
+    await withPage(dash, notFound, async ({ page }) => {
       await page.getByRole('heading', { name: 'Run not found' }).waitFor();
       await page.getByRole('link', { name: `Runs of ${PROJECT}` }).waitFor();
       await page.getByRole('link', { name: 'All projects' }).waitFor();
@@ -106,11 +97,7 @@ describe('the run page as its run and session change', () => {
       await page.getByRole('heading', { name: 'Run not found' }).waitFor();
       await page.getByRole('link', { name: PROJECT, exact: true }).click();
       await page.getByRole('heading', { level: 1, name: 'resnet-baseline' }).waitFor();
-      // The browser logs the API's 404 answers as console errors; nothing else may fail.
-      expect(errors.filter((e) => !/status of 40[014]/.test(e))).toEqual([]);
-    } finally {
-      await context.close();
-    }
+    });
   });
 
   it('lists files with their size and a download link in a Files tab', async () => {
@@ -128,9 +115,7 @@ describe('the run page as its run and session change', () => {
     const put = await fetch(upload, { method: 'PUT', body: bytes, headers: { 'content-type': 'text/plain' } });
     expect(put.status).toBe(200);
 
-    const { page, context, errors } = await openPage(dash.browser);
-    try {
-      await signIn(page, dash.base, dash.key, `${pathOf(run.url)}?tab=files`);
+    await withPage(dash, { signIn: `${pathOf(run.url)}?tab=files` }, async ({ page, context }) => {
       const tab = page.getByRole('tab', { name: /Files/ });
       await tab.waitFor();
       expect(await tab.getAttribute('aria-selected')).toBe('true');
@@ -139,9 +124,6 @@ describe('the run page as its run and session change', () => {
       expect(await page.getByRole('row', { name: /notes\.txt/ }).textContent()).toContain('12 B');
       const res = await context.request.get(new URL(String(await link.getAttribute('href')), dash.base).href);
       expect(await res.text()).toBe(bytes);
-      expect(realErrors(errors)).toEqual([]);
-    } finally {
-      await context.close();
-    }
+    });
   });
 });

@@ -5,8 +5,9 @@
  * the dark theme. The page's states are in run-page-states.test.ts.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { openPage, screenshot, signIn, useDashboard } from '../helpers/browser.js';
-import { noSidewaysScroll, pathOf, realErrors } from '../helpers/browser-seed.js';
+import { screenshot, useDashboard } from '../helpers/browser.js';
+import { PHONE, withPage } from '../helpers/with-page.js';
+import { noSidewaysScroll, pathOf } from '../helpers/browser-seed.js';
 import { createMainRun, createRun, type Created, details } from './run-page-seed.js';
 
 describe('the run page', () => {
@@ -18,10 +19,7 @@ describe('the run page', () => {
   });
 
   it('shows name, display id and status when reached through the url of runs/create', async () => {
-    const watch = await openPage(dash.browser);
-    const { page, context, errors } = watch;
-    try {
-      await signIn(page, dash.base, dash.key, pathOf(main.url));
+    await withPage(dash, { signIn: pathOf(main.url) }, async ({ page }) => {
       expect(new URL(page.url()).pathname).toBe(pathOf(main.url));
       await expect.poll(() => page.getByRole('heading', { level: 1, name: 'resnet-baseline' }).count()).toBe(1);
       await page.getByText(main.displayId, { exact: true }).first().waitFor();
@@ -45,16 +43,11 @@ describe('the run page', () => {
       await page.reload();
       await page.getByLabel('Search config').waitFor();
       expect(await page.getByRole('tab', { name: 'Overview' }).getAttribute('aria-selected')).toBe('true');
-      expect(realErrors(errors)).toEqual([]);
-    } finally {
-      await context.close();
-    }
+    });
   });
 
   it('adds and removes tags and saves notes, and the API returns them', async () => {
-    const { page, context, errors } = await openPage(dash.browser);
-    try {
-      await signIn(page, dash.base, dash.key, `${pathOf(main.url)}?tab=overview`);
+    await withPage(dash, { signIn: `${pathOf(main.url)}?tab=overview` }, async ({ page }) => {
       await page.getByRole('button', { name: 'Remove tag gpu' }).waitFor();
       await page.getByLabel('New tag').fill('promising');
       await page.getByRole('button', { name: 'Add tag' }).click();
@@ -87,16 +80,11 @@ describe('the run page', () => {
         .poll(() => page.getByLabel('Notes').inputValue())
         .toBe('Warmup of 5 epochs helps.\nTry label smoothing next.');
       expect(await page.getByRole('button', { name: 'Remove tag promising' }).count()).toBe(1);
-      expect(realErrors(errors)).toEqual([]);
-    } finally {
-      await context.close();
-    }
+    });
   });
 
   it('opens nested config keys, searches them and shows long arrays in parts', async () => {
-    const { page, context, errors } = await openPage(dash.browser);
-    try {
-      await signIn(page, dash.base, dash.key, `${pathOf(main.url)}?tab=overview`);
+    await withPage(dash, { signIn: `${pathOf(main.url)}?tab=overview` }, async ({ page }) => {
       const config = page.getByRole('region', { name: 'Config' });
       const model = config.getByRole('button', { name: 'model' });
       await model.waitFor();
@@ -133,10 +121,7 @@ describe('the run page', () => {
       await system.getByLabel('Search system metadata').fill('a100');
       await system.getByText('"A100"').waitFor();
       await screenshot(page, 'run-config-search');
-      expect(realErrors(errors)).toEqual([]);
-    } finally {
-      await context.close();
-    }
+    });
   });
 
   it('links a fork to its parent by name, and the link opens the parent', async () => {
@@ -145,9 +130,7 @@ describe('the run page', () => {
       forkRunId: main.runId,
       forkStep: 0,
     });
-    const { page, context, errors } = await openPage(dash.browser);
-    try {
-      await signIn(page, dash.base, dash.key, pathOf(fork.url));
+    await withPage(dash, { signIn: pathOf(fork.url) }, async ({ page }) => {
       await page.getByRole('heading', { level: 1, name: 'resnet-fork-lr' }).waitFor();
       const parent = page.getByRole('link', { name: 'resnet-baseline' });
       await parent.waitFor();
@@ -156,27 +139,19 @@ describe('the run page', () => {
       await parent.click();
       await page.getByRole('heading', { level: 1, name: 'resnet-baseline' }).waitFor();
       expect(new URL(page.url()).pathname).toBe(pathOf(main.url));
-      expect(realErrors(errors)).toEqual([]);
-    } finally {
-      await context.close();
-    }
+    });
   });
 
   it('fits a phone screen without sideways scrolling, in the dark theme too', async () => {
-    const phone = await openPage(dash.browser, { width: 390, height: 844 });
-    const dark = await openPage(dash.browser, { colorScheme: 'dark' });
-    try {
-      await signIn(phone.page, dash.base, dash.key, `${pathOf(main.url)}?tab=overview`);
-      await phone.page.getByLabel('Search config').waitFor();
-      await noSidewaysScroll(phone.page);
-      await screenshot(phone.page, 'run-phone');
-      await signIn(dark.page, dash.base, dash.key, `${pathOf(main.url)}?tab=overview`);
-      await dark.page.getByLabel('Search config').waitFor();
-      await screenshot(dark.page, 'run-overview-dark');
-      expect(realErrors([...phone.errors, ...dark.errors])).toEqual([]);
-    } finally {
-      await phone.context.close();
-      await dark.context.close();
-    }
+    const overview = `${pathOf(main.url)}?tab=overview`;
+    await withPage(dash, { ...PHONE, signIn: overview }, async ({ page }) => {
+      await page.getByLabel('Search config').waitFor();
+      await noSidewaysScroll(page);
+      await screenshot(page, 'run-phone');
+    });
+    await withPage(dash, { colorScheme: 'dark', signIn: overview }, async ({ page }) => {
+      await page.getByLabel('Search config').waitFor();
+      await screenshot(page, 'run-overview-dark');
+    });
   });
 });

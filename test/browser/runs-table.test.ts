@@ -6,8 +6,9 @@
  */
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { openPage, screenshot, signIn, useDashboard } from '../helpers/browser.js';
-import { createRunHttp, ingestMetricsHttp, noErrors } from '../helpers/browser-seed.js';
+import { screenshot, useDashboard } from '../helpers/browser.js';
+import { withPage } from '../helpers/with-page.js';
+import { createRunHttp, ingestMetricsHttp } from '../helpers/browser-seed.js';
 import { http } from '../helpers/http-client.js';
 import { metricLine } from '../helpers/ingest-api.js';
 
@@ -80,10 +81,7 @@ describe('projects and runs pages', () => {
   }, 120_000);
 
   it('lists the projects with their run counts and filters them', async () => {
-    const watch = await openPage(dash.browser);
-    const { page } = watch;
-    try {
-      await signIn(page, dash.base, dash.key, `/o/${org}/projects`);
+    await withPage(dash, { signIn: `/o/${org}/projects` }, async ({ page }) => {
       const row = page.getByRole('row', { name: new RegExp(`^${PROJECT}\\b`) });
       await row.waitFor();
       expect(await row.getByRole('cell').nth(1).textContent()).toBe(String(RUNS.length));
@@ -95,17 +93,11 @@ describe('projects and runs pages', () => {
       await row.getByRole('link', { name: PROJECT }).click();
       await page.waitForURL((url) => url.pathname === `/o/${org}/projects/${PROJECT}`);
       await page.getByRole('heading', { name: PROJECT }).waitFor();
-      noErrors(watch);
-    } finally {
-      await watch.context.close();
-    }
+    });
   });
 
   it('shows the runs with display ids and statuses, and sorts by a metric column', async () => {
-    const watch = await openPage(dash.browser);
-    const { page } = watch;
-    try {
-      await signIn(page, dash.base, dash.key, `/o/${org}/projects/${PROJECT}`);
+    await withPage(dash, { signIn: `/o/${org}/projects/${PROJECT}` }, async ({ page }) => {
       await page.getByText(`${RUNS.length} runs`).waitFor();
       // Newest first by default.
       expect(await rowNames(page)).toEqual(RUNS.map((r) => r.name).reverse());
@@ -136,17 +128,11 @@ describe('projects and runs pages', () => {
         .last();
       expect(await lossCell.textContent()).toBe('0.1');
       await screenshot(page, 'runs');
-      noErrors(watch);
-    } finally {
-      await watch.context.close();
-    }
+    });
   });
 
   it('keeps a metric filter and a search in the URL across a reload', async () => {
-    const watch = await openPage(dash.browser);
-    const { page } = watch;
-    try {
-      await signIn(page, dash.base, dash.key, `/o/${org}/projects/${PROJECT}`);
+    await withPage(dash, { signIn: `/o/${org}/projects/${PROJECT}` }, async ({ page }) => {
       await page.getByText(`${RUNS.length} runs`).waitFor();
 
       await page.getByText('Add filter', { exact: true }).click();
@@ -171,17 +157,11 @@ describe('projects and runs pages', () => {
       // Removing the chip brings every run back.
       await page.getByRole('button', { name: 'Remove filter: metric train/loss last < 0.6' }).click();
       await page.getByText(`${RUNS.length} runs match`).waitFor();
-      noErrors(watch);
-    } finally {
-      await watch.context.close();
-    }
+    });
   });
 
   it('compares two selected runs', async () => {
-    const watch = await openPage(dash.browser);
-    const { page } = watch;
-    try {
-      await signIn(page, dash.base, dash.key, `/o/${org}/projects/${PROJECT}`);
+    await withPage(dash, { signIn: `/o/${org}/projects/${PROJECT}` }, async ({ page }) => {
       const compare = page.getByRole('button', { name: /^Compare/ });
       await compare.waitFor();
       expect(await compare.isDisabled()).toBe(true);
@@ -194,17 +174,11 @@ describe('projects and runs pages', () => {
       const url = new URL(page.url());
       expect(url.pathname).toBe(`/o/${org}/projects/${PROJECT}/compare`);
       expect(url.searchParams.get('runs')).toBe(`${seeded.get('resnet-b')!.runId},${seeded.get('resnet-d')!.runId}`);
-      noErrors(watch);
-    } finally {
-      await watch.context.close();
-    }
+    });
   });
 
   it('ranks runs on the leaderboard', async () => {
-    const watch = await openPage(dash.browser);
-    const { page } = watch;
-    try {
-      await signIn(page, dash.base, dash.key, `/o/${org}/projects/${PROJECT}`);
+    await withPage(dash, { signIn: `/o/${org}/projects/${PROJECT}` }, async ({ page }) => {
       await page.getByRole('button', { name: 'Leaderboard' }).click();
       await page.getByLabel('Metric').selectOption('val/acc');
       await page.getByLabel('Direction').selectOption('DESC');
@@ -221,17 +195,11 @@ describe('projects and runs pages', () => {
         'DESC',
       ]);
       await screenshot(page, 'leaderboard');
-      noErrors(watch);
-    } finally {
-      await watch.context.close();
-    }
+    });
   });
 
   it('fetches further pages of a large project as the table scrolls', async () => {
-    const watch = await openPage(dash.browser);
-    const { page } = watch;
-    try {
-      await signIn(page, dash.base, dash.key, `/o/${org}/projects/many-runs`);
+    await withPage(dash, { signIn: `/o/${org}/projects/many-runs` }, async ({ page }) => {
       await page.getByText(`${MANY} runs`).waitFor();
       const rendered = await page.locator('.runs-table tbody tr:not(.spacer)').count();
       expect(rendered).toBeLessThan(100);
@@ -242,17 +210,11 @@ describe('projects and runs pages', () => {
       await page.getByRole('region', { name: 'Runs table' }).evaluate((el) => el.scrollTo(0, el.scrollHeight));
       await page.getByRole('link', { name: 'many-0000', exact: true }).waitFor();
       expect(lists).toContain('400');
-      noErrors(watch);
-    } finally {
-      await watch.context.close();
-    }
+    });
   });
 
   it('shows how to log to an empty project with the pluto client', async () => {
-    const watch = await openPage(dash.browser);
-    const { page } = watch;
-    try {
-      await signIn(page, dash.base, dash.key, `/o/${org}/projects/fresh-project`);
+    await withPage(dash, { signIn: `/o/${org}/projects/fresh-project` }, async ({ page }) => {
       await page
         .getByRole('heading', { name: /fresh-project/ })
         .nth(1)
@@ -265,17 +227,11 @@ describe('projects and runs pages', () => {
       expect(text).toContain('pluto.init(project="fresh-project"');
       await page.getByRole('button', { name: /^Copy environment/ }).waitFor();
       await screenshot(page, 'empty-project');
-      noErrors(watch);
-    } finally {
-      await watch.context.close();
-    }
+    });
   });
 
   it('explains another organization and an unknown page', async () => {
-    const watch = await openPage(dash.browser);
-    const { page } = watch;
-    try {
-      await signIn(page, dash.base, dash.key, '/o/someone-else/projects');
+    await withPage(dash, { signIn: '/o/someone-else/projects' }, async ({ page }) => {
       await page.getByRole('heading', { name: 'Not your organization' }).waitFor();
       await page.getByRole('link', { name: `Go to the projects of ${org}` }).click();
       await page.waitForURL((url) => url.pathname === `/o/${org}/projects`);
@@ -283,9 +239,6 @@ describe('projects and runs pages', () => {
       await page.getByRole('heading', { name: 'Page not found' }).waitFor();
       await page.getByRole('link', { name: 'Your projects' }).waitFor();
       await screenshot(page, 'not-found');
-      noErrors(watch);
-    } finally {
-      await watch.context.close();
-    }
+    });
   });
 });

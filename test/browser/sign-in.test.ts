@@ -3,8 +3,9 @@
  * lands on the deep link that was opened signed out, Sign out ends the session.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { openPage, screenshot, signInByForm, useDashboard } from '../helpers/browser.js';
-import { createRunHttp, realErrors } from '../helpers/browser-seed.js';
+import { screenshot, signInByForm, useDashboard } from '../helpers/browser.js';
+import { withPage } from '../helpers/with-page.js';
+import { createRunHttp } from '../helpers/browser-seed.js';
 import { http } from '../helpers/http-client.js';
 
 describe('signing in to the dashboard', () => {
@@ -20,8 +21,7 @@ describe('signing in to the dashboard', () => {
   });
 
   it('shows an alert for a wrong key and stays on the sign-in page', async () => {
-    const { page, context, errors } = await openPage(dash.browser);
-    try {
+    await withPage(dash, async ({ page }) => {
       await page.goto(`${dash.base}/`);
       await page.waitForURL((url) => url.pathname === '/sign-in');
       const field = page.getByLabel('API key');
@@ -41,15 +41,11 @@ describe('signing in to the dashboard', () => {
         () => JSON.stringify({ ...localStorage }) + JSON.stringify({ ...sessionStorage }),
       );
       expect(stored).not.toContain('sw_not_a_real_key');
-      expect(realErrors(errors)).toEqual([]);
-    } finally {
-      await context.close();
-    }
+    });
   });
 
   it('lands on the run page that was opened signed out, and Sign out ends the session', async () => {
-    const { page, context, errors } = await openPage(dash.browser);
-    try {
+    await withPage(dash, async ({ page }) => {
       await signInByForm(page, dash.base, dash.key, runPath);
       expect(new URL(page.url()).pathname).toBe(runPath);
       const stored = await page.evaluate(
@@ -65,15 +61,11 @@ describe('signing in to the dashboard', () => {
       await page.goto(`${dash.base}/o/anything/projects`);
       await page.waitForURL((url) => url.pathname === '/sign-in');
       expect(new URL(page.url()).searchParams.get('next')).toBe('/o/anything/projects');
-      expect(realErrors(errors)).toEqual([]);
-    } finally {
-      await context.close();
-    }
+    });
   });
 
   it('sends the page to sign-in when its session ends elsewhere', async () => {
-    const { page, context, errors } = await openPage(dash.browser);
-    try {
+    await withPage(dash, async ({ page }) => {
       const validate = await http(dash.base, 'GET', '/api/runs/auth/validate', { key: dash.key });
       const org = (validate.body.organization as { slug: string }).slug;
       await signInByForm(page, dash.base, dash.key, `/o/${org}/projects/sign-in-demo`);
@@ -84,15 +76,11 @@ describe('signing in to the dashboard', () => {
       await page.getByLabel('Search runs').fill('deep');
       await page.waitForURL((url) => url.pathname === '/sign-in');
       expect(new URL(page.url()).searchParams.get('next')).toBe(`/o/${org}/projects/sign-in-demo?q=deep`);
-      expect(realErrors(errors)).toEqual([]);
-    } finally {
-      await context.close();
-    }
+    });
   });
 
   it('lands on a project page deep link, and goes straight on when already signed in', async () => {
-    const { page, context, errors } = await openPage(dash.browser);
-    try {
+    await withPage(dash, async ({ page }) => {
       const validate = await http(dash.base, 'GET', '/api/runs/auth/validate', { key: dash.key });
       const org = (validate.body.organization as { slug: string }).slug;
       const target = `/o/${org}/projects/sign-in-demo?q=deep`;
@@ -104,9 +92,6 @@ describe('signing in to the dashboard', () => {
       // Signed in already: the sign-in page goes on to `next` (and never off-site).
       await page.goto(`${dash.base}/sign-in?next=${encodeURIComponent('//example.com/x')}`);
       await page.waitForURL((u) => u.pathname === `/o/${org}/projects`);
-      expect(realErrors(errors)).toEqual([]);
-    } finally {
-      await context.close();
-    }
+    });
   });
 });

@@ -7,8 +7,9 @@
  */
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { hasInk, openPage, screenshot, signIn, useDashboard } from '../helpers/browser.js';
-import { createRunHttp, ingestMetricsHttp, noErrors, noSidewaysScroll } from '../helpers/browser-seed.js';
+import { hasInk, screenshot, useDashboard } from '../helpers/browser.js';
+import { PHONE, withPage } from '../helpers/with-page.js';
+import { createRunHttp, ingestMetricsHttp, noSidewaysScroll } from '../helpers/browser-seed.js';
 import { metricLine, type PyValue } from '../helpers/ingest-api.js';
 
 const PROJECT = 'system-demo';
@@ -45,10 +46,7 @@ describe('the System tab', () => {
   });
 
   it('charts sys/ metrics against relative time, and the Charts tab leaves them out', async () => {
-    const watch = await openPage(dash.browser);
-    const { page, context } = watch;
-    try {
-      await signIn(page, dash.base, dash.key, `${path}?tab=system`);
+    await withPage(dash, { signIn: `${path}?tab=system` }, async ({ page }) => {
       expect(await page.getByRole('tab', { name: 'System' }).getAttribute('aria-selected')).toBe('true');
       const system = panel(page, 'System');
       await system.locator('figure[aria-label="sys/cpu"][aria-busy="false"]').waitFor({ timeout: 15_000 });
@@ -72,24 +70,15 @@ describe('the System tab', () => {
       expect(await charts.locator('figure[aria-label^="sys/"]').count()).toBe(0);
       // The Charts tab keeps its own default: step.
       expect(await charts.getByLabel('X axis').inputValue()).toBe('step');
-      noErrors(watch);
-    } finally {
-      await context.close();
-    }
+    });
   });
 
   it('fits a phone in the dark theme', async () => {
-    const watch = await openPage(dash.browser, { width: 390, height: 844, colorScheme: 'dark' });
-    const { page, context } = watch;
-    try {
-      await signIn(page, dash.base, dash.key, `${path}?tab=system`);
+    await withPage(dash, { ...PHONE, colorScheme: 'dark', signIn: `${path}?tab=system` }, async ({ page }) => {
       await figure(page, 'sys/cpu').and(page.locator('[aria-busy="false"]')).waitFor({ timeout: 15_000 });
       expect(await hasInk(page, 'figure[aria-label="sys/cpu"]')).toBe(true);
       await noSidewaysScroll(page);
       await screenshot(page, 'system-tab-phone-dark');
-      noErrors(watch);
-    } finally {
-      await context.close();
-    }
+    });
   });
 });

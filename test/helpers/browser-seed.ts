@@ -1,10 +1,9 @@
 /**
  * Seeding and checks shared by the browser tests (test/browser): runs created and lines
- * ingested over real HTTP against the spawned server, plus the page checks every file repeats.
+ * ingested over real HTTP against the spawned server, plus the page checks several files make.
  */
 import type { Locator, Page } from 'playwright-core';
 import { expect } from 'vitest';
-import type { PageWatch } from './browser.js';
 import { http, ingestHttp } from './http-client.js';
 import { type IngestKind, pyNdjson, type PyValue } from './ingest-api.js';
 import type { RunRef } from './run-api.js';
@@ -59,14 +58,6 @@ export function ingestLogsHttp(
   lines: readonly object[],
 ): Promise<void> {
   return ingestHttpOk(base, key, 'logs', runId, projectName, `${lines.map((l) => JSON.stringify(l)).join('\n')}\n`);
-}
-
-/** Returns the console errors other than the browser's note on the 401 answers before signing in. */
-export const realErrors = (errors: readonly string[]): string[] => errors.filter((e) => !/status of 401/.test(e));
-
-/** Returns nothing; the page must have had no errors but the 401 notes before signing in. */
-export function noErrors(watch: PageWatch): void {
-  expect(realErrors(watch.errors)).toEqual([]);
 }
 
 /** Returns the page's full width (the document's scrollWidth), to check against a phone's 390 px. */

@@ -2,20 +2,14 @@
  * Real-browser tests of the dashboard: Debian's Chromium driven by playwright-core against a
  * spawned `stepwise serve`. The browser project shares one server and one Chromium (started by
  * test/setup/browser-global.ts); each test file signs in to its own fresh organization.
- * Pages are found as a person finds them (labels, roles, names).
+ * Pages are found as a person finds them (labels, roles, names); a test's page comes from
+ * withPage (test/helpers/with-page.ts).
  * With STEPWISE_SCREENSHOTS=1, screenshots go to test-screenshots/ (git-ignored) for review.
  */
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import {
-  chromium,
-  type Browser,
-  type BrowserContext,
-  type BrowserServer,
-  type Download,
-  type Page,
-} from 'playwright-core';
+import { chromium, type Browser, type BrowserServer, type Download, type Page } from 'playwright-core';
 import { afterAll, beforeAll, inject } from 'vitest';
 import { createOrgKey, REPO_ROOT } from './spawned-server.js';
 
@@ -66,73 +60,6 @@ export function launchChromiumServer(): Promise<BrowserServer> {
 /** Returns a connection to the project's shared Chromium; its `close()` disconnects and closes its contexts. */
 export function connectChromium(): Promise<Browser> {
   return chromium.connect(inject('dashboard').wsEndpoint);
-}
-
-/** What a page does that a test should see: uncaught errors and console errors. */
-export interface PageWatch {
-  page: Page;
-  context: BrowserContext;
-  /** Uncaught exceptions and console.error lines so far. */
-  errors: string[];
-}
-
-/** Pages a test file has handed back (its context's `close()`), ready for the file's next test. */
-const idlePages = new WeakMap<Browser, { page: Page; context: BrowserContext }[]>();
-
-/**
- * Returns a page with no cookies, storage, routes or listeners left by an earlier test; 1280×800
- * and the light theme unless told otherwise. The watch's `context.close()` hands the page back
- * cleaned (cookies, permissions, routes, listeners and the origin's storage dropped, the page on
- * about:blank) for the same file's next test: a navigation in a page that exists costs about a
- * fifth of a fresh context's first page (a new renderer process and a cold start of the app).
- */
-export async function openPage(
-  browser: Browser,
-  options: { width?: number; height?: number; colorScheme?: 'light' | 'dark' } = {},
-): Promise<PageWatch> {
-  const viewport = { width: options.width ?? 1280, height: options.height ?? 800 };
-  const colorScheme = options.colorScheme ?? 'light';
-  const idle = idlePages.get(browser) ?? [];
-  idlePages.set(browser, idle);
-  let reused = idle.pop();
-  if (reused) {
-    await reused.page.setViewportSize(viewport);
-    await reused.page.emulateMedia({ colorScheme });
-  } else {
-    const context = await browser.newContext({ viewport, colorScheme });
-    reused = { context, page: await context.newPage() };
-  }
-  const { page } = reused;
-  const real = reused.context;
-  const errors: string[] = [];
-  page.on('pageerror', (err) => errors.push(`pageerror: ${err.message}`));
-  page.on('console', (msg) => {
-    if (msg.type() === 'error') errors.push(`console: ${msg.text()}`);
-  });
-  const handBack = async (): Promise<void> => {
-    page.removeAllListeners();
-    await page.unrouteAll({ behavior: 'ignoreErrors' });
-    await page
-      .evaluate(() => {
-        localStorage.clear();
-        sessionStorage.clear();
-      })
-      .catch(() => undefined);
-    await page.goto('about:blank');
-    await real.clearCookies();
-    await real.clearPermissions();
-    for (const other of real.pages()) if (other !== page) await other.close();
-    idle.push({ page, context: real });
-  };
-  // The test's context: every call goes to the real one, but close() hands the page back.
-  const context = new Proxy(real, {
-    get(target, prop) {
-      if (prop === 'close') return handBack;
-      const value: unknown = Reflect.get(target, prop, target);
-      return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
-    },
-  });
-  return { page, context, errors };
 }
 
 /**
