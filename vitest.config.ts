@@ -20,6 +20,7 @@ const BOTH_ENGINES = 'test/**/*.both.test.ts';
  * PostgreSQL start a throwaway cluster, each its own (they never run in one Vitest run).
  *
  * - unit: pure functions (domain rules, parsing, dialect helpers): no database, no server.
+ * - ui: the dashboard's pure modules (chart model, filters, parsers) in Node, no browser.
  * - sqlite: the API scenarios and the store conformance suites on the embedded store.
  * - postgres: the API scenarios again and the conformance suites on PostgreSQL, plus the
  *   store tests that compare both engines.
@@ -55,6 +56,11 @@ export default defineConfig({
             UNIT,
           ],
         },
+      },
+      {
+        extends: true,
+        // Tests sit next to their module as `*.test.ts`; Vite's build never reaches them.
+        test: { name: 'ui', include: ['ui/src/**/*.test.ts'], environment: 'node' },
       },
       {
         extends: true,
