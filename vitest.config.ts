@@ -6,14 +6,13 @@ const POSTGRES = ['test/setup/postgres-global.ts'];
 const DIST = ['test/setup/dist-global.ts'];
 /** The dashboard's browser tests need the built UI too. */
 const UI = ['test/setup/ui-global.ts'];
-/** Store tests that compare SQLite and PostgreSQL in one file. */
-const BOTH_ENGINES = [
-  'test/store/extreme-values.test.ts',
-  'test/store/chunk-upgrade.test.ts',
-  'test/store/ingest-statements.test.ts',
-  'test/store/user-admin-migration.test.ts',
-  'test/store/display-id-allocation.test.ts',
-];
+/**
+ * Projects are chosen by file name, never by list: `*.unit.test.ts` is a pure test (no
+ * database) wherever it lives, `*.both.test.ts` compares SQLite and PostgreSQL in one file
+ * (so it runs where PostgreSQL is, in `postgres` only).
+ */
+const UNIT = 'test/**/*.unit.test.ts';
+const BOTH_ENGINES = 'test/**/*.both.test.ts';
 
 /**
  * The test projects. `npm test` runs all but `e2e` (the developer loop); `npm run test:e2e`
@@ -21,6 +20,7 @@ const BOTH_ENGINES = [
  * PostgreSQL start a throwaway cluster, each its own (they never run in one Vitest run).
  *
  * - unit: pure functions (domain rules, parsing, dialect helpers): no database, no server.
+ * - ui: the dashboard's pure modules (chart model, filters, parsers) in Node, no browser.
  * - sqlite: the API scenarios and the store conformance suites on the embedded store.
  * - postgres: the API scenarios again and the conformance suites on PostgreSQL, plus the
  *   store tests that compare both engines.
@@ -52,26 +52,22 @@ export default defineConfig({
             'test/domain/**/*.test.ts',
             'test/ingest/**/*.test.ts',
             'test/blob/**/*.test.ts',
-            // Pure string work on the PostgreSQL dialect: no server.
-            'test/store/postgres-dialect.test.ts',
-            'test/store/chunk-codec.test.ts',
-            'test/store/stats-cache.test.ts',
-            'test/store/batch-columns.test.ts',
+            // Pure store helpers (dialect strings, chunk codec, stats cache, batch columns).
+            UNIT,
           ],
         },
+      },
+      {
+        extends: true,
+        // Tests sit next to their module as `*.test.ts`; Vite's build never reaches them.
+        test: { name: 'ui', include: ['ui/src/**/*.test.ts'], environment: 'node' },
       },
       {
         extends: true,
         test: {
           name: 'sqlite',
           include: ['test/api/**/*.test.ts', 'test/conformance/*.sqlite.test.ts', 'test/store/**/*.test.ts'],
-          exclude: [
-            ...BOTH_ENGINES,
-            'test/store/postgres-dialect.test.ts',
-            'test/store/chunk-codec.test.ts',
-            'test/store/stats-cache.test.ts',
-            'test/store/batch-columns.test.ts',
-          ],
+          exclude: [UNIT, BOTH_ENGINES],
           globalSetup: DIST,
         },
       },
@@ -79,7 +75,8 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'postgres',
-          include: ['test/api/**/*.test.ts', 'test/conformance/*.postgres.test.ts', ...BOTH_ENGINES],
+          include: ['test/api/**/*.test.ts', 'test/conformance/*.postgres.test.ts', BOTH_ENGINES],
+          exclude: [UNIT],
           globalSetup: [...DIST, ...POSTGRES],
           env: { STEPWISE_TEST_DATABASE: 'postgres' },
         },

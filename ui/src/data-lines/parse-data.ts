@@ -29,7 +29,7 @@ export function parseJson(text: string): unknown {
     return JSON.parse(text) as unknown;
   } catch {
     try {
-      return JSON.parse(text.replace(/\b(-?Infinity|NaN)\b/g, 'null')) as unknown;
+      return JSON.parse(text.replace(/-?\b(Infinity|NaN)\b/g, 'null')) as unknown;
     } catch {
       return undefined;
     }
@@ -73,7 +73,7 @@ export function parseTable(value: unknown): TableData | null {
   if (Array.isArray(value)) {
     if (value.length === 0) return null;
     if (value.every(Array.isArray)) {
-      const width = Math.max(...value.map((r) => r.length));
+      const width = value.reduce((w: number, r: unknown[]) => Math.max(w, r.length), 0);
       return { columns: Array.from({ length: width }, (_, i) => String(i)), rows: value };
     }
     return fromRecords(value);
@@ -97,7 +97,7 @@ export function parseTable(value: unknown): TableData | null {
   const entries = Object.entries(inner).filter(([k]) => k !== 'type');
   if (entries.length > 0 && entries.every(([, v]) => Array.isArray(v))) {
     const cols = entries.map(([k]) => k);
-    const height = Math.max(...entries.map(([, v]) => (v as unknown[]).length));
+    const height = entries.reduce((h, [, v]) => Math.max(h, (v as unknown[]).length), 0);
     const rows = Array.from({ length: height }, (_, i) => entries.map(([, v]) => (v as unknown[])[i]));
     return { columns: cols, rows };
   }
