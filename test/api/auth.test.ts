@@ -177,7 +177,7 @@ describe('POST /api/slug', () => {
   ];
   for (const s of scenarios) {
     it(s.name, async () => {
-      const res = await runScenario(t.app, t.key, s);
+      const res = await runScenario(t, s);
       expect(res.body).toEqual({ organization: { slug: t.org } });
     });
   }
