@@ -160,17 +160,18 @@ export function scenarioRows(
 /**
  * One test per scenario, named by it. `before` runs ahead of the request; `after` checks what
  * must hold once it is answered (nothing stored, the fixture untouched). `t` is read when the
- * tests run, so a useTestApp object whose keys change before each test is right.
+ * tests run, so a useTestApp object whose keys change before each test is right; an app made
+ * in a beforeAll is given as a function.
  */
 export function itScenarios(
-  t: ScenarioApp,
+  t: ScenarioApp | (() => ScenarioApp),
   scenarios: Scenario[],
   hooks: { before?: () => Promise<unknown>; after?: (res: Reply) => Promise<void> | void } = {},
 ): void {
   for (const s of scenarios) {
     it(s.name, async () => {
       await hooks.before?.();
-      const res = await runScenario(t, s);
+      const res = await runScenario(typeof t === 'function' ? t() : t, s);
       await hooks.after?.(res);
     });
   }
