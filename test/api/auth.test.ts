@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { encodeRunId } from '../../src/domain/sqid.js';
 import { createApiKey } from '../../src/services/api-keys.js';
 import { call, useTestApp } from '../helpers/test-app.js';
-import { createRun, expectError, runScenario, type Scenario, sleep } from '../helpers/run-api.js';
+import { createRun, expectError, itScenarios, type Scenario, sleep } from '../helpers/run-api.js';
 
 const t = useTestApp();
 
@@ -159,12 +159,7 @@ describe('POST /api/slug', () => {
       status: 200,
     },
   ];
-  for (const s of scenarios) {
-    it(s.name, async () => {
-      const res = await runScenario(t, s);
-      expect(res.body).toEqual({ organization: { slug: t.org } });
-    });
-  }
+  itScenarios(t, scenarios, { after: (res) => expect(res.body).toEqual({ organization: { slug: t.org } }) });
 
   it('answers the slug of the other organization for its key', async () => {
     const res = await call(t.app, 'POST', '/api/slug', t.otherKey);

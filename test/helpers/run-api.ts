@@ -139,7 +139,7 @@ export interface Scenario {
 export type ScenarioApp = Pick<TestApp, 'app' | 'key' | 'otherKey'>;
 
 /** Sends one scenario's request and checks status, error shape and expected fields; returns the answer. */
-export async function runScenario(t: ScenarioApp, s: Scenario): Promise<Reply> {
+async function runScenario(t: ScenarioApp, s: Scenario): Promise<Reply> {
   const url = typeof s.url === 'function' ? s.url() : s.url;
   const body: unknown = typeof s.body === 'function' ? (s.body as () => unknown)() : s.body;
   const res = await call(t.app, s.method, url, s.asOther ? t.otherKey : t.key, body, s.headers);
