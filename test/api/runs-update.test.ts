@@ -1,14 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { call, useTestApp } from '../helpers/test-app.js';
-import {
-  createRun,
-  expectError,
-  getDetails,
-  itScenarios,
-  type Scenario,
-  scenarioRows,
-  update,
-} from '../helpers/run-api.js';
+import { createRun, expectError, getDetails, itScenarios, scenarioRows, update } from '../helpers/run-api.js';
 
 const t = useTestApp();
 let runId: number;
@@ -95,7 +87,7 @@ describe('POST /api/runs/config/update deep-merges', () => {
   });
 
   const row = scenarioRows('POST', '/api/runs/config/update');
-  const refusals: Scenario[] = [
+  const refusals = [
     row('a config encoding an array is a 400', () => ({ runId, config: '[1]' }), 400),
     row('a config encoding a number is a 400', () => ({ runId, config: '5' }), 400),
     row('a config encoding a string is a 400', () => ({ runId, config: '"text"' }), 400),
@@ -131,7 +123,7 @@ describe('POST /api/runs/tags/update', () => {
   });
 
   const row = scenarioRows('POST', '/api/runs/tags/update');
-  const refusals: Scenario[] = [
+  const refusals = [
     row('101 tags are a 400', () => ({ runId, tags: Array.from({ length: 101 }, (_, i) => `t${i}`) }), 400),
     row('a 257-character tag is a 400', () => ({ runId, tags: ['x'.repeat(257)] }), 400),
     row('an empty tag is a 400', () => ({ runId, tags: [''] }), 400),
@@ -209,7 +201,7 @@ describe('POST /api/runs/logName/add', () => {
   );
 
   const row = scenarioRows('POST', '/api/runs/logName/add');
-  const refusals: Scenario[] = [
+  const refusals = [
     row('an unknown logType is a 400', () => ({ runId, logName: ['x'], logType: 'SOUND' }), 400),
     row('a lower-case logType is a 400', () => ({ runId, logName: ['x'], logType: 'metric' }), 400),
     row(
