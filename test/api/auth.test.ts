@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { encodeRunId } from '../../src/domain/sqid.js';
 import { createApiKey } from '../../src/services/api-keys.js';
 import { call, useTestApp } from '../helpers/test-app.js';
-import { createRun, expectError, runScenario, type Scenario, sleep } from '../helpers/run-api.js';
+import { createRun, expectError, itScenarios, type Scenario, sleep } from '../helpers/run-api.js';
 
 const t = useTestApp();
 
@@ -67,49 +67,38 @@ describe('401 reasons', () => {
     expect(res.body).toEqual(unauthorizedBody('Invalid API key'));
   });
 
-  it('an expired key is 401 "API key has expired"', async () => {
-    const { key } = await createApiKey(t.stores.metadata, {
-      orgSlug: t.org,
-      userName: 'ann',
-      name: 'old',
-      expiresAt: Date.now() - 1000,
-    });
-    const res = await call(t.app, 'GET', '/api/runs/auth/validate', key);
-    expect(res.status).toBe(401);
-    expect(res.body).toEqual(unauthorizedBody('API key has expired'));
-  });
+  /** A new key of the test's organization, expiring at `expiresAt` (ms) or never. */
+  const newKey = (expiresAt: number | null) =>
+    createApiKey(t.stores.metadata, { orgSlug: t.org, userName: 'ann', name: 'k', expiresAt });
 
-  it('a key whose expiry is in the future is accepted', async () => {
-    const { key } = await createApiKey(t.stores.metadata, {
-      orgSlug: t.org,
-      userName: 'ann',
-      name: 'soon',
-      expiresAt: Date.now() + 86_400_000,
+  const keys: { name: string; expiresIn: number | null; revoked?: boolean; status: number; error?: string }[] = [
+    {
+      name: 'an expired key is 401 "API key has expired"',
+      expiresIn: -1000,
+      status: 401,
+      error: 'API key has expired',
+    },
+    { name: 'a key whose expiry is in the future is accepted', expiresIn: 86_400_000, status: 200 },
+    {
+      name: 'a revoked key is 401 "API key has been revoked"',
+      expiresIn: null,
+      revoked: true,
+      status: 401,
+      error: 'API key has been revoked',
+    },
+  ];
+  for (const k of keys) {
+    it(k.name, async () => {
+      const { id, key } = await newKey(k.expiresIn === null ? null : Date.now() + k.expiresIn);
+      if (k.revoked) expect(await t.deps.metadata.revokeApiKey(id, Date.now())).toBe(true);
+      const res = await call(t.app, 'GET', '/api/runs/auth/validate', key);
+      expect(res.status).toBe(k.status);
+      if (k.error !== undefined) expect(res.body).toEqual(unauthorizedBody(k.error));
     });
-    const res = await call(t.app, 'GET', '/api/runs/auth/validate', key);
-    expect(res.status).toBe(200);
-  });
-
-  it('a revoked key is 401 "API key has been revoked"', async () => {
-    const { id, key } = await createApiKey(t.stores.metadata, {
-      orgSlug: t.org,
-      userName: 'ann',
-      name: 'gone',
-      expiresAt: null,
-    });
-    expect(await t.deps.metadata.revokeApiKey(id, Date.now())).toBe(true);
-    const res = await call(t.app, 'GET', '/api/runs/auth/validate', key);
-    expect(res.status).toBe(401);
-    expect(res.body).toEqual(unauthorizedBody('API key has been revoked'));
-  });
+  }
 
   it('a key revoked after use is refused within about a second', async () => {
-    const { id, key } = await createApiKey(t.stores.metadata, {
-      orgSlug: t.org,
-      userName: 'ann',
-      name: 'used',
-      expiresAt: null,
-    });
+    const { id, key } = await newKey(null);
     expect((await call(t.app, 'GET', '/api/runs/auth/validate', key)).status).toBe(200);
     await t.deps.metadata.revokeApiKey(id, Date.now());
     await sleep(1100);
@@ -118,12 +107,7 @@ describe('401 reasons', () => {
   });
 
   it('a revoked key that has also expired is refused with a 401 of one of the two reasons', async () => {
-    const { id, key } = await createApiKey(t.stores.metadata, {
-      orgSlug: t.org,
-      userName: 'ann',
-      name: 'x',
-      expiresAt: 1,
-    });
+    const { id, key } = await newKey(1);
     await t.deps.metadata.revokeApiKey(id, Date.now());
     const res = await call(t.app, 'GET', '/api/runs/auth/validate', key);
     expectError(res, 401, 'UNAUTHORIZED');
@@ -175,12 +159,7 @@ describe('POST /api/slug', () => {
       status: 200,
     },
   ];
-  for (const s of scenarios) {
-    it(s.name, async () => {
-      const res = await runScenario(t.app, t.key, s);
-      expect(res.body).toEqual({ organization: { slug: t.org } });
-    });
-  }
+  itScenarios(t, scenarios, { after: (res) => expect(res.body).toEqual({ organization: { slug: t.org } }) });
 
   it('answers the slug of the other organization for its key', async () => {
     const res = await call(t.app, 'POST', '/api/slug', t.otherKey);

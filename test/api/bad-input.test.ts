@@ -1,6 +1,14 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { call, type Reply, useTestApp } from '../helpers/test-app.js';
-import { createRun, expectError, getDetails, getHistory, listProjects } from '../helpers/run-api.js';
+import {
+  createRun,
+  expectError,
+  getDetails,
+  getHistory,
+  itScenarios,
+  listProjects,
+  type Scenario,
+} from '../helpers/run-api.js';
 
 const t = useTestApp();
 let runId: number;
@@ -120,144 +128,73 @@ describe('content types', () => {
 });
 
 describe('wrong types and out-of-range values', () => {
-  const cases: { name: string; url: string; body: () => Record<string, unknown> }[] = [
-    {
-      name: 'a runId sent as the string "5"',
-      url: '/api/runs/status/update',
-      body: () => ({ runId: String(runId), status: 'COMPLETED' }),
-    },
-    {
-      name: 'a runId sent as a string to notes',
-      url: '/api/runs/notes/update',
-      body: () => ({ runId: String(runId), notes: 'x' }),
-    },
-    {
-      name: 'a runId sent as a string to config',
-      url: '/api/runs/config/update',
-      body: () => ({ runId: String(runId), config: '{}' }),
-    },
-    {
-      name: 'a runId sent as a string to tags',
-      url: '/api/runs/tags/update',
-      body: () => ({ runId: String(runId), tags: ['a'] }),
-    },
-    {
-      name: 'a runId sent as a string to logName/add',
-      url: '/api/runs/logName/add',
-      body: () => ({ runId: String(runId), logName: ['a'], logType: 'METRIC' }),
-    },
-    {
-      name: 'a runId sent as a string to modelGraph/create',
-      url: '/api/runs/modelGraph/create',
-      body: () => ({ runId: String(runId), graph: { format: 'f', nodes: {} } }),
-    },
-    { name: 'a runId sent as a string to resume', url: '/api/runs/resume', body: () => ({ runId: String(runId) }) },
-    {
-      name: 'a fractional runId',
-      url: '/api/runs/status/update',
-      body: () => ({ runId: runId + 0.5, status: 'COMPLETED' }),
-    },
-    { name: 'a negative runId', url: '/api/runs/status/update', body: () => ({ runId: -1, status: 'COMPLETED' }) },
-    {
-      name: 'a runId beyond the safe integers',
-      url: '/api/runs/status/update',
-      body: () => ({ runId: 2 ** 53 + 2, status: 'COMPLETED' }),
-    },
-    { name: 'a runId of true', url: '/api/runs/status/update', body: () => ({ runId: true, status: 'COMPLETED' }) },
-    { name: 'a null runId', url: '/api/runs/status/update', body: () => ({ runId: null, status: 'COMPLETED' }) },
-    { name: 'a status that is a number', url: '/api/runs/status/update', body: () => ({ runId, status: 3 }) },
-    { name: 'a runName that is a number', url: '/api/runs/create', body: () => ({ runName: 5, projectName: 'p' }) },
-    {
-      name: 'a projectName that is a list',
-      url: '/api/runs/create',
-      body: () => ({ runName: 'r', projectName: ['p'] }),
-    },
-    {
-      name: 'tags that are a string',
-      url: '/api/runs/create',
-      body: () => ({ runName: 'r', projectName: 'p', tags: 'a' }),
-    },
-    {
-      name: 'a config that is an object, not a string',
-      url: '/api/runs/create',
-      body: () => ({ runName: 'r', projectName: 'p', config: { a: 1 } }),
-    },
-    {
-      name: 'a config that encodes an array',
-      url: '/api/runs/create',
-      body: () => ({ runName: 'r', projectName: 'p', config: '[1]' }),
-    },
-    {
-      name: 'a config that encodes a number',
-      url: '/api/runs/create',
-      body: () => ({ runName: 'r', projectName: 'p', config: '5' }),
-    },
-    {
-      name: 'a config that is not JSON',
-      url: '/api/runs/create',
-      body: () => ({ runName: 'r', projectName: 'p', config: '{lr: 1}' }),
-    },
-    {
-      name: 'systemMetadata that is not JSON',
-      url: '/api/runs/create',
-      body: () => ({ runName: 'r', projectName: 'p', systemMetadata: '{' }),
-    },
-    {
-      name: 'loggerSettings that are not JSON',
-      url: '/api/runs/create',
-      body: () => ({ runName: 'r', projectName: 'p', loggerSettings: '{' }),
-    },
-    {
-      name: 'a createdAt sent as a string',
-      url: '/api/runs/create',
-      body: () => ({ runName: 'r', projectName: 'p', createdAt: '1700000000000' }),
-    },
-    {
-      name: 'a negative createdAt',
-      url: '/api/runs/create',
-      body: () => ({ runName: 'r', projectName: 'p', createdAt: -1 }),
-    },
-    {
-      name: 'a fractional createdAt',
-      url: '/api/runs/create',
-      body: () => ({ runName: 'r', projectName: 'p', createdAt: 1.5 }),
-    },
-    {
-      name: 'a createdAt beyond the last valid date',
-      url: '/api/runs/create',
-      body: () => ({ runName: 'r', projectName: 'p', createdAt: 8.64e15 + 1 }),
-    },
-    {
-      name: 'a negative updatedAt',
-      url: '/api/runs/create',
-      body: () => ({ runName: 'r', projectName: 'p', updatedAt: -5 }),
-    },
-    {
-      name: 'a forkRunId sent as a string',
-      url: '/api/runs/create',
-      body: () => ({ runName: 'r', projectName: 'p', forkRunId: String(runId), forkStep: 0 }),
-    },
-    {
-      name: 'an inheritConfig sent as a string',
-      url: '/api/runs/create',
-      body: () => ({ runName: 'r', projectName: 'p', forkRunId: runId, forkStep: 0, inheritConfig: 'true' }),
-    },
-    {
-      name: 'an externalId that is a number',
-      url: '/api/runs/create',
-      body: () => ({ runName: 'r', projectName: 'p', externalId: 7 }),
-    },
-    { name: 'notes that are a list', url: '/api/runs/notes/update', body: () => ({ runId, notes: ['x'] }) },
-    { name: 'a displayId that is a number', url: '/api/runs/resume', body: () => ({ displayId: 1 }) },
+  /** `body` sent to `url` must be a 400 whose error names the problem. */
+  const row = (name: string, url: string, body: () => Record<string, unknown>): Scenario => ({
+    name: `${name} is a 400 naming the problem`,
+    method: 'POST',
+    url,
+    body,
+    status: 400,
+  });
+  /** A runs/create row: a valid run `r` of project `p` with these fields. */
+  const create = (name: string, fields: () => Record<string, unknown>) =>
+    row(name, '/api/runs/create', () => ({ runName: 'r', projectName: 'p', ...fields() }));
+  const scenarios: Scenario[] = [
+    row('a runId sent as the string "5"', '/api/runs/status/update', () => ({
+      runId: String(runId),
+      status: 'COMPLETED',
+    })),
+    row('a runId sent as a string to notes', '/api/runs/notes/update', () => ({ runId: String(runId), notes: 'x' })),
+    row('a runId sent as a string to config', '/api/runs/config/update', () => ({
+      runId: String(runId),
+      config: '{}',
+    })),
+    row('a runId sent as a string to tags', '/api/runs/tags/update', () => ({ runId: String(runId), tags: ['a'] })),
+    row('a runId sent as a string to logName/add', '/api/runs/logName/add', () => ({
+      runId: String(runId),
+      logName: ['a'],
+      logType: 'METRIC',
+    })),
+    row('a runId sent as a string to modelGraph/create', '/api/runs/modelGraph/create', () => ({
+      runId: String(runId),
+      graph: { format: 'f', nodes: {} },
+    })),
+    row('a runId sent as a string to resume', '/api/runs/resume', () => ({ runId: String(runId) })),
+    row('a fractional runId', '/api/runs/status/update', () => ({ runId: runId + 0.5, status: 'COMPLETED' })),
+    row('a negative runId', '/api/runs/status/update', () => ({ runId: -1, status: 'COMPLETED' })),
+    row('a runId beyond the safe integers', '/api/runs/status/update', () => ({
+      runId: 2 ** 53 + 2,
+      status: 'COMPLETED',
+    })),
+    row('a runId of true', '/api/runs/status/update', () => ({ runId: true, status: 'COMPLETED' })),
+    row('a null runId', '/api/runs/status/update', () => ({ runId: null, status: 'COMPLETED' })),
+    row('a status that is a number', '/api/runs/status/update', () => ({ runId, status: 3 })),
+    create('a runName that is a number', () => ({ runName: 5 })),
+    create('a projectName that is a list', () => ({ projectName: ['p'] })),
+    create('tags that are a string', () => ({ tags: 'a' })),
+    create('a config that is an object, not a string', () => ({ config: { a: 1 } })),
+    create('a config that encodes an array', () => ({ config: '[1]' })),
+    create('a config that encodes a number', () => ({ config: '5' })),
+    create('a config that is not JSON', () => ({ config: '{lr: 1}' })),
+    create('systemMetadata that is not JSON', () => ({ systemMetadata: '{' })),
+    create('loggerSettings that are not JSON', () => ({ loggerSettings: '{' })),
+    create('a createdAt sent as a string', () => ({ createdAt: '1700000000000' })),
+    create('a negative createdAt', () => ({ createdAt: -1 })),
+    create('a fractional createdAt', () => ({ createdAt: 1.5 })),
+    create('a createdAt beyond the last valid date', () => ({ createdAt: 8.64e15 + 1 })),
+    create('a negative updatedAt', () => ({ updatedAt: -5 })),
+    create('a forkRunId sent as a string', () => ({ forkRunId: String(runId), forkStep: 0 })),
+    create('an inheritConfig sent as a string', () => ({ forkRunId: runId, forkStep: 0, inheritConfig: 'true' })),
+    create('an externalId that is a number', () => ({ externalId: 7 })),
+    row('notes that are a list', '/api/runs/notes/update', () => ({ runId, notes: ['x'] })),
+    row('a displayId that is a number', '/api/runs/resume', () => ({ displayId: 1 })),
   ];
-  for (const c of cases) {
-    it(`${c.name} is a 400 naming the problem`, async () => {
-      const res = await call(t.app, 'POST', c.url, t.key, c.body());
-      expectError(res, 400);
+  itScenarios(t, scenarios, {
+    after: async (res) => {
       expect((res.body.error as string).length).toBeGreaterThan(5);
       await expectFixtureUntouched();
-    });
-  }
+    },
+  });
 });
 
 describe('hostile inputs are never a 5xx', () => {

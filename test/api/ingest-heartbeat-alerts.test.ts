@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { createRun, expectError, runScenario, type RunRef, type Scenario, setStatus } from '../helpers/run-api.js';
+import { createRun, expectError, itScenarios, type RunRef, type Scenario, setStatus } from '../helpers/run-api.js';
 import { call, useTestApp } from '../helpers/test-app.js';
 import { getOk, ISO_MS } from '../helpers/ingest-api.js';
 
@@ -63,16 +63,16 @@ describe('POST /api/runs/trigger (heartbeat)', () => {
       status: 400,
     },
     { name: 'answers 400 without a runId', method: 'POST', url: '/api/runs/trigger', body: {}, status: 400 },
+    {
+      name: 'answers 404 for a run of another organization',
+      method: 'POST',
+      url: '/api/runs/trigger',
+      body: () => ({ runId: run.runId }),
+      status: 404,
+      asOther: true,
+    },
   ];
-  for (const s of scenarios) {
-    it(s.name, async () => {
-      await runScenario(t.app, t.key, s);
-    });
-  }
-
-  it('answers 404 for a run of another organization', async () => {
-    expectError(await call(t.app, 'POST', '/api/runs/trigger', t.otherKey, { runId: run.runId }), 404);
-  });
+  itScenarios(t, scenarios);
 });
 
 describe('POST /api/runs/alert and GET /api/runs/alerts', () => {

@@ -199,19 +199,15 @@ describe('Forks: the child sees its lineage', () => {
   });
 });
 
+/** POST /api/runs/create of a run `c` of the project with these fork fields (or others), with the test's key. */
+const createFork = (fields: Record<string, unknown>) =>
+  call(t.app, 'POST', '/api/runs/create', t.key, { runName: 'c', projectName: PROJECT, ...fields });
+
 describe('Forks: creation rules', () => {
   it('refuses a forkStep beyond the parent highest step with 400, and accepts the highest step itself', async () => {
     const parent = await createRun(t.app, t.key, { runName: 'p', projectName: PROJECT });
     await ingestSeries(t.app, t.key, { runId: parent.runId }, 0, 100, { loss: parentLoss });
-    expectError(
-      await call(t.app, 'POST', '/api/runs/create', t.key, {
-        runName: 'c',
-        projectName: PROJECT,
-        forkRunId: parent.runId,
-        forkStep: 101,
-      }),
-      400,
-    );
+    expectError(await createFork({ forkRunId: parent.runId, forkStep: 101 }), 400);
     const ok = await createRun(t.app, t.key, {
       runName: 'c',
       projectName: PROJECT,
@@ -228,25 +224,8 @@ describe('Forks: creation rules', () => {
     const parent = await createRun(t.app, t.key, { runName: 'p', projectName: PROJECT });
     await ingestSeries(t.app, t.key, { runId: parent.runId }, 0, 10, { a: (s) => s });
     await ingestSeries(t.app, t.key, { runId: parent.runId }, 0, 30, { b: (s) => s });
-    expect(
-      (
-        await call(t.app, 'POST', '/api/runs/create', t.key, {
-          runName: 'c',
-          projectName: PROJECT,
-          forkRunId: parent.runId,
-          forkStep: 30,
-        })
-      ).status,
-    ).toBe(200);
-    expectError(
-      await call(t.app, 'POST', '/api/runs/create', t.key, {
-        runName: 'c',
-        projectName: PROJECT,
-        forkRunId: parent.runId,
-        forkStep: 31,
-      }),
-      400,
-    );
+    expect((await createFork({ forkRunId: parent.runId, forkStep: 30 })).status).toBe(200);
+    expectError(await createFork({ forkRunId: parent.runId, forkStep: 31 }), 400);
   });
 
   it('accepts any forkStep of at least 0 when the parent has no metrics', async () => {
@@ -261,7 +240,13 @@ describe('Forks: creation rules', () => {
     expect(await getMetrics(t.app, t.key, { runId: child.runId })).toEqual([]);
   });
 
-  const refusals: { name: string; body: (parentId: number) => Record<string, unknown>; status: number }[] = [
+  const refusals: {
+    name: string;
+    body: (parentId: number) => Record<string, unknown>;
+    status: number;
+    /** The parent is a run of the other organization. */
+    foreignParent?: boolean;
+  }[] = [
     { name: 'a negative forkStep', body: (p) => ({ forkRunId: p, forkStep: -1 }), status: 400 },
     { name: 'forkRunId without forkStep', body: (p) => ({ forkRunId: p }), status: 400 },
     { name: 'forkStep without forkRunId', body: () => ({ forkStep: 3 }), status: 400 },
@@ -271,35 +256,21 @@ describe('Forks: creation rules', () => {
       body: (p) => ({ forkRunId: p, forkStep: 1, projectName: 'elsewhere' }),
       status: 404,
     },
+    {
+      name: 'a parent of another organization',
+      body: (p) => ({ forkRunId: p, forkStep: 1 }),
+      status: 404,
+      foreignParent: true,
+    },
   ];
   for (const r of refusals) {
     it(`answers ${r.status} for ${r.name}`, async () => {
-      const parent = await createRun(t.app, t.key, { runName: 'p', projectName: PROJECT });
-      await ingestSeries(t.app, t.key, { runId: parent.runId }, 0, 5, { loss: parentLoss });
-      expectError(
-        await call(t.app, 'POST', '/api/runs/create', t.key, {
-          runName: 'c',
-          projectName: PROJECT,
-          ...r.body(parent.runId),
-        }),
-        r.status,
-      );
+      const owner = r.foreignParent ? t.otherKey : t.key;
+      const parent = await createRun(t.app, owner, { runName: 'p', projectName: PROJECT });
+      await ingestSeries(t.app, owner, { runId: parent.runId }, 0, 5, { loss: parentLoss });
+      expectError(await createFork(r.body(parent.runId)), r.status);
     });
   }
-
-  it('answers 404 for a parent of another organization', async () => {
-    const parent = await createRun(t.app, t.otherKey, { runName: 'p', projectName: PROJECT });
-    await ingestSeries(t.app, t.otherKey, { runId: parent.runId }, 0, 5, { loss: parentLoss });
-    expectError(
-      await call(t.app, 'POST', '/api/runs/create', t.key, {
-        runName: 'c',
-        projectName: PROJECT,
-        forkRunId: parent.runId,
-        forkStep: 1,
-      }),
-      404,
-    );
-  });
 });
 
 describe('Forks: three generations', () => {
@@ -314,15 +285,7 @@ describe('Forks: three generations', () => {
     });
     await ingestSeries(t.app, t.key, { runId: g1.runId }, 61, 90, { loss: (s) => 2_000 + s });
     // g1's effective highest step is 90, although g0 reaches 100.
-    expectError(
-      await call(t.app, 'POST', '/api/runs/create', t.key, {
-        runName: 'g2',
-        projectName: PROJECT,
-        forkRunId: g1.runId,
-        forkStep: 95,
-      }),
-      400,
-    );
+    expectError(await createFork({ runName: 'g2', forkRunId: g1.runId, forkStep: 95 }), 400);
     const g2 = await createRun(t.app, t.key, {
       runName: 'g2',
       projectName: PROJECT,

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { encodeRunId } from '../../src/domain/sqid.js';
-import { createRun, expectError, type RunRef } from '../helpers/run-api.js';
+import { createRun, expectError, itScenarios, type RunRef, type Scenario } from '../helpers/run-api.js';
 import { call, makeTestApp, type TestApp } from '../helpers/test-app.js';
 import {
   type CompareView,
@@ -153,29 +153,35 @@ describe('GET /api/runs/statistics', () => {
     for (const m of s.metrics) expect(m.count).toBe(0);
   });
 
-  const notFound: { name: string; url: () => string; key: () => string }[] = [
-    { name: 'an unknown run', url: () => '/api/runs/statistics?runId=987654', key: () => t.key },
+  const refusals: Scenario[] = [
     {
-      name: 'a run of another project',
+      name: 'answers 404 with {error, code} for an unknown run',
+      method: 'GET',
+      url: '/api/runs/statistics?runId=987654',
+      status: 404,
+    },
+    {
+      name: 'answers 404 with {error, code} for a run of another project',
+      method: 'GET',
       url: () => `/api/runs/statistics?runId=${id('o1')}&projectName=lb`,
-      key: () => t.key,
+      status: 404,
     },
-    { name: 'a run of another organization', url: () => `/api/runs/statistics?runId=${id('x1')}`, key: () => t.key },
     {
-      name: 'a run of the caller seen with another organization key',
-      url: () => `/api/runs/statistics?runId=${id('r1')}&projectName=lb`,
-      key: () => t.otherKey,
+      name: 'answers 404 with {error, code} for a run of another organization',
+      method: 'GET',
+      url: () => `/api/runs/statistics?runId=${id('x1')}`,
+      status: 404,
     },
+    {
+      name: 'answers 404 with {error, code} for a run of the caller seen with another organization key',
+      method: 'GET',
+      url: () => `/api/runs/statistics?runId=${id('r1')}&projectName=lb`,
+      status: 404,
+      asOther: true,
+    },
+    { name: 'answers 400 without a runId', method: 'GET', url: '/api/runs/statistics?projectName=lb', status: 400 },
   ];
-  for (const n of notFound) {
-    it(`answers 404 with {error, code} for ${n.name}`, async () => {
-      expectError(await call(t.app, 'GET', n.url(), n.key()), 404);
-    });
-  }
-
-  it('answers 400 without a runId', async () => {
-    expectError(await call(t.app, 'GET', '/api/runs/statistics?projectName=lb', t.key), 400);
-  });
+  itScenarios(() => t, refusals);
 });
 
 const board = (params: Record<string, string | number | undefined>) =>
@@ -350,26 +356,22 @@ describe('GET /api/runs/leaderboard', () => {
     expect((await board({ limit: 100 })).runs).toHaveLength(4);
   });
 
-  const invalid: { name: string; params: Record<string, string | number> }[] = [
-    { name: 'limit 0', params: { limit: 0 } },
-    { name: 'limit 101', params: { limit: 101 } },
-    { name: 'offset -1', params: { offset: -1 } },
-    { name: 'an unknown aggregation', params: { aggregation: 'MEDIAN' } },
-    { name: 'an unknown direction', params: { direction: 'UP' } },
-  ];
-  for (const v of invalid) {
-    it(`answers 400 for ${v.name}`, async () => {
-      expectError(
-        await call(
-          t.app,
-          'GET',
-          `/api/runs/leaderboard?${qs({ projectName: 'lb', logName: 'loss', ...v.params })}`,
-          t.key,
-        ),
-        400,
-      );
-    });
-  }
+  const invalid = (name: string, params: Record<string, string | number>): Scenario => ({
+    name: `answers 400 for ${name}`,
+    method: 'GET',
+    url: `/api/runs/leaderboard?${qs({ projectName: 'lb', logName: 'loss', ...params })}`,
+    status: 400,
+  });
+  itScenarios(
+    () => t,
+    [
+      invalid('limit 0', { limit: 0 }),
+      invalid('limit 101', { limit: 101 }),
+      invalid('offset -1', { offset: -1 }),
+      invalid('an unknown aggregation', { aggregation: 'MEDIAN' }),
+      invalid('an unknown direction', { direction: 'UP' }),
+    ],
+  );
 
   it('answers 400 without a projectName or without a logName', async () => {
     expectError(await call(t.app, 'GET', '/api/runs/leaderboard?logName=loss', t.key), 400);

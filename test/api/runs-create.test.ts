@@ -8,7 +8,7 @@ import {
   getHistory,
   listProjects,
   type RunRef,
-  runScenario,
+  itScenarios,
   type Scenario,
   setStatus,
   sleep,
@@ -228,12 +228,7 @@ describe('POST /api/runs/create: required fields', () => {
       status: 400,
     },
   ];
-  for (const s of scenarios) {
-    it(s.name, async () => {
-      await runScenario(t.app, t.key, s);
-      expect(await listProjects(t.app, t.key)).toEqual([]);
-    });
-  }
+  itScenarios(t, scenarios, { after: async () => expect(await listProjects(t.app, t.key)).toEqual([]) });
 
   it('names the missing field in the error', async () => {
     const res = await call(t.app, 'POST', CREATE, t.key, { projectName: 'p' });

@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { call, useTestApp } from '../helpers/test-app.js';
-import { createRun, expectError, getDetails, type RunRef } from '../helpers/run-api.js';
+import { createRun, expectError, getDetails, itScenarios, type RunRef, type Scenario } from '../helpers/run-api.js';
 
 const t = useTestApp();
 let parent: RunRef;
@@ -61,53 +61,36 @@ describe('fork lineage', () => {
 });
 
 describe('fork refusals', () => {
-  const cases: { name: string; body: () => Record<string, unknown>; status: number }[] = [
-    {
-      name: 'forkStep without forkRunId is a 400',
-      body: () => ({ runName: 'c', projectName: 'forks', forkStep: 3 }),
-      status: 400,
-    },
-    {
-      name: 'forkRunId without forkStep is a 400',
-      body: () => ({ runName: 'c', projectName: 'forks', forkRunId: parent.runId }),
-      status: 400,
-    },
-    {
-      name: 'forkRunId with a null forkStep is a 400',
-      body: () => ({ runName: 'c', projectName: 'forks', forkRunId: parent.runId, forkStep: null }),
-      status: 400,
-    },
-    {
-      name: 'a negative forkStep is a 400',
-      body: () => ({ runName: 'c', projectName: 'forks', forkRunId: parent.runId, forkStep: -1 }),
-      status: 400,
-    },
-    {
-      name: 'a fractional forkStep is a 400',
-      body: () => ({ runName: 'c', projectName: 'forks', forkRunId: parent.runId, forkStep: 1.5 }),
-      status: 400,
-    },
-    {
-      name: 'a parent in another project is a 404',
-      body: () => ({ runName: 'c', projectName: 'elsewhere', forkRunId: parent.runId, forkStep: 1 }),
-      status: 404,
-    },
-    {
-      name: 'an unknown parent is a 404',
-      body: () => ({ runName: 'c', projectName: 'forks', forkRunId: 987654, forkStep: 1 }),
-      status: 404,
-    },
+  /** A runs/create of run `c` in project `forks` with these fork fields, which must be refused. */
+  const row = (name: string, fields: () => Record<string, unknown>, status: number): Scenario => ({
+    name,
+    method: 'POST',
+    url: CREATE,
+    body: () => ({ runName: 'c', projectName: 'forks', ...fields() }),
+    status,
+  });
+  const cases: Scenario[] = [
+    row('forkStep without forkRunId is a 400', () => ({ forkStep: 3 }), 400),
+    row('forkRunId without forkStep is a 400', () => ({ forkRunId: parent.runId }), 400),
+    row('forkRunId with a null forkStep is a 400', () => ({ forkRunId: parent.runId, forkStep: null }), 400),
+    row('a negative forkStep is a 400', () => ({ forkRunId: parent.runId, forkStep: -1 }), 400),
+    row('a fractional forkStep is a 400', () => ({ forkRunId: parent.runId, forkStep: 1.5 }), 400),
+    row(
+      'a parent in another project is a 404',
+      () => ({ projectName: 'elsewhere', forkRunId: parent.runId, forkStep: 1 }),
+      404,
+    ),
+    row('an unknown parent is a 404', () => ({ forkRunId: 987654, forkStep: 1 }), 404),
   ];
-  for (const c of cases) {
-    it(c.name, async () => {
-      expectError(await call(t.app, 'POST', CREATE, t.key, c.body()), c.status);
+  itScenarios(t, cases, {
+    after: async () => {
       const projects = (await call(t.app, 'GET', '/api/runs/projects', t.key)).body.projects as {
         name: string;
         runCount: number;
       }[];
       expect(projects.find((p) => p.name === 'forks')?.runCount).toBe(1);
-    });
-  }
+    },
+  });
 
   it("a forkStep beyond the parent's highest metric step is a 400", async () => {
     const lines = [0, 1, 2, 3].map((step) =>
@@ -119,25 +102,10 @@ describe('fork refusals', () => {
       'x-project-name': 'forks',
     });
     expect(ingest.status, JSON.stringify(ingest.body)).toBe(200);
-    expectError(
-      await call(t.app, 'POST', CREATE, t.key, {
-        runName: 'c',
-        projectName: 'forks',
-        forkRunId: parent.runId,
-        forkStep: 4,
-      }),
-      400,
-    );
-    expect(
-      (
-        await call(t.app, 'POST', CREATE, t.key, {
-          runName: 'c',
-          projectName: 'forks',
-          forkRunId: parent.runId,
-          forkStep: 3,
-        })
-      ).status,
-    ).toBe(200);
+    const create = (forkStep: number) =>
+      call(t.app, 'POST', CREATE, t.key, { runName: 'c', projectName: 'forks', forkRunId: parent.runId, forkStep });
+    expectError(await create(4), 400);
+    expect((await create(3)).status).toBe(200);
   });
 });
 

@@ -3,11 +3,10 @@ import { encodeRunId } from '../../src/domain/sqid.js';
 import { call, useTestApp } from '../helpers/test-app.js';
 import {
   createRun,
-  expectError,
   getDetails,
   listProjects,
   type RunRef,
-  runScenario,
+  itScenarios,
   type Scenario,
   sleep,
   update,
@@ -140,7 +139,7 @@ describe('GET /api/runs/details/by-display-id/{displayId}', () => {
       status: 400,
     },
   ];
-  for (const s of scenarios) it(s.name, () => runScenario(t.app, t.key, s).then(() => undefined));
+  itScenarios(t, scenarios);
 
   it('tells runs of different projects apart', async () => {
     const res = await call(t.app, 'GET', `/api/runs/details/by-display-id/${other.displayId}`, t.key);
@@ -177,7 +176,7 @@ describe('GET /api/runs/{sqid}', () => {
       code: 'NOT_FOUND',
     },
   ];
-  for (const s of scenarios) it(s.name, () => runScenario(t.app, t.key, s).then(() => undefined));
+  itScenarios(t, scenarios);
 });
 
 describe('GET /api/runs/projects', () => {
@@ -222,10 +221,12 @@ describe('details refusals', () => {
       url: '/api/runs/details/99999999999999999999',
       status: 400,
     },
+    {
+      name: 'an unknown route is a 404 with the error shape',
+      method: 'GET',
+      url: '/api/runs/details/1/extra',
+      status: 404,
+    },
   ];
-  for (const s of scenarios) it(s.name, () => runScenario(t.app, t.key, s).then(() => undefined));
-
-  it('an unknown route is a 404 with the error shape', async () => {
-    expectError(await call(t.app, 'GET', '/api/runs/details/1/extra', t.key), 404);
-  });
+  itScenarios(t, scenarios);
 });

@@ -1,6 +1,15 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { call, useTestApp } from '../helpers/test-app.js';
-import { createRun, expectError, getDetails, getHistory, type RunRef, setStatus } from '../helpers/run-api.js';
+import {
+  createRun,
+  getDetails,
+  getHistory,
+  itScenarios,
+  type RunRef,
+  type Scenario,
+  scenarioRows,
+  setStatus,
+} from '../helpers/run-api.js';
 
 const t = useTestApp();
 let run: RunRef;
@@ -65,55 +74,41 @@ describe('POST /api/runs/resume: selectors', () => {
 });
 
 describe('POST /api/runs/resume: refusals', () => {
-  const cases: { name: string; body: () => unknown; status: number }[] = [
-    { name: 'no selector is a 400', body: () => ({}), status: 400 },
-    { name: 'only a projectName is a 400', body: () => ({ projectName: 'my-ml-project' }), status: 400 },
-    {
-      name: 'runId and displayId together are a 400',
-      body: () => ({ runId: run.runId, displayId: run.displayId }),
-      status: 400,
-    },
-    {
-      name: 'runId and externalId together are a 400',
-      body: () => ({ runId: run.runId, externalId: 'ext-1', projectName: 'my-ml-project' }),
-      status: 400,
-    },
-    {
-      name: 'displayId and externalId together are a 400',
-      body: () => ({ displayId: run.displayId, externalId: 'ext-1', projectName: 'my-ml-project' }),
-      status: 400,
-    },
-    { name: 'externalId without projectName is a 400', body: () => ({ externalId: 'ext-1' }), status: 400 },
-    { name: 'a malformed displayId is a 400', body: () => ({ displayId: 'not a display id' }), status: 400 },
-    { name: 'a runId given as a string is a 400', body: () => ({ runId: String(run.runId) }), status: 400 },
-    { name: 'an unknown runId is a 404', body: () => ({ runId: 987654 }), status: 404 },
-    { name: 'an unknown displayId is a 404', body: () => ({ displayId: 'MMP-99' }), status: 404 },
-    {
-      name: 'an externalId in another project is a 404',
-      body: () => ({ externalId: 'ext-1', projectName: 'training' }),
-      status: 404,
-    },
-    {
-      name: 'an unknown externalId is a 404',
-      body: () => ({ externalId: 'nope', projectName: 'my-ml-project' }),
-      status: 404,
-    },
-    {
-      name: 'a displayId with a projectName that does not own it is a 404',
-      body: () => ({ displayId: run.displayId, projectName: 'training' }),
-      status: 404,
-    },
-    {
-      name: 'a runId with a projectName that does not own it is a 404',
-      body: () => ({ runId: run.runId, projectName: 'training' }),
-      status: 404,
-    },
+  const row = scenarioRows('POST', RESUME);
+  const cases: Scenario[] = [
+    row('no selector is a 400', () => ({}), 400),
+    row('only a projectName is a 400', () => ({ projectName: 'my-ml-project' }), 400),
+    row('runId and displayId together are a 400', () => ({ runId: run.runId, displayId: run.displayId }), 400),
+    row(
+      'runId and externalId together are a 400',
+      () => ({ runId: run.runId, externalId: 'ext-1', projectName: 'my-ml-project' }),
+      400,
+    ),
+    row(
+      'displayId and externalId together are a 400',
+      () => ({ displayId: run.displayId, externalId: 'ext-1', projectName: 'my-ml-project' }),
+      400,
+    ),
+    row('externalId without projectName is a 400', () => ({ externalId: 'ext-1' }), 400),
+    row('a malformed displayId is a 400', () => ({ displayId: 'not a display id' }), 400),
+    row('a runId given as a string is a 400', () => ({ runId: String(run.runId) }), 400),
+    row('an unknown runId is a 404', () => ({ runId: 987654 }), 404),
+    row('an unknown displayId is a 404', () => ({ displayId: 'MMP-99' }), 404),
+    row('an externalId in another project is a 404', () => ({ externalId: 'ext-1', projectName: 'training' }), 404),
+    row('an unknown externalId is a 404', () => ({ externalId: 'nope', projectName: 'my-ml-project' }), 404),
+    row(
+      'a displayId with a projectName that does not own it is a 404',
+      () => ({ displayId: run.displayId, projectName: 'training' }),
+      404,
+    ),
+    row(
+      'a runId with a projectName that does not own it is a 404',
+      () => ({ runId: run.runId, projectName: 'training' }),
+      404,
+    ),
   ];
-  for (const c of cases) {
-    it(c.name, async () => {
-      await setStatus(t.app, t.key, run.runId, 'COMPLETED');
-      expectError(await call(t.app, 'POST', RESUME, t.key, c.body()), c.status);
-      expect((await getDetails(t.app, t.key, run.runId)).status).toBe('COMPLETED');
-    });
-  }
+  itScenarios(t, cases, {
+    before: () => setStatus(t.app, t.key, run.runId, 'COMPLETED'),
+    after: async () => expect((await getDetails(t.app, t.key, run.runId)).status).toBe('COMPLETED'),
+  });
 });

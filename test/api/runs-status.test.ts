@@ -5,7 +5,8 @@ import {
   expectError,
   getDetails,
   getHistory,
-  runScenario,
+  itScenarios,
+  scenarioRows,
   type Scenario,
   setStatus,
   sleep,
@@ -227,40 +228,39 @@ describe('GET /api/runs/status/history', () => {
     { name: 'a negative runId is a 400', method: 'GET', url: '/api/runs/status/history?runId=-1', status: 400 },
     { name: 'a fractional runId is a 400', method: 'GET', url: '/api/runs/status/history?runId=1.5', status: 400 },
   ];
-  for (const s of scenarios) it(s.name, () => runScenario(t.app, t.key, s).then(() => undefined));
+  itScenarios(t, scenarios);
 });
 
 describe('status/update bad input', () => {
-  const cases: { name: string; body: () => unknown; status: number }[] = [
-    { name: 'an unknown status is a 400', body: () => ({ runId, status: 'DONE' }), status: 400 },
-    { name: 'a lower-case status is a 400', body: () => ({ runId, status: 'completed' }), status: 400 },
-    { name: 'a missing status is a 400', body: () => ({ runId }), status: 400 },
-    { name: 'a missing runId is a 400', body: () => ({ status: 'COMPLETED' }), status: 400 },
-    {
-      name: 'statusMetadata that is not JSON is a 400',
-      body: () => ({ runId, status: 'COMPLETED', statusMetadata: '{oops' }),
-      status: 400,
-    },
-    {
-      name: 'loggerSettings that are not JSON are a 400',
-      body: () => ({ runId, status: 'COMPLETED', loggerSettings: 'nope{' }),
-      status: 400,
-    },
-    {
-      name: 'statusMetadata given as an object instead of a string is a 400',
-      body: () => ({ runId, status: 'COMPLETED', statusMetadata: { a: 1 } }),
-      status: 400,
-    },
-    { name: 'an unknown run is a 404', body: () => ({ runId: 987654, status: 'COMPLETED' }), status: 404 },
+  const row = scenarioRows('POST', UPDATE);
+  const scenarios: Scenario[] = [
+    row('an unknown status is a 400', () => ({ runId, status: 'DONE' }), 400),
+    row('a lower-case status is a 400', () => ({ runId, status: 'completed' }), 400),
+    row('a missing status is a 400', () => ({ runId }), 400),
+    row('a missing runId is a 400', () => ({ status: 'COMPLETED' }), 400),
+    row(
+      'statusMetadata that is not JSON is a 400',
+      () => ({ runId, status: 'COMPLETED', statusMetadata: '{oops' }),
+      400,
+    ),
+    row(
+      'loggerSettings that are not JSON are a 400',
+      () => ({ runId, status: 'COMPLETED', loggerSettings: 'nope{' }),
+      400,
+    ),
+    row(
+      'statusMetadata given as an object instead of a string is a 400',
+      () => ({ runId, status: 'COMPLETED', statusMetadata: { a: 1 } }),
+      400,
+    ),
+    row('an unknown run is a 404', () => ({ runId: 987654, status: 'COMPLETED' }), 404),
   ];
-  for (const c of cases) {
-    it(c.name, async () => {
-      const res = await call(t.app, 'POST', UPDATE, t.key, c.body());
-      expectError(res, c.status);
+  itScenarios(t, scenarios, {
+    after: async () => {
       expect((await getDetails(t.app, t.key, runId)).status).toBe('RUNNING');
       expect(await getHistory(t.app, t.key, runId)).toHaveLength(1);
-    });
-  }
+    },
+  });
 
   it('an unknown status error names the allowed values', async () => {
     const res = await statusCall('DONE');

@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { call, useTestApp } from '../helpers/test-app.js';
-import { createRun, expectError, getDetails, update } from '../helpers/run-api.js';
+import { createRun, expectError, getDetails, itScenarios, scenarioRows, update } from '../helpers/run-api.js';
 
 const t = useTestApp();
 let runId: number;
@@ -86,27 +86,21 @@ describe('POST /api/runs/config/update deep-merges', () => {
     expect(await configOf()).toEqual({ a: 3, b: { c: 1, d: 2 } });
   });
 
-  const refusals: { name: string; body: () => unknown; status: number }[] = [
-    { name: 'a config encoding an array is a 400', body: () => ({ runId, config: '[1]' }), status: 400 },
-    { name: 'a config encoding a number is a 400', body: () => ({ runId, config: '5' }), status: 400 },
-    { name: 'a config encoding a string is a 400', body: () => ({ runId, config: '"text"' }), status: 400 },
-    { name: 'a config encoding true is a 400', body: () => ({ runId, config: 'true' }), status: 400 },
-    { name: 'a config that is not JSON is a 400', body: () => ({ runId, config: '{"a":' }), status: 400 },
-    {
-      name: 'a config sent as an array instead of an object or string is a 400',
-      body: () => ({ runId, config: [1] }),
-      status: 400,
-    },
-    { name: 'a missing config is a 400', body: () => ({ runId }), status: 400 },
-    { name: 'an unknown run is a 404', body: () => ({ runId: 987654, config: '{"a":1}' }), status: 404 },
+  const row = scenarioRows('POST', '/api/runs/config/update');
+  const refusals = [
+    row('a config encoding an array is a 400', () => ({ runId, config: '[1]' }), 400),
+    row('a config encoding a number is a 400', () => ({ runId, config: '5' }), 400),
+    row('a config encoding a string is a 400', () => ({ runId, config: '"text"' }), 400),
+    row('a config encoding true is a 400', () => ({ runId, config: 'true' }), 400),
+    row('a config that is not JSON is a 400', () => ({ runId, config: '{"a":' }), 400),
+    row('a config sent as an array instead of an object or string is a 400', () => ({ runId, config: [1] }), 400),
+    row('a missing config is a 400', () => ({ runId }), 400),
+    row('an unknown run is a 404', () => ({ runId: 987654, config: '{"a":1}' }), 404),
   ];
-  for (const r of refusals) {
-    it(r.name, async () => {
-      await update(t.app, t.key, '/api/runs/config/update', { runId, config: '{"keep":true}' });
-      expectError(await call(t.app, 'POST', '/api/runs/config/update', t.key, r.body()), r.status);
-      expect(await configOf()).toEqual({ keep: true });
-    });
-  }
+  itScenarios(t, refusals, {
+    before: () => update(t.app, t.key, '/api/runs/config/update', { runId, config: '{"keep":true}' }),
+    after: async () => expect(await configOf()).toEqual({ keep: true }),
+  });
 });
 
 describe('POST /api/runs/tags/update', () => {
@@ -128,20 +122,18 @@ describe('POST /api/runs/tags/update', () => {
     expect((await getDetails(t.app, t.key, runId)).tags).toEqual(tags);
   });
 
-  const refusals: { name: string; tags: unknown }[] = [
-    { name: '101 tags are a 400', tags: Array.from({ length: 101 }, (_, i) => `t${i}`) },
-    { name: 'a 257-character tag is a 400', tags: ['x'.repeat(257)] },
-    { name: 'an empty tag is a 400', tags: [''] },
-    { name: 'a tag that is not a string is a 400', tags: [5] },
-    { name: 'tags that are not a list are a 400', tags: 'a,b' },
+  const row = scenarioRows('POST', '/api/runs/tags/update');
+  const refusals = [
+    row('101 tags are a 400', () => ({ runId, tags: Array.from({ length: 101 }, (_, i) => `t${i}`) }), 400),
+    row('a 257-character tag is a 400', () => ({ runId, tags: ['x'.repeat(257)] }), 400),
+    row('an empty tag is a 400', () => ({ runId, tags: [''] }), 400),
+    row('a tag that is not a string is a 400', () => ({ runId, tags: [5] }), 400),
+    row('tags that are not a list are a 400', () => ({ runId, tags: 'a,b' }), 400),
   ];
-  for (const r of refusals) {
-    it(r.name, async () => {
-      await update(t.app, t.key, '/api/runs/tags/update', { runId, tags: ['keep'] });
-      expectError(await call(t.app, 'POST', '/api/runs/tags/update', t.key, { runId, tags: r.tags }), 400);
-      expect((await getDetails(t.app, t.key, runId)).tags).toEqual(['keep']);
-    });
-  }
+  itScenarios(t, refusals, {
+    before: () => update(t.app, t.key, '/api/runs/tags/update', { runId, tags: ['keep'] }),
+    after: async () => expect((await getDetails(t.app, t.key, runId)).tags).toEqual(['keep']),
+  });
 });
 
 describe('POST /api/runs/notes/update', () => {
@@ -170,13 +162,11 @@ describe('POST /api/runs/notes/update', () => {
     });
   }
 
-  it('refuses notes that are not a string with a 400', async () => {
-    expectError(await call(t.app, 'POST', '/api/runs/notes/update', t.key, { runId, notes: 5 }), 400);
-  });
-
-  it('refuses an unknown run with a 404', async () => {
-    expectError(await call(t.app, 'POST', '/api/runs/notes/update', t.key, { runId: 987654, notes: 'x' }), 404);
-  });
+  const row = scenarioRows('POST', '/api/runs/notes/update');
+  itScenarios(t, [
+    row('refuses notes that are not a string with a 400', () => ({ runId, notes: 5 }), 400),
+    row('refuses an unknown run with a 404', { runId: 987654, notes: 'x' }, 404),
+  ]);
 });
 
 describe('POST /api/runs/logName/add', () => {
@@ -210,27 +200,21 @@ describe('POST /api/runs/logName/add', () => {
     },
   );
 
-  const refusals: { name: string; body: () => unknown; status: number }[] = [
-    { name: 'an unknown logType is a 400', body: () => ({ runId, logName: ['x'], logType: 'SOUND' }), status: 400 },
-    { name: 'a lower-case logType is a 400', body: () => ({ runId, logName: ['x'], logType: 'metric' }), status: 400 },
-    {
-      name: 'a logName that is a string instead of a list is a 400',
-      body: () => ({ runId, logName: 'x', logType: 'METRIC' }),
-      status: 400,
-    },
-    { name: 'an empty logName is a 400', body: () => ({ runId, logName: [''], logType: 'METRIC' }), status: 400 },
-    {
-      name: 'an unknown run is a 404',
-      body: () => ({ runId: 987654, logName: ['x'], logType: 'METRIC' }),
-      status: 404,
-    },
+  const row = scenarioRows('POST', '/api/runs/logName/add');
+  const refusals = [
+    row('an unknown logType is a 400', () => ({ runId, logName: ['x'], logType: 'SOUND' }), 400),
+    row('a lower-case logType is a 400', () => ({ runId, logName: ['x'], logType: 'metric' }), 400),
+    row(
+      'a logName that is a string instead of a list is a 400',
+      () => ({ runId, logName: 'x', logType: 'METRIC' }),
+      400,
+    ),
+    row('an empty logName is a 400', () => ({ runId, logName: [''], logType: 'METRIC' }), 400),
+    row('an unknown run is a 404', { runId: 987654, logName: ['x'], logType: 'METRIC' }, 404),
   ];
-  for (const r of refusals) {
-    it(r.name, async () => {
-      expectError(await call(t.app, 'POST', '/api/runs/logName/add', t.key, r.body()), r.status);
-      expect((await getDetails(t.app, t.key, runId)).logNames).toEqual([]);
-    });
-  }
+  itScenarios(t, refusals, {
+    after: async () => expect((await getDetails(t.app, t.key, runId)).logNames).toEqual([]),
+  });
 });
 
 describe('model graphs', () => {
@@ -278,15 +262,11 @@ describe('model graphs', () => {
     );
   });
 
-  const refusals: { name: string; body: () => unknown }[] = [
-    { name: 'a graph without nodes is a 400', body: () => ({ runId, graph: { format: 'torch' } }) },
-    { name: 'a graph without format is a 400', body: () => ({ runId, graph: { nodes: {} } }) },
-    { name: 'nodes given as a list is a 400', body: () => ({ runId, graph: { format: 'torch', nodes: [] } }) },
-    { name: 'a missing graph is a 400', body: () => ({ runId }) },
-  ];
-  for (const r of refusals) {
-    it(r.name, async () => {
-      expectError(await call(t.app, 'POST', '/api/runs/modelGraph/create', t.key, r.body()), 400);
-    });
-  }
+  const row = scenarioRows('POST', '/api/runs/modelGraph/create');
+  itScenarios(t, [
+    row('a graph without nodes is a 400', () => ({ runId, graph: { format: 'torch' } }), 400),
+    row('a graph without format is a 400', () => ({ runId, graph: { nodes: {} } }), 400),
+    row('nodes given as a list is a 400', () => ({ runId, graph: { format: 'torch', nodes: [] } }), 400),
+    row('a missing graph is a 400', () => ({ runId }), 400),
+  ]);
 });

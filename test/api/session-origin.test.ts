@@ -15,7 +15,13 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 /** The test app's public URL is http://127.0.0.1:3999; inject's Host is localhost:80. */
-const cases: { name: string; method: 'GET' | 'POST'; headers: Record<string, string>; status: number }[] = [
+interface Case {
+  name: string;
+  method: 'GET' | 'POST';
+  headers: Record<string, string>;
+  status: number;
+}
+const cases: Case[] = [
   { name: 'a request without browser headers (curl)', method: 'GET', headers: {}, status: 200 },
   { name: 'a same-origin fetch', method: 'GET', headers: { 'sec-fetch-site': 'same-origin' }, status: 200 },
   { name: 'a typed URL (Sec-Fetch-Site: none) GET', method: 'GET', headers: { 'sec-fetch-site': 'none' }, status: 200 },
@@ -60,24 +66,25 @@ const cases: { name: string; method: 'GET' | 'POST'; headers: Record<string, str
   },
 ];
 
+/** A case's request, GET auth/validate or POST /api/slug, with the cookie `token` or extra `headers`. */
+const sendCase = (c: Case, auth: { token?: string; headers?: Record<string, string> }) => {
+  const headers = { ...c.headers, ...auth.headers };
+  return c.method === 'GET'
+    ? send(t.app, { url: '/api/runs/auth/validate', token: auth.token, headers })
+    : send(t.app, { method: c.method, url: '/api/slug', token: auth.token, headers, body: {} });
+};
+
 describe('a cookie-authenticated request', () => {
-  it.each(cases)('is $status for $name', async ({ method, headers, status }) => {
-    const res =
-      method === 'GET'
-        ? await send(t.app, { url: '/api/runs/auth/validate', token, headers })
-        : await send(t.app, { method, url: '/api/slug', token, headers, body: {} });
-    expect(res.status, res.text).toBe(status);
-    if (status === 403) expect(res.body).toEqual({ error: expect.any(String), code: 'CROSS_ORIGIN' });
+  it.each(cases)('is $status for $name', async (c) => {
+    const res = await sendCase(c, { token });
+    expect(res.status, res.text).toBe(c.status);
+    if (c.status === 403) expect(res.body).toEqual({ error: expect.any(String), code: 'CROSS_ORIGIN' });
   });
 });
 
 describe('a Bearer request', () => {
-  it.each(cases)('ignores the headers of $name', async ({ method, headers }) => {
-    const authorization = `Bearer ${t.key}`;
-    const res =
-      method === 'GET'
-        ? await send(t.app, { url: '/api/runs/auth/validate', headers: { ...headers, authorization } })
-        : await send(t.app, { method, url: '/api/slug', headers: { ...headers, authorization }, body: {} });
+  it.each(cases)('ignores the headers of $name', async (c) => {
+    const res = await sendCase(c, { headers: { authorization: `Bearer ${t.key}` } });
     expect(res.status, res.text).toBe(200);
   });
 

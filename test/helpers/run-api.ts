@@ -1,6 +1,6 @@
-import { expect } from 'vitest';
+import { expect, it } from 'vitest';
 import type { App } from '../../src/api/app-types.js';
-import { call, type Reply } from './test-app.js';
+import { call, type Reply, type TestApp } from './test-app.js';
 
 /** The answer of runs/create and runs/resume. */
 export interface RunRef {
@@ -120,7 +120,9 @@ export interface Scenario {
   /** A sentence that names the behaviour. */
   name: string;
   method: 'GET' | 'POST';
-  url: string;
+  /** The path, or a function giving it when the test runs (for fixtures made before each test). */
+  url: string | (() => string);
+  /** The JSON body; a function is called when the test runs (for fixtures made before each test). */
   body?: unknown;
   status: number;
   /** Error code the answer must carry (error answers). */
@@ -129,15 +131,50 @@ export interface Scenario {
   expected?: Record<string, unknown>;
   /** Extra request headers. */
   headers?: Record<string, string>;
+  /** Sends the key of the other organization instead of the test's own. */
+  asOther?: boolean;
 }
 
-/** Runs one scenario with the key and checks status, error shape and expected fields. */
-export async function runScenario(app: App, key: string | null, s: Scenario): Promise<Reply> {
-  const res = await call(app, s.method, s.url, key, s.body, s.headers);
+/** The app and the two organizations' keys that scenarios are sent with. */
+export type ScenarioApp = Pick<TestApp, 'app' | 'key' | 'otherKey'>;
+
+/** Sends one scenario's request and checks status, error shape and expected fields; returns the answer. */
+async function runScenario(t: ScenarioApp, s: Scenario): Promise<Reply> {
+  const url = typeof s.url === 'function' ? s.url() : s.url;
+  const body: unknown = typeof s.body === 'function' ? (s.body as () => unknown)() : s.body;
+  const res = await call(t.app, s.method, url, s.asOther ? t.otherKey : t.key, body, s.headers);
   if (s.status >= 400) expectError(res, s.status, s.code);
-  else expect(res.status, `${s.method} ${s.url}: ${JSON.stringify(res.body)}`).toBe(s.status);
+  else expect(res.status, `${s.method} ${url}: ${JSON.stringify(res.body)}`).toBe(s.status);
   if (s.expected !== undefined) expect(res.body).toMatchObject(s.expected);
   return res;
+}
+
+/** A row maker for a table whose requests share a method and url: `row(name, body, status, code?)`. */
+export function scenarioRows(
+  method: Scenario['method'],
+  url: Scenario['url'],
+): (name: string, body: unknown, status: number, code?: string) => Scenario {
+  return (name, body, status, code) => ({ name, method, url, body, status, code });
+}
+
+/**
+ * One test per scenario, named by it. `before` runs ahead of the request; `after` checks what
+ * must hold once it is answered (nothing stored, the fixture untouched). `t` is read when the
+ * tests run, so a useTestApp object whose keys change before each test is right; an app made
+ * in a beforeAll is given as a function.
+ */
+export function itScenarios(
+  t: ScenarioApp | (() => ScenarioApp),
+  scenarios: Scenario[],
+  hooks: { before?: () => Promise<unknown>; after?: (res: Reply) => Promise<void> | void } = {},
+): void {
+  for (const s of scenarios) {
+    it(s.name, async () => {
+      await hooks.before?.();
+      const res = await runScenario(typeof t === 'function' ? t() : t, s);
+      await hooks.after?.(res);
+    });
+  }
 }
 
 /** Waits ms milliseconds. */
