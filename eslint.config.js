@@ -26,6 +26,20 @@ export default tseslint.config(
     rules: {
       'react-hooks/rules-of-hooks': 'error',
       'react-hooks/exhaustive-deps': 'warn',
+      // The server's sources come in as types only (the API's response schemas), so none of
+      // them is bundled; the one value is the pure list of leaderboard aggregations.
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^@server/(?!domain/aggregation$)',
+              allowTypeImports: true,
+              message: 'Import only types from the server (import type).',
+            },
+          ],
+        },
+      ],
     },
   },
   {

@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 import LongestFirst from './test/setup/sequencer.js';
 
@@ -61,6 +62,8 @@ export default defineConfig({
         extends: true,
         // Tests sit next to their module as `*.test.ts`; Vite's build never reaches them.
         test: { name: 'ui', include: ['ui/src/**/*.test.ts'], environment: 'node' },
+        // As in ui/vite.config.ts: the dashboard's modules reach the server's sources as @server/*.
+        resolve: { alias: { '@server': fileURLToPath(new URL('./src', import.meta.url)) } },
       },
       {
         extends: true,

@@ -15,12 +15,6 @@ export const Step = Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER 
 /** A project name. */
 export const ProjectName = Type.String({ minLength: 1, maxLength: 256 });
 
-/** Any JSON value (response side of config and friends). */
-export const JsonValue = Type.Unknown();
-
-/** The `{success: true}` answer of the update endpoints. */
-export const Success = Type.Object({ success: Type.Boolean() });
-
 /** Tags: at most 100, each 1 to 256 characters. */
 export const Tags = Type.Array(Type.String({ minLength: 1, maxLength: 256 }), { maxItems: 100 });
 

@@ -7,6 +7,7 @@
 import type { FastifyReply } from 'fastify';
 import { Readable } from 'node:stream';
 import { TimeSlice } from '../time-slice.js';
+import type { Json } from './schemas/json.js';
 
 /** Items serialised between two chances to yield. */
 const ITEMS_PER_SLICE = 1_000;
@@ -15,7 +16,7 @@ const ITEMS_PER_SLICE = 1_000;
 const PIECE_CHARS = 64 * 1024;
 
 /** Returns the items as JSON array members (no brackets), one string per slice of ITEMS_PER_SLICE. */
-async function* members(batches: AsyncIterable<readonly unknown[]> | Iterable<readonly unknown[]>) {
+async function* sliceTexts(batches: AsyncIterable<readonly unknown[]> | Iterable<readonly unknown[]>) {
   const slice = new TimeSlice();
   for await (const batch of batches) {
     for (let i = 0; i < batch.length; i += ITEMS_PER_SLICE) {
@@ -37,54 +38,81 @@ async function* joined(texts: readonly string[]) {
   }
 }
 
+/** A JSON text put into an answer as it is (a stored config, say: valid JSON already, never parsed). */
+export class RawJson {
+  constructor(readonly text: string) {}
+}
+
+/** Member texts: each one item's JSON text (or several items' texts joined by commas), whole or as parts. */
+type MemberTexts = AsyncIterable<string | readonly string[]> | Iterable<string | readonly string[]>;
+
 /**
- * Returns the JSON text of `{...head, [key]: [...every batch's items], ...tail}` in pieces
- * (keys in that order), yielding to the event loop between slices; rejects with what
- * iterating the batches throws, before anything is sent. This bypasses the route's response
- * serializer, so head, items and tail must already be exactly the response schema's shape.
+ * The members of a JSON array whose items have the type T, as texts pulled only as the answer
+ * is sent (T is checked by the compiler only: the texts are not parsed).
  */
-export function jsonPieces(
-  head: Record<string, unknown>,
-  key: string,
-  batches: AsyncIterable<readonly unknown[]> | Iterable<readonly unknown[]>,
-  tail: Record<string, unknown> = {},
-): Promise<string[]> {
-  return assemble(head, key, members(batches), tail);
+export class Members<T> {
+  /** The item type, for the compiler only. */
+  declare readonly item?: T;
+  constructor(readonly texts: MemberTexts) {}
+}
+
+type RawPart<V> = V | (Json extends V ? RawJson : never);
+
+/** An object of type R whose JSON values may be RawJson texts (see objectParts). */
+export type WithRawJson<R> = { [K in keyof R]: RawPart<R[K]> };
+
+/**
+ * An answer of type R as jsonStream takes it: each member its value, or a RawJson where R has a
+ * JSON value, or Members in place of an array.
+ */
+export type Streamed<R> = {
+  [K in keyof R]: RawPart<R[K]> | (R[K] extends readonly (infer I)[] ? Members<I> : never);
+};
+
+/**
+ * The items of the batches as array members: one text per slice of ITEMS_PER_SLICE items,
+ * serialised only as it is pulled, yielding to the event loop between slices.
+ */
+export function itemMembers<T>(batches: AsyncIterable<readonly T[]> | Iterable<readonly T[]>): Members<T> {
+  return new Members<T>(sliceTexts(batches));
 }
 
 /**
- * The same for items that are JSON texts already (each the JSON of one item, as the
- * response schema has it), put in the array as they are.
+ * Items that are JSON texts already (each the JSON of one T, e.g. as the store wrote it; not
+ * checked) as array members, put in as they are, yielding to the event loop between slices.
  */
-export function jsonTextPieces(
-  head: Record<string, unknown>,
-  key: string,
-  texts: readonly string[],
-  tail: Record<string, unknown> = {},
-): Promise<string[]> {
-  return assemble(head, key, joined(texts), tail);
+export function textMembers<T = never>(texts: readonly string[]): Members<T> {
+  return new Members<T>(joined(texts));
 }
 
-/** `{...head, [key]: [members], ...tail}` in pieces of about PIECE_CHARS. */
-async function assemble(
-  head: Record<string, unknown>,
-  key: string,
-  memberTexts: AsyncIterable<string>,
-  tail: Record<string, unknown>,
-): Promise<string[]> {
+/**
+ * Each item of the batches as the parts (objectParts) of view(item, its position over all
+ * batches), taking each batch only when the one before is used.
+ */
+export function objectMembers<S, T>(
+  batches: AsyncIterable<readonly S[]> | Iterable<readonly S[]>,
+  view: (item: S, index: number) => WithRawJson<T>,
+): Members<T> {
+  return new Members<T>(viewParts(batches, view));
+}
+
+async function* viewParts<S>(
+  batches: AsyncIterable<readonly S[]> | Iterable<readonly S[]>,
+  view: (item: S, index: number) => object,
+): AsyncGenerator<string[]> {
+  let index = 0;
+  for await (const batch of batches) for (const item of batch) yield objectParts(view(item, index++));
+}
+
+/**
+ * Returns the JSON text of the answer in pieces (keys in the answer's order), yielding to the
+ * event loop between slices; rejects with what iterating its Members throws, before anything
+ * is sent. This bypasses the route's response serializer: R is the route's response type.
+ */
+export async function jsonPieces<R extends object = never>(answer: Streamed<NoInfer<R>>): Promise<string[]> {
   const pieces: string[] = [];
-  for await (const piece of jsonStream(head, key, memberTexts, tail)) pieces.push(piece);
+  for await (const piece of jsonStream<R>(answer)) pieces.push(piece);
   return pieces;
-}
-
-/**
- * The items of the batches as array members for jsonStream: one text per slice of
- * ITEMS_PER_SLICE items, serialised only as it is pulled, yielding to the event loop between slices.
- */
-export function itemMembers(
-  batches: AsyncIterable<readonly unknown[]> | Iterable<readonly unknown[]>,
-): AsyncGenerator<string> {
-  return members(batches);
 }
 
 /**
@@ -102,45 +130,40 @@ export function sendJsonBuffer(reply: FastifyReply, pieces: readonly string[]): 
   return reply.type('application/json; charset=utf-8').send(bytes);
 }
 
-/** A JSON text put into an answer as it is (a stored config, say: valid JSON already, never parsed). */
-export class RawJson {
-  constructor(readonly text: string) {}
-}
-
 /**
- * The JSON text of an object whose members may be RawJson, as parts whose concatenation is
- * the text: each RawJson text is a part of its own, never copied into a larger string.
- * Undefined members are left out.
+ * The JSON text of an object as parts in order: each RawJson text a part of its own, each
+ * Members left in its place (between the text before and after it). Undefined members are left out.
  */
-export function objectParts(obj: Record<string, unknown>): string[] {
-  const parts: string[] = [];
+function* objectTexts(obj: object): Generator<string | Members<unknown>> {
   let text = '{';
   let first = true;
   for (const [key, value] of Object.entries(obj)) {
     if (value === undefined) continue;
     text += `${first ? '' : ','}${JSON.stringify(key)}:`;
     first = false;
-    if (value instanceof RawJson) {
-      parts.push(text, value.text);
+    if (value instanceof RawJson || value instanceof Members) {
+      yield text;
+      yield value instanceof RawJson ? value.text : (value as Members<unknown>);
       text = '';
     } else {
       text += JSON.stringify(value);
     }
   }
-  parts.push(`${text}}`);
-  return parts;
+  yield `${text}}`;
 }
 
 /**
- * Members for jsonStream: each item of the batches as the parts (objectParts) of view(item,
- * its position over all batches), taking each batch only when the one before is used.
+ * The JSON text of an object whose members may be RawJson, as parts whose concatenation is
+ * the text: each RawJson text is a part of its own, never copied into a larger string.
+ * Undefined members are left out; throws on Members (only an answer streams them).
  */
-export async function* objectMembers<T>(
-  batches: AsyncIterable<readonly T[]> | Iterable<readonly T[]>,
-  view: (item: T, index: number) => Record<string, unknown>,
-): AsyncGenerator<string[]> {
-  let index = 0;
-  for await (const batch of batches) for (const item of batch) yield objectParts(view(item, index++));
+function objectParts(obj: object): string[] {
+  const parts: string[] = [];
+  for (const part of objectTexts(obj)) {
+    if (typeof part !== 'string') throw new TypeError('Members are streamed only as members of the answer');
+    parts.push(part);
+  }
+  return parts;
 }
 
 /** Where to cut a text near `at` without splitting a surrogate pair. */
@@ -175,44 +198,33 @@ async function* piecesOf(parts: AsyncIterable<string>): AsyncGenerator<string> {
   if (piece !== '') yield piece;
 }
 
-const hasMembers = (obj: Record<string, unknown>): boolean => Object.values(obj).some((v) => v !== undefined);
-
-/** The parts of `{...head, [key]: [members], ...tail}`, members pulled one at a time. */
-async function* jsonParts(
-  head: Record<string, unknown>,
-  key: string,
-  members: AsyncIterable<string | readonly string[]> | Iterable<string | readonly string[]>,
-  tail: Record<string, unknown>,
-): AsyncGenerator<string> {
-  const open = objectParts(head);
-  yield* open.slice(0, -1);
-  yield `${open.at(-1)!.slice(0, -1)}${hasMembers(head) ? ',' : ''}${JSON.stringify(key)}:[`;
-  let first = true;
-  for await (const member of members) {
-    if (!first) yield ',';
-    first = false;
-    if (typeof member === 'string') yield member;
-    else yield* member;
+/** The parts of the answer's JSON text, its Members' texts pulled one at a time. */
+async function* answerParts(answer: object): AsyncGenerator<string> {
+  for (const part of objectTexts(answer)) {
+    if (typeof part === 'string') {
+      yield part;
+      continue;
+    }
+    yield '[';
+    let first = true;
+    for await (const member of part.texts) {
+      if (!first) yield ',';
+      first = false;
+      if (typeof member === 'string') yield member;
+      else yield* member;
+    }
+    yield ']';
   }
-  const close = objectParts(tail);
-  yield `]${hasMembers(tail) ? ',' : ''}${close[0]!.slice(1)}`;
-  yield* close.slice(1);
 }
 
 /**
- * Yields the JSON text of `{...head, [key]: [members], ...tail}` in pieces of about
- * PIECE_CHARS, pulling the members (each one item's JSON text, whole or as parts, e.g. from
- * objectParts) only as pieces are taken, so a stream of it holds about one member at a time.
- * Head and tail may hold RawJson members (see objectParts). Head, members and tail must
- * already be exactly the response schema's shape.
+ * Yields the JSON text of the answer (an object of type R, keys in its order) in pieces of
+ * about PIECE_CHARS, pulling its Members only as pieces are taken, so a stream of it holds
+ * about one member at a time. Members may be RawJson where R has a JSON value (see
+ * objectParts). R must be given: the route's response type, which this text bypasses.
  */
-export function jsonStream(
-  head: Record<string, unknown>,
-  key: string,
-  members: AsyncIterable<string | readonly string[]> | Iterable<string | readonly string[]>,
-  tail: Record<string, unknown> = {},
-): AsyncGenerator<string> {
-  return piecesOf(jsonParts(head, key, members, tail));
+export function jsonStream<R extends object = never>(answer: Streamed<NoInfer<R>>): AsyncGenerator<string> {
+  return piecesOf(answerParts(answer));
 }
 
 /**

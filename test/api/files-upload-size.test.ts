@@ -5,9 +5,11 @@
  */
 import { Readable } from 'node:stream';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { createRun, expectError, type RunRef } from '../helpers/run-api.js';
+import { createRun, expectError } from '../helpers/run-api.js';
 import { call, type Reply, useTestApp } from '../helpers/test-app.js';
-import { type FileView, getOk, qs } from '../helpers/ingest-api.js';
+import { getOk, qs } from '../helpers/ingest-api.js';
+import type { RunFile } from '../../src/api/schemas/files.js';
+import type { RunRef } from '../../src/api/schemas/runs.js';
 
 const t = useTestApp();
 let run: RunRef;
@@ -44,9 +46,9 @@ const putReply = async (link: string, payload: Buffer | Readable): Promise<Reply
 const chunked = (pieces: number) => Readable.from(Array.from({ length: pieces }, (_v, i) => Buffer.from(`${i % 10}x`)));
 
 const listed = async () =>
-  (await getOk<{ files: FileView[] }>(t.app, t.key, `/api/runs/files?${qs({ runId: run.runId })}`)).files;
+  (await getOk<{ files: RunFile[] }>(t.app, t.key, `/api/runs/files?${qs({ runId: run.runId })}`)).files;
 
-const download = async (file: FileView) => {
+const download = async (file: RunFile) => {
   const url = new URL(file.url);
   return (await t.app.inject({ method: 'GET', url: url.pathname + url.search })).rawPayload;
 };

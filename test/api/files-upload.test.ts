@@ -1,8 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { createRun, expectError, getDetails, type RunRef } from '../helpers/run-api.js';
+import { createRun, expectError, getDetails } from '../helpers/run-api.js';
 import { call, type Reply, useTestApp } from '../helpers/test-app.js';
-import { type FileView, getOk, ISO_MS, qs } from '../helpers/ingest-api.js';
+import { getOk, ISO_MS, qs } from '../helpers/ingest-api.js';
+import type { RunFile } from '../../src/api/schemas/files.js';
+import type { RunRef } from '../../src/api/schemas/runs.js';
 
 const t = useTestApp();
 let run: RunRef;
@@ -60,7 +62,7 @@ function uploadUrlOf(body: Record<string, unknown>, logName: string, fileName: s
 }
 
 const listFiles = (params: Record<string, string | number | undefined> = {}) =>
-  getOk<{ files: FileView[] }>(t.app, t.key, `/api/runs/files?${qs({ runId: run.runId, ...params })}`);
+  getOk<{ files: RunFile[] }>(t.app, t.key, `/api/runs/files?${qs({ runId: run.runId, ...params })}`);
 
 /** Requests, uploads and returns the listed file of one entry. */
 async function upload(e: FileEntry, bytes: Buffer = Buffer.from('abcd')): Promise<void> {

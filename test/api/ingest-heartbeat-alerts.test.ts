@@ -1,7 +1,8 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { createRun, expectError, itScenarios, type RunRef, type Scenario, setStatus } from '../helpers/run-api.js';
+import { createRun, expectError, itScenarios, type Scenario, setStatus } from '../helpers/run-api.js';
 import { call, useTestApp } from '../helpers/test-app.js';
 import { getOk, ISO_MS } from '../helpers/ingest-api.js';
+import type { RunRef } from '../../src/api/schemas/runs.js';
 
 const t = useTestApp();
 let run: RunRef;

@@ -1,18 +1,9 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { createRun, expectError, getDetails, type RunRef } from '../helpers/run-api.js';
+import { createRun, expectError, getDetails } from '../helpers/run-api.js';
 import { call, useTestApp } from '../helpers/test-app.js';
-import {
-  type DataLineView,
-  getOk,
-  ingest,
-  ingestOk,
-  ISO_MS,
-  type LogLineView,
-  pyDumps,
-  pyNdjson,
-  type PyValue,
-  qs,
-} from '../helpers/ingest-api.js';
+import { getOk, ingest, ingestOk, ISO_MS, pyDumps, pyNdjson, type PyValue, qs } from '../helpers/ingest-api.js';
+import type { DataLine, LogLine } from '../../src/api/schemas/logs.js';
+import type { RunRef } from '../../src/api/schemas/runs.js';
 
 const t = useTestApp();
 let run: RunRef;
@@ -31,10 +22,10 @@ const logLine = (lineNumber: number, message: string, time: number, logType = 'I
 });
 
 const getLogs = (params: Record<string, string | number | undefined> = {}) =>
-  getOk<{ logs: LogLineView[]; total: number }>(t.app, t.key, `/api/runs/logs?${qs({ runId: run.runId, ...params })}`);
+  getOk<{ logs: LogLine[]; total: number }>(t.app, t.key, `/api/runs/logs?${qs({ runId: run.runId, ...params })}`);
 
 const getData = (params: Record<string, string | number | undefined> = {}) =>
-  getOk<{ data: DataLineView[]; total: number }>(t.app, t.key, `/api/runs/data?${qs({ runId: run.runId, ...params })}`);
+  getOk<{ data: DataLine[]; total: number }>(t.app, t.key, `/api/runs/data?${qs({ runId: run.runId, ...params })}`);
 
 describe('POST /ingest/logs and GET /api/runs/logs', () => {
   it('returns the lines with every field, step 0 when none was sent', async () => {

@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { createRun, expectError, getDetails, type RunRef } from '../helpers/run-api.js';
+import { createRun, expectError, getDetails } from '../helpers/run-api.js';
 import { call, useTestApp } from '../helpers/test-app.js';
 import {
   getMetrics,
@@ -12,6 +12,7 @@ import {
   pyNdjson,
   type PyValue,
 } from '../helpers/ingest-api.js';
+import type { RunRef } from '../../src/api/schemas/runs.js';
 
 const t = useTestApp();
 let run: RunRef;

@@ -5,9 +5,10 @@
  * other metrics keep one point per step.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createRun, type RunRef } from '../helpers/run-api.js';
+import { createRun } from '../helpers/run-api.js';
 import { makeTestApp, type TestApp } from '../helpers/test-app.js';
 import { getMetrics, getStatistics, ingestOk, metricLine, pyNdjson, type PyValue } from '../helpers/ingest-api.js';
+import type { RunRef } from '../../src/api/schemas/runs.js';
 
 let t: TestApp;
 let run: RunRef;

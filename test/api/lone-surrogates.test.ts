@@ -5,9 +5,11 @@
  * query string must be percent-encoded UTF-8; a header can only be compared, never stored.
  */
 import { beforeEach, describe, expect, it } from 'vitest';
-import { createRun, expectError, getDetails, getHistory, type RunRef } from '../helpers/run-api.js';
+import { createRun, expectError, getDetails, getHistory } from '../helpers/run-api.js';
 import { call, useTestApp } from '../helpers/test-app.js';
-import { type DataLineView, getOk, ingest, type IngestKind, type LogLineView } from '../helpers/ingest-api.js';
+import { getOk, ingest, type IngestKind } from '../helpers/ingest-api.js';
+import type { DataLine, LogLine } from '../../src/api/schemas/logs.js';
+import type { RunRef } from '../../src/api/schemas/runs.js';
 
 const t = useTestApp();
 let run: RunRef;
@@ -77,14 +79,14 @@ describe('NDJSON free text with a lone surrogate', () => {
   it('a console message keeps U+FFFD in place of the lone surrogate', async () => {
     const body = '{"time":1,"message":"bad \\ud800 byte","lineNumber":1,"logType":"INFO"}';
     expect((await ingest(t.app, t.key, 'logs', target(), body)).status).toBe(200);
-    const { logs } = await getOk<{ logs: LogLineView[] }>(t.app, t.key, `/api/runs/logs?runId=${run.runId}`);
+    const { logs } = await getOk<{ logs: LogLine[] }>(t.app, t.key, `/api/runs/logs?runId=${run.runId}`);
     expect(logs.map((l) => l.message)).toEqual(['bad \ufffd byte']);
   });
 
   it('string data keeps U+FFFD in place of the lone surrogate', async () => {
     const body = '{"time":1,"step":0,"data":"x\\udc00y","dataType":"TEXT","logName":"notes"}';
     expect((await ingest(t.app, t.key, 'data', target(), body)).status).toBe(200);
-    const { data } = await getOk<{ data: DataLineView[] }>(t.app, t.key, `/api/runs/data?runId=${run.runId}`);
+    const { data } = await getOk<{ data: DataLine[] }>(t.app, t.key, `/api/runs/data?runId=${run.runId}`);
     expect(data.map((d) => d.data)).toEqual(['x\ufffdy']);
   });
 });

@@ -4,9 +4,11 @@
  * at most 255 bytes per name (the local store keeps long names under a hash on disk).
  */
 import { beforeEach, describe, expect, it } from 'vitest';
-import { createRun, type RunRef } from '../helpers/run-api.js';
+import { createRun } from '../helpers/run-api.js';
 import { call, useTestApp } from '../helpers/test-app.js';
-import { type FileView, getOk } from '../helpers/ingest-api.js';
+import { getOk } from '../helpers/ingest-api.js';
+import type { RunFile } from '../../src/api/schemas/files.js';
+import type { RunRef } from '../../src/api/schemas/runs.js';
 
 const t = useTestApp();
 let run: RunRef;
@@ -39,7 +41,7 @@ describe('file names up to the longest POST /files accepts', () => {
     const put = await t.app.inject({ method: 'PUT', url: local(link), payload: bytes });
     expect(put.statusCode, put.body).toBe(200);
 
-    const { files } = await getOk<{ files: FileView[] }>(t.app, t.key, `/api/runs/files?runId=${run.runId}`);
+    const { files } = await getOk<{ files: RunFile[] }>(t.app, t.key, `/api/runs/files?runId=${run.runId}`);
     expect(files.map((f) => [f.fileName, f.fileSize])).toEqual([[fileName, bytes.length]]);
     const download = await t.app.inject({ method: 'GET', url: local(files[0]!.url) });
     expect(download.statusCode).toBe(200);

@@ -5,8 +5,9 @@
  * written, and search keeps answering.
  */
 import { beforeEach, describe, expect, it } from 'vitest';
-import { createRun, expectError, getDetails, type RunRef } from '../helpers/run-api.js';
+import { createRun, expectError, getDetails } from '../helpers/run-api.js';
 import { call, useTestApp } from '../helpers/test-app.js';
+import type { RunRef } from '../../src/api/schemas/runs.js';
 
 const t = useTestApp();
 let run: RunRef;

@@ -6,9 +6,11 @@
  * the pieces the answer is streamed in). runs/list and details: read-bounds.test.ts.
  */
 import { describe, expect, it } from 'vitest';
-import { createRun, expectError, getDetails, type RunDetails } from '../helpers/run-api.js';
+import { createRun, expectError, getDetails } from '../helpers/run-api.js';
 import { call, useTestApp } from '../helpers/test-app.js';
-import { type CompareView, ingestOk, type LeaderboardView, metricLine, pyNdjson, qs } from '../helpers/ingest-api.js';
+import { ingestOk, metricLine, pyNdjson, qs } from '../helpers/ingest-api.js';
+import type { Compare, Leaderboard } from '../../src/api/schemas/rankings.js';
+import type { RunDetails } from '../../src/api/schemas/runs.js';
 
 const t = useTestApp({ STEPWISE_READ_MAX_BYTES: '200000' });
 
@@ -73,13 +75,13 @@ describe('the byte bound of GET /api/runs/leaderboard', () => {
     const head = { projectName: 'lb-fit', logName: 'loss', aggregation: 'LAST', direction: 'ASC', total: 4 };
     const first = await board('lb-fit', { limit: 3 });
     expect(first.status, JSON.stringify(first.body).slice(0, 300)).toBe(200);
-    expect(first.body as unknown as LeaderboardView).toEqual({
+    expect(first.body as unknown as Leaderboard).toEqual({
       ...head,
       runs: runs.slice(0, 3).map((d, i) => row(d, i + 1)),
     });
     expect(runs.slice(1).map((d) => d.config)).toEqual([1, 2, 3].map(bigConfig));
     const last = await board('lb-fit', { limit: 3, offset: 3 });
-    expect(last.body as unknown as LeaderboardView).toEqual({ ...head, runs: [row(runs[3]!, 4)] });
+    expect(last.body as unknown as Leaderboard).toEqual({ ...head, runs: [row(runs[3]!, 4)] });
   });
 });
 
@@ -102,7 +104,7 @@ describe('the byte bound of GET /api/runs/compare', () => {
     const res = await compare('cmp-fit', [...asked.map((d) => d.id), other.id]);
     expect(res.status, JSON.stringify(res.body).slice(0, 300)).toBe(200);
     const n = (d: RunDetails) => Number(/\d+/.exec(d.name)![0]);
-    expect(res.body as unknown as CompareView).toEqual({
+    expect(res.body as unknown as Compare).toEqual({
       projectName: 'cmp-fit',
       logName: 'loss',
       comparisonUrl: `${t.deps.config.publicUrl}/o/${t.org}/projects/cmp-fit/compare?runs=${asked.map((d) => d.id).join(',')}`,

@@ -5,9 +5,10 @@
  * test/e2e/list-memory.test.ts.
  */
 import { describe, expect, it } from 'vitest';
-import { createRun, expectError, getDetails, type RunDetails } from '../helpers/run-api.js';
+import { createRun, expectError, getDetails } from '../helpers/run-api.js';
 import { call, makeTestApp, type TestApp, useTestApp } from '../helpers/test-app.js';
 import { ingest, metricLine, pyNdjson, qs } from '../helpers/ingest-api.js';
+import type { RunDetails } from '../../src/api/schemas/runs.js';
 
 const MAX_BYTES = 200_000;
 const MAX_ITEMS = 2_000;

@@ -1,19 +1,19 @@
 import { describe, expect, it } from 'vitest';
-import { createRun, expectError, getDetails, type RunRef } from '../helpers/run-api.js';
+import { createRun, expectError, getDetails } from '../helpers/run-api.js';
 import { call, useTestApp } from '../helpers/test-app.js';
 import {
-  type CompareView,
   getMetrics,
   getOk,
   getStatistics,
   ingestOk,
   ingestSeries,
-  type LeaderboardView,
   metricLine,
   populationStats,
   pyNdjson,
   qs,
 } from '../helpers/ingest-api.js';
+import type { Compare, Leaderboard } from '../../src/api/schemas/rankings.js';
+import type { RunRef } from '../../src/api/schemas/runs.js';
 
 const PROJECT = 'forks';
 const t = useTestApp();
@@ -131,7 +131,7 @@ describe('Forks: the child sees its lineage', () => {
     const plain = await createRun(t.app, t.key, { runName: 'plain', projectName: PROJECT });
     await ingestSeries(t.app, t.key, { runId: plain.runId }, 0, 10, { loss: () => 60 });
     const board = async (logName: string, aggregation: string, direction = 'ASC') =>
-      getOk<LeaderboardView>(
+      getOk<Leaderboard>(
         t.app,
         t.key,
         `/api/runs/leaderboard?${qs({ projectName: PROJECT, logName, aggregation, direction })}`,
@@ -166,7 +166,7 @@ describe('Forks: the child sees its lineage', () => {
 
   it('compares the child with its effective stats', async () => {
     const { parent, child } = await family();
-    const res = await getOk<CompareView>(
+    const res = await getOk<Compare>(
       t.app,
       t.key,
       `/api/runs/compare?${qs({ runIds: `${child.runId},${parent.runId}`, projectName: PROJECT, logName: 'loss' })}`,
@@ -175,7 +175,7 @@ describe('Forks: the child sees its lineage', () => {
     expect(res.runs[0]?.stats).toMatchObject({ count: 81, min: 50, max: 100, final: 80 });
     expect(res.runs[0]?.stats?.mean).toBeCloseTo(populationStats(childEffectiveLoss()).mean, 9);
     expect(res.runs[1]?.stats).toEqual({ count: 101, min: 0, max: 100, mean: 50, final: 0 });
-    const acc = await getOk<CompareView>(
+    const acc = await getOk<Compare>(
       t.app,
       t.key,
       `/api/runs/compare?${qs({ runIds: String(child.runId), projectName: PROJECT, logName: 'acc' })}`,
@@ -306,7 +306,7 @@ describe('Forks: three generations', () => {
     expect(stats.metrics[0]).toMatchObject({ count: 86, min: 1_000, max: 3_085, last: { step: 85, value: 3_085 } });
     expect(stats.metrics[0]?.mean).toBeCloseTo(populationStats(expected).mean, 9);
 
-    const board = await getOk<LeaderboardView>(
+    const board = await getOk<Leaderboard>(
       t.app,
       t.key,
       `/api/runs/leaderboard?${qs({ projectName: PROJECT, logName: 'base', aggregation: 'MAX', direction: 'DESC' })}`,

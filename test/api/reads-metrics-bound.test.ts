@@ -9,9 +9,11 @@ import { once } from 'node:events';
 import http from 'node:http';
 import { Ajv } from 'ajv';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { getMetrics, getStatistics, ingestSeries, type MetricPointView } from '../helpers/ingest-api.js';
-import { createRun, expectError, type RunRef } from '../helpers/run-api.js';
+import { getMetrics, getStatistics, ingestSeries } from '../helpers/ingest-api.js';
+import { createRun, expectError } from '../helpers/run-api.js';
 import { call, makeTestApp, type TestApp } from '../helpers/test-app.js';
+import type { MetricPoint } from '../../src/api/schemas/metrics.js';
+import type { RunRef } from '../../src/api/schemas/runs.js';
 
 /** `count` metrics named g<i % 4>/m<i>, each valued by f(step, i). */
 const wide = (count: number, f: (step: number, i: number) => number) =>
@@ -36,8 +38,8 @@ function expectTooLarge(res: Awaited<ReturnType<typeof call>>, bound: number): v
 }
 
 /** Groups an answer's points by logName, in answer order. */
-function byName(points: readonly MetricPointView[]): Map<string, MetricPointView[]> {
-  const out = new Map<string, MetricPointView[]>();
+function byName(points: readonly MetricPoint[]): Map<string, MetricPoint[]> {
+  const out = new Map<string, MetricPoint[]>();
   for (const p of points) {
     const held = out.get(p.logName);
     if (held) held.push(p);
@@ -75,7 +77,7 @@ describe('GET /api/runs/metrics answers the pluto client read of every metric at
     expect(res.headers['x-content-type-options']).toBe('nosniff');
     expect(res.headers['x-frame-options']).toBe('DENY');
     expect(res.headers['referrer-policy']).toBe('no-referrer');
-    const body = res.json<{ metrics: MetricPointView[] }>();
+    const body = res.json<{ metrics: MetricPoint[] }>();
     const doc = (await call(t.app, 'GET', '/api/openapi.json', null)).body as {
       paths: Record<string, { get: { responses: Record<string, { content: Record<string, { schema: object }> }> } }>;
     };

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createRun, expectError, type RunRef } from '../helpers/run-api.js';
+import { createRun, expectError } from '../helpers/run-api.js';
 import { call, makeTestApp, type TestApp, useTestApp } from '../helpers/test-app.js';
 import {
   getMetrics,
@@ -11,6 +11,7 @@ import {
   type PyValue,
   qs,
 } from '../helpers/ingest-api.js';
+import type { RunRef } from '../../src/api/schemas/runs.js';
 
 describe('GET /api/runs/metrics: filters, bounds and order', () => {
   const t = useTestApp();

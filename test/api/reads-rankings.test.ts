@@ -1,19 +1,19 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { encodeRunId } from '../../src/domain/sqid.js';
-import { createRun, expectError, itScenarios, type RunRef, type Scenario } from '../helpers/run-api.js';
+import { createRun, expectError, itScenarios, type Scenario } from '../helpers/run-api.js';
 import { call, makeTestApp, type TestApp } from '../helpers/test-app.js';
 import {
-  type CompareView,
   getOk,
   getStatistics,
   ingestOk,
   ISO_MS,
-  type LeaderboardView,
   metricLine,
   pyNdjson,
   type PyValue,
   qs,
 } from '../helpers/ingest-api.js';
+import type { Compare, Leaderboard } from '../../src/api/schemas/rankings.js';
+import type { RunRef } from '../../src/api/schemas/runs.js';
 
 /**
  * One shared, read-only fixture. Project `lb` of organization acme:
@@ -185,11 +185,7 @@ describe('GET /api/runs/statistics', () => {
 });
 
 const board = (params: Record<string, string | number | undefined>) =>
-  getOk<LeaderboardView>(
-    t.app,
-    t.key,
-    `/api/runs/leaderboard?${qs({ projectName: 'lb', logName: 'loss', ...params })}`,
-  );
+  getOk<Leaderboard>(t.app, t.key, `/api/runs/leaderboard?${qs({ projectName: 'lb', logName: 'loss', ...params })}`);
 
 describe('GET /api/runs/leaderboard', () => {
   const cases: { aggregation?: string; direction?: string; order: [string, number][] }[] = [
@@ -385,14 +381,14 @@ describe('GET /api/runs/leaderboard', () => {
 
   it('ranks only the runs of the named project of the caller organization', async () => {
     expect((await board({ aggregation: 'MIN' })).runs.map((r) => r.runId)).not.toContain(id('o1'));
-    const rival = await getOk<LeaderboardView>(t.app, t.otherKey, '/api/runs/leaderboard?projectName=lb&logName=loss');
+    const rival = await getOk<Leaderboard>(t.app, t.otherKey, '/api/runs/leaderboard?projectName=lb&logName=loss');
     expect(rival.runs.map((r) => r.runId)).toEqual([id('x1')]);
     expect(rival.total).toBe(1);
   });
 });
 
 const compare = (runIds: string, logName = 'loss', key = t.key, projectName = 'lb') =>
-  getOk<CompareView>(t.app, key, `/api/runs/compare?${qs({ runIds, projectName, logName })}`);
+  getOk<Compare>(t.app, key, `/api/runs/compare?${qs({ runIds, projectName, logName })}`);
 
 describe('GET /api/runs/compare', () => {
   it('keeps the request order and answers count, min, max, mean and final', async () => {

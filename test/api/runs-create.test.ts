@@ -7,12 +7,12 @@ import {
   getDetails,
   getHistory,
   listProjects,
-  type RunRef,
   itScenarios,
   type Scenario,
   setStatus,
   sleep,
 } from '../helpers/run-api.js';
+import type { RunRef } from '../../src/api/schemas/runs.js';
 
 const t = useTestApp();
 

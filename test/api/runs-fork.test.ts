@@ -1,6 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { call, useTestApp } from '../helpers/test-app.js';
-import { createRun, expectError, getDetails, itScenarios, type RunRef, type Scenario } from '../helpers/run-api.js';
+import { createRun, expectError, getDetails, itScenarios, type Scenario } from '../helpers/run-api.js';
+import type { RunRef } from '../../src/api/schemas/runs.js';
 
 const t = useTestApp();
 let parent: RunRef;

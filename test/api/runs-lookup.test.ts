@@ -1,16 +1,8 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { encodeRunId } from '../../src/domain/sqid.js';
 import { call, useTestApp } from '../helpers/test-app.js';
-import {
-  createRun,
-  getDetails,
-  listProjects,
-  type RunRef,
-  itScenarios,
-  type Scenario,
-  sleep,
-  update,
-} from '../helpers/run-api.js';
+import { createRun, getDetails, listProjects, itScenarios, type Scenario, sleep, update } from '../helpers/run-api.js';
+import type { RunRef } from '../../src/api/schemas/runs.js';
 
 const t = useTestApp();
 let run: RunRef;

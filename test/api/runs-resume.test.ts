@@ -5,11 +5,11 @@ import {
   getDetails,
   getHistory,
   itScenarios,
-  type RunRef,
   type Scenario,
   scenarioRows,
   setStatus,
 } from '../helpers/run-api.js';
+import type { RunRef } from '../../src/api/schemas/runs.js';
 
 const t = useTestApp();
 let run: RunRef;

@@ -1,22 +1,13 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { encodeRunId } from '../../src/domain/sqid.js';
 import { call, useTestApp } from '../helpers/test-app.js';
-import {
-  createRun,
-  expectError,
-  getDetails,
-  getHistory,
-  listProjects,
-  type RunDetails,
-  type RunRef,
-  setStatus,
-  type StatusEventView,
-  update,
-} from '../helpers/run-api.js';
+import { createRun, expectError, getDetails, getHistory, listProjects, setStatus, update } from '../helpers/run-api.js';
+import type { RunDetails, RunRef } from '../../src/api/schemas/runs.js';
+import type { StatusEvent } from '../../src/api/schemas/status-events.js';
 
 const t = useTestApp();
 let run: RunRef;
-let snapshot: { details: RunDetails; history: StatusEventView[]; graph: unknown; projects: unknown };
+let snapshot: { details: RunDetails; history: StatusEvent[]; graph: unknown; projects: unknown };
 
 const PROJECT = 'shared-name';
 

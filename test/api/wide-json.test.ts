@@ -4,9 +4,11 @@
  * element and never mistaken for deep nesting.
  */
 import { beforeEach, describe, expect, it } from 'vitest';
-import { createRun, getDetails, type RunRef } from '../helpers/run-api.js';
+import { createRun, getDetails } from '../helpers/run-api.js';
 import { call, useTestApp } from '../helpers/test-app.js';
-import { type DataLineView, getOk, ingestOk } from '../helpers/ingest-api.js';
+import { getOk, ingestOk } from '../helpers/ingest-api.js';
+import type { DataLine } from '../../src/api/schemas/logs.js';
+import type { RunRef } from '../../src/api/schemas/runs.js';
 
 const t = useTestApp();
 let run: RunRef;
@@ -51,7 +53,7 @@ describe('wide JSON values are stored whole', () => {
     expect(await ingestOk(t.app, t.key, 'data', { runId: run.runId, projectName: 'wide' }, JSON.stringify(line))).toBe(
       1,
     );
-    const { data } = await getOk<{ data: DataLineView[] }>(t.app, t.key, `/api/runs/data?runId=${run.runId}`);
+    const { data } = await getOk<{ data: DataLine[] }>(t.app, t.key, `/api/runs/data?runId=${run.runId}`);
     expect(data).toHaveLength(1);
     expect(JSON.parse(data[0]!.data)).toEqual(histogram);
   });

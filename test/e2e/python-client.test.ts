@@ -8,20 +8,13 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { encodeRunId } from '../../src/domain/sqid.js';
-import {
-  ISO_MS,
-  type LogLineView,
-  type MetricPointView,
-  type PyValue,
-  pyDumps,
-  pyNdjson,
-  PyFloat,
-  type DataLineView,
-  type FileView,
-  type StatisticsView,
-} from '../helpers/ingest-api.js';
-import type { RunDetails, StatusEventView } from '../helpers/run-api.js';
+import { ISO_MS, type PyValue, pyDumps, pyNdjson, PyFloat } from '../helpers/ingest-api.js';
 import { buildDist, portInUse, spawnServer, type SpawnedServer } from '../helpers/spawned-server.js';
+import type { RunFile } from '../../src/api/schemas/files.js';
+import type { DataLine, LogLine } from '../../src/api/schemas/logs.js';
+import type { MetricPoint, Statistics } from '../../src/api/schemas/metrics.js';
+import type { RunDetails } from '../../src/api/schemas/runs.js';
+import type { StatusEvent } from '../../src/api/schemas/status-events.js';
 
 /** The addresses the client derives from its settings (all four on one port via PLUTO_URL_*). */
 interface ClientUrls {
@@ -401,7 +394,7 @@ describe('pluto-ml against a real stepwise server', () => {
   });
 
   it('reads back every metric point, the NaN as null with its flag', async () => {
-    const { metrics } = await read<{ metrics: MetricPointView[] }>(
+    const { metrics } = await read<{ metrics: MetricPoint[] }>(
       server,
       `/api/runs/metrics?runId=${client.runId}&projectName=${PROJECT}&logName=loss`,
     );
@@ -421,10 +414,7 @@ describe('pluto-ml against a real stepwise server', () => {
       step: 10,
       value: 0.2,
     });
-    const sys = await read<{ metrics: MetricPointView[] }>(
-      server,
-      `/api/runs/metrics?runId=${client.runId}&logGroup=sys`,
-    );
+    const sys = await read<{ metrics: MetricPoint[] }>(server, `/api/runs/metrics?runId=${client.runId}&logGroup=sys`);
     // Contract §4 (amended 2026-11-22): sys/ series keep every sample, keyed by (step, time).
     expect(sys.metrics.map((p) => [p.logName, p.step, p.value])).toEqual([
       ['sys/cpu.percentage', 0, 10.5],
@@ -437,10 +427,7 @@ describe('pluto-ml against a real stepwise server', () => {
   });
 
   it('reads back the statistics computed from the finite values', async () => {
-    const stats = await read<StatisticsView>(
-      server,
-      `/api/runs/statistics?runId=${client.runId}&projectName=${PROJECT}`,
-    );
+    const stats = await read<Statistics>(server, `/api/runs/statistics?runId=${client.runId}&projectName=${PROJECT}`);
     expect(stats).toMatchObject({ runId: client.runId, runName: RUN_NAME, projectName: PROJECT });
     expect(stats.metrics.map((m) => m.logName)).toEqual(['acc', 'loss', 'sys/cpu.percentage', 'sys/memory.percentage']);
     const finiteLoss = Array.from({ length: 100 }, (_, i) => lossAt(i + 1)).filter((v) => Number.isFinite(v));
@@ -460,7 +447,7 @@ describe('pluto-ml against a real stepwise server', () => {
   });
 
   it('reads back the console lines in the order they were produced', async () => {
-    const { logs, total } = await read<{ logs: LogLineView[]; total: number }>(
+    const { logs, total } = await read<{ logs: LogLine[]; total: number }>(
       server,
       `/api/runs/logs?runId=${client.runId}&projectName=${PROJECT}`,
     );
@@ -483,7 +470,7 @@ describe('pluto-ml against a real stepwise server', () => {
       },
       { time: new Date(t0 + 4).toISOString(), logType: 'INFO', lineNumber: 3, message: 'température ✓', step: 0 },
     ]);
-    const errors = await read<{ logs: LogLineView[]; total: number }>(
+    const errors = await read<{ logs: LogLine[]; total: number }>(
       server,
       `/api/runs/logs?runId=${client.runId}&logType=ERROR`,
     );
@@ -491,7 +478,7 @@ describe('pluto-ml against a real stepwise server', () => {
   });
 
   it('reads back the histogram lines with their data text', async () => {
-    const { data, total } = await read<{ data: DataLineView[]; total: number }>(
+    const { data, total } = await read<{ data: DataLine[]; total: number }>(
       server,
       `/api/runs/data?runId=${client.runId}&logName=weights%2Fhist`,
     );
@@ -503,7 +490,7 @@ describe('pluto-ml against a real stepwise server', () => {
   });
 
   it('lists the uploaded files and serves byte-identical content from their links without a key', async () => {
-    const { files } = await read<{ files: FileView[] }>(
+    const { files } = await read<{ files: RunFile[] }>(
       server,
       `/api/runs/files?runId=${client.runId}&projectName=${PROJECT}`,
     );
@@ -533,7 +520,7 @@ describe('pluto-ml against a real stepwise server', () => {
   });
 
   it('keeps the status timeline: created RUNNING, then COMPLETED', async () => {
-    const { runId, events } = await read<{ runId: number; events: StatusEventView[] }>(
+    const { runId, events } = await read<{ runId: number; events: StatusEvent[] }>(
       server,
       `/api/runs/status/history?runId=${client.runId}`,
     );
@@ -649,10 +636,7 @@ describe('stepwise serve --pluto-ports', () => {
           status: 'RUNNING',
         });
         // All three ports and the main port see the same data.
-        const { metrics } = await read<{ metrics: MetricPointView[] }>(
-          server,
-          `/api/runs/metrics?runId=${client.runId}`,
-        );
+        const { metrics } = await read<{ metrics: MetricPoint[] }>(server, `/api/runs/metrics?runId=${client.runId}`);
         expect(metrics.map((p) => [p.step, p.value])).toEqual([
           [1, null],
           [2, 0.5],

@@ -6,7 +6,7 @@ import type { Locator, Page } from 'playwright-core';
 import { expect } from 'vitest';
 import { http, ingestHttp } from './http-client.js';
 import { type IngestKind, pyNdjson, type PyValue } from './ingest-api.js';
-import type { RunRef } from './run-api.js';
+import type { RunRef } from '../../src/api/schemas/runs.js';
 
 /** A run made by {@link createRunHttp}: the create answer plus the path of its page. */
 export type SeededRun = RunRef & { path: string };

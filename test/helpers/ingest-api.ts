@@ -1,5 +1,6 @@
 import { expect } from 'vitest';
 import type { App } from '../../src/api/app-types.js';
+import type { MetricPoint, Statistics } from '../../src/api/schemas/metrics.js';
 import { call, type Reply } from './test-app.js';
 
 /** The three NDJSON ingest routes. */
@@ -113,107 +114,6 @@ export async function ingestSeries(
   await ingestOk(app, key, 'metrics', target, pyNdjson(lines));
 }
 
-/** A metric point as GET /api/runs/metrics answers it. */
-export interface MetricPointView {
-  logName: string;
-  logGroup: string;
-  time: string;
-  step: number;
-  value: number | null;
-  valueFlag?: string;
-}
-
-/** One metric's statistics as GET /api/runs/statistics answers it. */
-export interface MetricStatsView {
-  logName: string;
-  logGroup: string;
-  count: number;
-  min: number | null;
-  max: number | null;
-  mean: number | null;
-  stddev: number | null;
-  last: { step: number; value: number | null } | null;
-}
-
-/** The body of GET /api/runs/statistics. */
-export interface StatisticsView {
-  runId: number;
-  runName: string;
-  projectName: string;
-  url: string;
-  metrics: MetricStatsView[];
-}
-
-/** One leaderboard row. */
-export interface LeaderboardRow {
-  rank: number;
-  runId: number;
-  runName: string;
-  status: string;
-  url: string;
-  value: number;
-  tags: string[];
-  createdAt: string;
-  config: unknown;
-}
-
-/** The body of GET /api/runs/leaderboard. */
-export interface LeaderboardView {
-  projectName: string;
-  logName: string;
-  aggregation: string;
-  direction: string;
-  runs: LeaderboardRow[];
-  total: number;
-}
-
-/** The body of GET /api/runs/compare. */
-export interface CompareView {
-  projectName: string;
-  logName: string;
-  comparisonUrl: string;
-  runs: {
-    runId: number;
-    runName: string;
-    url: string;
-    status: string;
-    stats: { count: number; min: number; max: number; mean: number; final: number } | null;
-    config: unknown;
-  }[];
-}
-
-/** One console line as GET /api/runs/logs answers it. */
-export interface LogLineView {
-  time: string;
-  logType: string;
-  lineNumber: number;
-  message: string;
-  step: number;
-}
-
-/** One data line as GET /api/runs/data answers it. */
-export interface DataLineView {
-  time: string;
-  step: number;
-  logName: string;
-  dataType: string;
-  data: string;
-}
-
-/** One file as GET /api/runs/files answers it. */
-export interface FileView {
-  fileName: string;
-  fileType: string;
-  fileSize: number;
-  logName: string;
-  logGroup: string;
-  time: string;
-  step: number;
-  caption: string | null;
-  sampleIndex: number | null;
-  url: string;
-}
-
 /** A GET that must answer 200; returns the body typed as T. */
 export async function getOk<T>(app: App, key: string, url: string): Promise<T> {
   const res = await call(app, 'GET', url, key);
@@ -233,8 +133,8 @@ export async function getMetrics(
   app: App,
   key: string,
   params: Record<string, string | number | undefined>,
-): Promise<MetricPointView[]> {
-  return (await getOk<{ metrics: MetricPointView[] }>(app, key, `/api/runs/metrics?${qs(params)}`)).metrics;
+): Promise<MetricPoint[]> {
+  return (await getOk<{ metrics: MetricPoint[] }>(app, key, `/api/runs/metrics?${qs(params)}`)).metrics;
 }
 
 /** GET /api/runs/statistics that must succeed. */
@@ -242,8 +142,8 @@ export async function getStatistics(
   app: App,
   key: string,
   params: Record<string, string | number | undefined>,
-): Promise<StatisticsView> {
-  return getOk<StatisticsView>(app, key, `/api/runs/statistics?${qs(params)}`);
+): Promise<Statistics> {
+  return getOk<Statistics>(app, key, `/api/runs/statistics?${qs(params)}`);
 }
 
 /** The ISO 8601 UTC form with milliseconds docs/api.md §1.1 requires for every time. */

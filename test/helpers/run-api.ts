@@ -1,63 +1,9 @@
 import { expect, it } from 'vitest';
 import type { App } from '../../src/api/app-types.js';
+import type { Project } from '../../src/api/schemas/projects.js';
+import type { RunDetails, RunRef } from '../../src/api/schemas/runs.js';
+import type { StatusEvent } from '../../src/api/schemas/status-events.js';
 import { call, type Reply, type TestApp } from './test-app.js';
-
-/** The answer of runs/create and runs/resume. */
-export interface RunRef {
-  runId: number;
-  number: number;
-  displayId: string;
-  projectName: string;
-  organizationSlug: string;
-  url: string;
-  resumed: boolean;
-  forkedFromRunId: number | null;
-  forkStep: number | null;
-}
-
-/** The answer of the run details endpoints. */
-export interface RunDetails {
-  id: number;
-  name: string;
-  number: number;
-  displayId: string;
-  status: string;
-  tags: string[];
-  createdAt: string;
-  updatedAt: string;
-  statusUpdated: string;
-  projectName: string;
-  externalId: string | null;
-  forkedFromRunId: number | null;
-  forkStep: number | null;
-  logNames: { logName: string; logType: string; logGroup: string }[];
-  config: unknown;
-  systemMetadata: unknown;
-  loggerSettings: unknown;
-  statusMetadata: unknown;
-  notes: string | null;
-  url: string;
-}
-
-/** One status timeline event as GET /api/runs/status/history answers it. */
-export interface StatusEventView {
-  id: number;
-  runId: number;
-  fromStatus: string | null;
-  toStatus: string;
-  source: string;
-  metadata: unknown;
-  createdAt: string;
-}
-
-/** One project as GET /api/runs/projects answers it. */
-export interface ProjectView {
-  id: number;
-  name: string;
-  createdAt: string;
-  updatedAt: string;
-  runCount: number;
-}
 
 /** The response must be a 200; otherwise the test fails showing the body. */
 function ok(res: Reply, what: string): Reply['body'] {
@@ -76,15 +22,15 @@ export async function getDetails(app: App, key: string, runId: number): Promise<
 }
 
 /** GET /api/runs/status/history?runId= that must succeed; returns the events. */
-export async function getHistory(app: App, key: string, runId: number): Promise<StatusEventView[]> {
+export async function getHistory(app: App, key: string, runId: number): Promise<StatusEvent[]> {
   const body = ok(await call(app, 'GET', `/api/runs/status/history?runId=${runId}`, key), 'history');
   expect(body.runId).toBe(runId);
-  return body.events as StatusEventView[];
+  return body.events as StatusEvent[];
 }
 
 /** GET /api/runs/projects that must succeed; returns the projects. */
-export async function listProjects(app: App, key: string): Promise<ProjectView[]> {
-  return ok(await call(app, 'GET', '/api/runs/projects', key), 'projects').projects as ProjectView[];
+export async function listProjects(app: App, key: string): Promise<Project[]> {
+  return ok(await call(app, 'GET', '/api/runs/projects', key), 'projects').projects as Project[];
 }
 
 /** POST /api/runs/status/update that must answer {success: true}. */

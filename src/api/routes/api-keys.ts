@@ -3,23 +3,9 @@ import { createOrgKey, listOrgKeys, revokeOrgKey } from '../../services/api-keys
 import type { Deps } from '../../services/context.js';
 import type { App } from '../app-types.js';
 import { ctxOf } from '../hooks/auth-hook.js';
-import { Nullable, Opt, StringEnum } from '../schema-helpers.js';
-import { apiKeyView, KEY_STATUSES } from '../views/api-key-view.js';
-
-const keyFields = {
-  id: Type.Integer(),
-  name: Type.String(),
-  prefix: Type.String({ description: 'The first characters of the key: enough to recognise it, never to use it.' }),
-  userName: Type.String({ description: 'The user the key acts as.' }),
-  createdAt: Type.String(),
-  lastUsedAt: Nullable(Type.String({ description: 'Recorded at most once a minute.' })),
-  expiresAt: Nullable(Type.String()),
-  revokedAt: Nullable(Type.String()),
-  status: StringEnum(KEY_STATUSES),
-  current: Type.Boolean({ description: 'True for the key this request was made with (or its session’s key).' }),
-};
-/** One key as the API shows it: never the key itself nor its hash. */
-const KeySchema = Type.Object(keyFields);
+import { Opt } from '../schema-helpers.js';
+import { ApiKey, ApiKeyList, CreatedKey } from '../schemas/api-keys.js';
+import { apiKeyView } from '../views/api-key-view.js';
 
 const CreateKeyBody = Type.Object({
   name: Type.String({ minLength: 1, maxLength: 100, description: 'Printable, one line.' }),
@@ -44,7 +30,7 @@ export function registerApiKeyRoutes(app: App, deps: Deps): void {
       schema: {
         description:
           'The requesting user’s keys, or every key of the organization when that user is its admin; newest first.',
-        response: { 200: Type.Object({ keys: Type.Array(KeySchema) }) },
+        response: { 200: ApiKeyList },
       },
     },
     async (request) => {
@@ -63,7 +49,7 @@ export function registerApiKeyRoutes(app: App, deps: Deps): void {
           'expires no later than the key making the request (a session: the key that opened it); asking ' +
           'for a later expiry, or none, from an expiring key is a 400.',
         body: CreateKeyBody,
-        response: { 200: Type.Object({ ...keyFields, key: Type.String() }) },
+        response: { 200: CreatedKey },
       },
     },
     async (request) => {
@@ -82,7 +68,7 @@ export function registerApiKeyRoutes(app: App, deps: Deps): void {
           'user’s key is a 404; again: no change). Requests with it, and sessions signed in with it, are ' +
           'refused within a second, this request’s own key included. keyId: decimal digits, no leading zeros.',
         params: Type.Object({ keyId: Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER }) }),
-        response: { 200: KeySchema },
+        response: { 200: ApiKey },
       },
     },
     async (request) => {

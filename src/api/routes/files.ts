@@ -10,10 +10,11 @@ import { receiveUpload } from '../../services/upload-receive.js';
 import { admitRequest } from '../hooks/ingest-admission.js';
 import { admissionOf } from './ingest.js';
 import type { App } from '../app-types.js';
-import { fileTexts } from '../views/file-view.js';
-import { jsonStream, sendJsonStream } from '../sliced-json.js';
+import { RunFileList, UploadLinks } from '../schemas/files.js';
+import { fileView } from '../views/file-view.js';
+import { jsonStream, objectMembers, sendJsonStream } from '../sliced-json.js';
 import { ctxOf } from '../hooks/auth-hook.js';
-import { Nullable, Opt, QueryInt, RunId, Step } from '../schema-helpers.js';
+import { Opt, QueryInt, RunId, Step } from '../schema-helpers.js';
 
 const FileBody = Type.Object({
   fileName: Type.String({ minLength: 1, maxLength: 255 }),
@@ -24,19 +25,6 @@ const FileBody = Type.Object({
   time: Opt(Type.Integer({ minimum: 0, maximum: 8.64e15 })),
   caption: Opt(Type.String({ maxLength: 10_000 })),
   sampleIndex: Opt(Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER })),
-});
-
-const FileView = Type.Object({
-  fileName: Type.String(),
-  fileType: Type.String(),
-  fileSize: Type.Integer(),
-  logName: Type.String(),
-  logGroup: Type.String(),
-  time: Type.String(),
-  step: Type.Integer(),
-  caption: Nullable(Type.String()),
-  sampleIndex: Nullable(Type.Integer()),
-  url: Type.String(),
 });
 
 /** What an upload in flight is counted as by admission: bytes stream through, about this much at a time. */
@@ -64,7 +52,7 @@ export async function registerFileRoutes(app: App, deps: Deps): Promise<void> {
     {
       schema: {
         body: Type.Object({ files: Type.Array(FileBody, { maxItems: 10_000 }) }),
-        response: { 200: Type.Record(Type.String(), Type.Array(Type.Record(Type.String(), Type.String()))) },
+        response: { 200: UploadLinks },
       },
     },
     async (request) => {
@@ -119,12 +107,12 @@ export async function registerFileRoutes(app: App, deps: Deps): Promise<void> {
           limit: Type.Optional(QueryInt(1, MAX_FILES_PER_READ)),
           offset: Type.Optional(QueryInt(0, Number.MAX_SAFE_INTEGER)),
         }),
-        response: { 200: Type.Object({ files: Type.Array(FileView) }) },
+        response: { 200: RunFileList },
       },
     },
     async (request, reply) => {
       const files = await listRunFiles(ctxOf(deps, request), request.query);
-      return sendJsonStream(reply, jsonStream({}, 'files', fileTexts(files)));
+      return sendJsonStream(reply, jsonStream<RunFileList>({ files: objectMembers([files], fileView) }));
     },
   );
 }

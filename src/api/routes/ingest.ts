@@ -1,9 +1,9 @@
-import { Type } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
 import type { Deps } from '../../services/context.js';
 import { ingestData, ingestLogs, ingestMetrics, ingestRun } from '../../services/ingest.js';
 import type { App } from '../app-types.js';
 import { ctxOf } from '../hooks/auth-hook.js';
+import { Accepted } from '../schemas/common.js';
 import { utf8Text } from '../body-text.js';
 import { Admission, type AdmissionLimits, installAdmission } from '../hooks/ingest-admission.js';
 
@@ -30,8 +30,6 @@ export function admissionOf(deps: Deps): Admission {
   if (!admission) admissions.set(deps, (admission = new Admission(limitsOf(deps))));
   return admission;
 }
-
-const Accepted = Type.Object({ success: Type.Boolean(), count: Type.Integer() });
 
 /**
  * POST /ingest/metrics, /ingest/logs, /ingest/data: NDJSON bodies for the run named by

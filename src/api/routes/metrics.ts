@@ -5,34 +5,14 @@ import { AGGREGATIONS, compareRuns, DIRECTIONS, leaderboard, metricNames } from 
 import { comparisonUrl, runUrl } from '../../services/run-urls.js';
 import type { App } from '../app-types.js';
 import { ctxOf } from '../hooks/auth-hook.js';
-import { JsonValue, Nullable, QueryInt, RunId, StringEnum } from '../schema-helpers.js';
+import { QueryInt, RunId, StringEnum } from '../schema-helpers.js';
+import { MetricNames, MetricPoints, Statistics } from '../schemas/metrics.js';
+import { Compare, Leaderboard } from '../schemas/rankings.js';
 import { itemMembers, jsonPieces, jsonStream, objectMembers, sendJsonBuffer, sendJsonStream } from '../sliced-json.js';
 import { compareRowView, leaderboardRowView, metricPointViews, metricStatsView } from '../views/metric-view.js';
 
 const Name = Type.String({ maxLength: 1024 });
 const OptName = Type.Optional(Name);
-const Num = Nullable(Type.Number());
-
-const MetricPoint = Type.Object({
-  logName: Type.String(),
-  logGroup: Type.String(),
-  time: Type.String(),
-  step: Type.Integer(),
-  value: Num,
-  valueFlag: Type.Optional(Type.String()),
-});
-
-const MetricStats = Type.Object({
-  logName: Type.String(),
-  logGroup: Type.String(),
-  count: Type.Integer(),
-  min: Num,
-  max: Num,
-  mean: Num,
-  stddev: Num,
-  last: Nullable(Type.Object({ step: Type.Integer(), value: Num })),
-});
-
 const LEADERBOARD_DESCRIPTION =
   'Runs of a project ranked by an aggregate of one metric, each with its whole `config`. One answer ' +
   'holds at most STEPWISE_READ_MAX_BYTES bytes (default 64 MB), measured from the stored configs before ' +
@@ -70,12 +50,12 @@ export function registerMetricRoutes(app: App, deps: Deps): void {
           stepMin: Type.Optional(QueryInt(0, Number.MAX_SAFE_INTEGER)),
           stepMax: Type.Optional(QueryInt(0, Number.MAX_SAFE_INTEGER)),
         }),
-        response: { 200: Type.Object({ metrics: Type.Array(MetricPoint) }) },
+        response: { 200: MetricPoints },
       },
     },
     async (request, reply) => {
       const series = await queryMetrics(ctxOf(deps, request), request.query);
-      return sendJsonStream(reply, jsonStream({}, 'metrics', itemMembers(metricPointViews(series))));
+      return sendJsonStream(reply, jsonStream<MetricPoints>({ metrics: itemMembers(metricPointViews(series)) }));
     },
   );
 
@@ -88,23 +68,16 @@ export function registerMetricRoutes(app: App, deps: Deps): void {
           'metrics (default 100,000): more is refused with 400 `RESULT_TOO_LARGE`, whose error asks for ' +
           '`logName` or `logGroup`.',
         querystring: Type.Object({ runId: RunId, projectName: OptName, logName: OptName, logGroup: OptName }),
-        response: {
-          200: Type.Object({
-            runId: Type.Integer(),
-            runName: Type.String(),
-            projectName: Type.String(),
-            url: Type.String(),
-            metrics: Type.Array(MetricStats),
-          }),
-        },
+        response: { 200: Statistics },
       },
     },
     async (request, reply) => {
       const ctx = ctxOf(deps, request);
       const { run, summaries } = await runStatistics(ctx, request.query);
       const url = runUrl(publicUrl, ctx.principal.orgSlug, run.projectName, run.id);
-      const head = { runId: run.id, runName: run.name, projectName: run.projectName, url };
-      return sendJsonBuffer(reply, await jsonPieces(head, 'metrics', [summaries.map(metricStatsView)]));
+      const metrics = itemMembers([summaries.map(metricStatsView)]);
+      const answer = { runId: run.id, runName: run.name, projectName: run.projectName, url, metrics };
+      return sendJsonBuffer(reply, await jsonPieces<Statistics>(answer));
     },
   );
 
@@ -121,28 +94,7 @@ export function registerMetricRoutes(app: App, deps: Deps): void {
           limit: QueryInt(1, 100, 20),
           offset: QueryInt(0, Number.MAX_SAFE_INTEGER, 0),
         }),
-        response: {
-          200: Type.Object({
-            projectName: Type.String(),
-            logName: Type.String(),
-            aggregation: Type.String(),
-            direction: Type.String(),
-            runs: Type.Array(
-              Type.Object({
-                rank: Type.Integer(),
-                runId: Type.Integer(),
-                runName: Type.String(),
-                status: Type.String(),
-                url: Type.String(),
-                value: Type.Number(),
-                tags: Type.Array(Type.String()),
-                createdAt: Type.String(),
-                config: JsonValue,
-              }),
-            ),
-            total: Type.Integer(),
-          }),
-        },
+        response: { 200: Leaderboard },
       },
     },
     async (request, reply) => {
@@ -159,7 +111,7 @@ export function registerMetricRoutes(app: App, deps: Deps): void {
       );
       return sendJsonStream(
         reply,
-        jsonStream({ projectName, logName, aggregation, direction }, 'runs', runs, { total }),
+        jsonStream<Leaderboard>({ projectName, logName, aggregation, direction, runs, total }),
       );
     },
   );
@@ -174,31 +126,7 @@ export function registerMetricRoutes(app: App, deps: Deps): void {
           projectName: Type.String({ minLength: 1, maxLength: 256 }),
           logName: Type.String({ minLength: 1, maxLength: 1024 }),
         }),
-        response: {
-          200: Type.Object({
-            projectName: Type.String(),
-            logName: Type.String(),
-            comparisonUrl: Type.String(),
-            runs: Type.Array(
-              Type.Object({
-                runId: Type.Integer(),
-                runName: Type.String(),
-                url: Type.String(),
-                status: Type.String(),
-                stats: Nullable(
-                  Type.Object({
-                    count: Type.Integer(),
-                    min: Type.Number(),
-                    max: Type.Number(),
-                    mean: Num,
-                    final: Type.Number(),
-                  }),
-                ),
-                config: JsonValue,
-              }),
-            ),
-          }),
-        },
+        response: { 200: Compare },
       },
     },
     async (request, reply) => {
@@ -207,9 +135,9 @@ export function registerMetricRoutes(app: App, deps: Deps): void {
       const asked = parseRunIds(request.query.runIds, MAX_COMPARE_RUNS);
       const { runIds, rows } = await compareRuns(ctx, projectName, logName, asked);
       const slug = ctx.principal.orgSlug;
-      const head = { projectName, logName, comparisonUrl: comparisonUrl(publicUrl, slug, projectName, runIds) };
+      const url = comparisonUrl(publicUrl, slug, projectName, runIds);
       const runs = objectMembers(rows, (row) => compareRowView(row, publicUrl, slug));
-      return sendJsonStream(reply, jsonStream(head, 'runs', runs));
+      return sendJsonStream(reply, jsonStream<Compare>({ projectName, logName, comparisonUrl: url, runs }));
     },
   );
 
@@ -223,7 +151,7 @@ export function registerMetricRoutes(app: App, deps: Deps): void {
           runIds: Type.Optional(Type.String({ maxLength: 20_000 })),
           limit: QueryInt(1, 10_000, 500),
         }),
-        response: { 200: Type.Object({ projectName: Type.String(), metricNames: Type.Array(Type.String()) }) },
+        response: { 200: MetricNames },
       },
     },
     async (request) => {

@@ -4,28 +4,13 @@ import type { Deps } from '../../services/context.js';
 import { createAlert, heartbeat, listAlerts, listData, listLogs } from '../../services/run-activity.js';
 import type { App } from '../app-types.js';
 import { alertView, dataLineView } from '../views/activity-view.js';
-import { jsonTextPieces, sendJsonBuffer } from '../sliced-json.js';
+import { jsonPieces, sendJsonBuffer, textMembers } from '../sliced-json.js';
 import { ctxOf } from '../hooks/auth-hook.js';
-import { JsonValue, Nullable, QueryInt, RunId, StringEnum } from '../schema-helpers.js';
+import { Nullable, QueryInt, RunId, StringEnum } from '../schema-helpers.js';
+import { StatusAnswer } from '../schemas/common.js';
+import { AlertList, DataPage, type LogLine, LogPage } from '../schemas/logs.js';
 
 const OptProject = Type.Optional(Type.String({ maxLength: 256 }));
-
-/** A console line in the logs answer; the store writes each line's JSON text in this shape and key order. */
-const LogLine = Type.Object({
-  time: Type.String(),
-  logType: Type.String(),
-  lineNumber: Type.Integer(),
-  message: Type.String(),
-  step: Type.Integer(),
-});
-
-const DataLine = Type.Object({
-  time: Type.String(),
-  step: Type.Integer(),
-  logName: Type.String(),
-  dataType: Type.String(),
-  data: Type.String(),
-});
 
 const AlertSchema = Type.Object(
   {
@@ -50,12 +35,13 @@ export function registerRunActivityRoutes(app: App, deps: Deps): void {
           limit: QueryInt(1, 10_000, 1000),
           offset: QueryInt(0, Number.MAX_SAFE_INTEGER, 0),
         }),
-        response: { 200: Type.Object({ logs: Type.Array(LogLine), total: Type.Integer() }) },
+        response: { 200: LogPage },
       },
     },
     async (request, reply) => {
       const { lines, total } = await listLogs(ctxOf(deps, request), request.query);
-      return sendJsonBuffer(reply, await jsonTextPieces({}, 'logs', lines, { total }));
+      // The store writes each line's JSON text in LogLine's shape and key order.
+      return sendJsonBuffer(reply, await jsonPieces<LogPage>({ logs: textMembers<LogLine>(lines), total }));
     },
   );
 
@@ -70,7 +56,7 @@ export function registerRunActivityRoutes(app: App, deps: Deps): void {
           limit: QueryInt(1, 10_000, 1000),
           offset: QueryInt(0, Number.MAX_SAFE_INTEGER, 0),
         }),
-        response: { 200: Type.Object({ data: Type.Array(DataLine), total: Type.Integer() }) },
+        response: { 200: DataPage },
       },
     },
     async (request) => {
@@ -81,7 +67,7 @@ export function registerRunActivityRoutes(app: App, deps: Deps): void {
 
   app.post(
     '/api/runs/trigger',
-    { schema: { body: Type.Object({ runId: RunId }), response: { 200: Type.Object({ status: Type.String() }) } } },
+    { schema: { body: Type.Object({ runId: RunId }), response: { 200: StatusAnswer } } },
     async (request) => ({ status: await heartbeat(ctxOf(deps, request), request.body.runId) }),
   );
 
@@ -90,7 +76,7 @@ export function registerRunActivityRoutes(app: App, deps: Deps): void {
     {
       schema: {
         body: Type.Object({ runId: RunId, alert: AlertSchema }),
-        response: { 200: Type.Object({ status: Type.String() }) },
+        response: { 200: StatusAnswer },
       },
     },
     async (request) => {
@@ -104,21 +90,7 @@ export function registerRunActivityRoutes(app: App, deps: Deps): void {
     {
       schema: {
         querystring: Type.Object({ runId: RunId }),
-        response: {
-          200: Type.Object({
-            runId: Type.Integer(),
-            alerts: Type.Array(
-              Type.Object({
-                id: Type.Integer(),
-                level: Nullable(Type.String()),
-                title: Nullable(Type.String()),
-                body: Nullable(Type.String()),
-                time: Type.String(),
-                payload: JsonValue,
-              }),
-            ),
-          }),
-        },
+        response: { 200: AlertList },
       },
     },
     async (request) => ({

@@ -5,7 +5,8 @@ import type { Deps } from '../../services/context.js';
 import type { App } from '../app-types.js';
 import { ctxOf } from '../hooks/auth-hook.js';
 import { Opt, ProjectName, RunId, Step, Tags } from '../schema-helpers.js';
-import { RunRefSchema, runRefView } from '../views/run-view.js';
+import { RunRef } from '../schemas/runs.js';
+import { runRefView } from '../views/run-view.js';
 
 const EpochMs = Type.Integer({ minimum: 0, maximum: 8.64e15 });
 
@@ -35,13 +36,13 @@ const ResumeBody = Type.Object({
 /** POST /api/runs/create and POST /api/runs/resume. */
 export function registerRunCreateRoutes(app: App, deps: Deps): void {
   const publicUrl = deps.config.publicUrl;
-  app.post('/api/runs/create', { schema: { body: CreateBody, response: { 200: RunRefSchema } } }, async (request) => {
+  app.post('/api/runs/create', { schema: { body: CreateBody, response: { 200: RunRef } } }, async (request) => {
     const ctx = ctxOf(deps, request);
     const { run, resumed } = await createRun(ctx, request.body);
     return runRefView(run, resumed, publicUrl, ctx.principal.orgSlug);
   });
 
-  app.post('/api/runs/resume', { schema: { body: ResumeBody, response: { 200: RunRefSchema } } }, async (request) => {
+  app.post('/api/runs/resume', { schema: { body: ResumeBody, response: { 200: RunRef } } }, async (request) => {
     const ctx = ctxOf(deps, request);
     const run = await resumeRun(ctx, request.body);
     return runRefView(run, true, publicUrl, ctx.principal.orgSlug);

@@ -8,7 +8,8 @@ import type { App } from '../app-types.js';
 import { ctxOf } from '../hooks/auth-hook.js';
 import { RunId } from '../schema-helpers.js';
 import { sendJsonStream } from '../sliced-json.js';
-import { RunDetailsSchema, runDetailsPieces } from '../views/run-view.js';
+import { RunDetails, RunIdAnswer } from '../schemas/runs.js';
+import { runDetailsPieces } from '../views/run-view.js';
 
 const DETAILS_BOUND =
   'One answer holds at most STEPWISE_READ_MAX_ITEMS log names (default 100,000) and STEPWISE_READ_MAX_BYTES ' +
@@ -24,7 +25,7 @@ export function registerRunDetailsRoutes(app: App, deps: Deps): void {
       schema: {
         description: `A run with its log names and JSON fields. ${DETAILS_BOUND}`,
         params: Type.Object({ runId: RunId }),
-        response: { 200: RunDetailsSchema },
+        response: { 200: RunDetails },
       },
     },
     async (request, reply) => {
@@ -41,7 +42,7 @@ export function registerRunDetailsRoutes(app: App, deps: Deps): void {
         description: `The details of a run by its display id, as GET /api/runs/details/{runId}. ${DETAILS_BOUND}`,
         params: Type.Object({ displayId: Type.String({ minLength: 1, maxLength: 64 }) }),
         querystring: Type.Object({ projectName: Type.Optional(Type.String({ minLength: 1 })) }),
-        response: { 200: RunDetailsSchema },
+        response: { 200: RunDetails },
       },
     },
     async (request, reply) => {
@@ -57,7 +58,7 @@ export function registerRunDetailsRoutes(app: App, deps: Deps): void {
     {
       schema: {
         params: Type.Object({ sqid: Type.String({ minLength: 1, maxLength: 64 }) }),
-        response: { 200: Type.Object({ runId: Type.Integer() }) },
+        response: { 200: RunIdAnswer },
       },
     },
     async (request) => {

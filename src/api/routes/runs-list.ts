@@ -3,30 +3,10 @@ import type { Deps } from '../../services/context.js';
 import { listRuns } from '../../services/run-list.js';
 import type { App } from '../app-types.js';
 import { ctxOf } from '../hooks/auth-hook.js';
-import { JsonValue, Nullable, ProjectName, QueryInt } from '../schema-helpers.js';
+import { ProjectName, QueryInt } from '../schema-helpers.js';
+import { RunList } from '../schemas/runs.js';
 import { jsonStream, objectMembers, sendJsonStream } from '../sliced-json.js';
 import { runRowView } from '../views/run-view.js';
-
-const Num = Nullable(Type.Number());
-
-const RunRow = Type.Object({
-  id: Type.Integer(),
-  name: Type.String(),
-  number: Type.Integer(),
-  displayId: Type.String(),
-  projectName: Type.String(),
-  status: Type.String(),
-  tags: Type.Array(Type.String()),
-  createdAt: Type.String(),
-  updatedAt: Type.String(),
-  url: Type.String(),
-  forkedFromRunId: Nullable(Type.Integer()),
-  forkStep: Nullable(Type.Integer()),
-  config: JsonValue,
-  summary: Type.Optional(
-    Type.Record(Type.String(), Type.Object({ last: Num, min: Num, max: Num, mean: Num, count: Type.Integer() })),
-  ),
-});
 
 /** GET /api/runs/list: run search (see services/run-search.ts and docs/api.md §9). */
 export function registerRunListRoutes(app: App, deps: Deps): void {
@@ -53,14 +33,14 @@ export function registerRunListRoutes(app: App, deps: Deps): void {
           metrics: Type.Optional(Type.String({ maxLength: 20_000 })),
           configKeys: Type.Optional(Type.String({ maxLength: 10_000 })),
         }),
-        response: { 200: Type.Object({ runs: Type.Array(RunRow), total: Type.Integer() }) },
+        response: { 200: RunList },
       },
     },
     async (request, reply) => {
       const ctx = ctxOf(deps, request);
       const { total, batches } = await listRuns(ctx, request.query);
       const rows = objectMembers(batches, (row) => runRowView(row, deps.config.publicUrl, ctx.principal.orgSlug));
-      return sendJsonStream(reply, jsonStream({}, 'runs', rows, { total }));
+      return sendJsonStream(reply, jsonStream<RunList>({ runs: rows, total }));
     },
   );
 }

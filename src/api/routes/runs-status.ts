@@ -4,7 +4,9 @@ import type { Deps } from '../../services/context.js';
 import { statusHistory, updateRunStatus } from '../../services/run-status.js';
 import type { App } from '../app-types.js';
 import { ctxOf } from '../hooks/auth-hook.js';
-import { JsonValue, Nullable, Opt, RunId, StringEnum, Success } from '../schema-helpers.js';
+import { Opt, RunId, StringEnum } from '../schema-helpers.js';
+import { Success } from '../schemas/common.js';
+import { StatusHistory } from '../schemas/status-events.js';
 import { statusEventView } from '../views/status-event-view.js';
 
 const StatusBody = Type.Object({
@@ -12,16 +14,6 @@ const StatusBody = Type.Object({
   status: StringEnum(RUN_STATUSES),
   statusMetadata: Opt(Type.String()),
   loggerSettings: Opt(Type.String()),
-});
-
-const EventSchema = Type.Object({
-  id: Type.Integer(),
-  runId: Type.Integer(),
-  fromStatus: Nullable(Type.String()),
-  toStatus: Type.String(),
-  source: Type.String(),
-  metadata: JsonValue,
-  createdAt: Type.String(),
 });
 
 /** POST /api/runs/status/update and GET /api/runs/status/history. */
@@ -36,7 +28,7 @@ export function registerRunStatusRoutes(app: App, deps: Deps): void {
     {
       schema: {
         querystring: Type.Object({ runId: RunId }),
-        response: { 200: Type.Object({ runId: Type.Integer(), events: Type.Array(EventSchema) }) },
+        response: { 200: StatusHistory },
       },
     },
     async (request) => {

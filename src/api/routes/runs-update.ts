@@ -11,13 +11,11 @@ import {
 } from '../../services/run-updates.js';
 import type { App } from '../app-types.js';
 import { ctxOf } from '../hooks/auth-hook.js';
-import { Nullable, RunId, StringEnum, Success, Tags } from '../schema-helpers.js';
+import { Nullable, RunId, StringEnum, Tags } from '../schema-helpers.js';
+import { Success } from '../schemas/common.js';
+import { ModelGraph, ModelGraphAnswer } from '../schemas/runs.js';
 
 const LogName = Type.String({ minLength: 1, maxLength: 1024 });
-const GraphSchema = Type.Object({
-  format: Type.String({ maxLength: 256 }),
-  nodes: Type.Record(Type.String(), Type.Unknown()),
-});
 const ok = { 200: Success };
 
 /** notes/update, config/update, tags/update, logName/add, modelGraph/create and GET modelGraph. */
@@ -84,7 +82,7 @@ export function registerRunUpdateRoutes(app: App, deps: Deps): void {
 
   app.post(
     '/api/runs/modelGraph/create',
-    { schema: { body: Type.Object({ runId: RunId, graph: GraphSchema }), response: ok } },
+    { schema: { body: Type.Object({ runId: RunId, graph: ModelGraph }), response: ok } },
     async (request) => {
       await setModelGraph(ctxOf(deps, request), request.body.runId, request.body.graph);
       return { success: true };
@@ -96,13 +94,13 @@ export function registerRunUpdateRoutes(app: App, deps: Deps): void {
     {
       schema: {
         querystring: Type.Object({ runId: RunId }),
-        response: { 200: Type.Object({ runId: Type.Integer(), graph: GraphSchema }) },
+        response: { 200: ModelGraphAnswer },
       },
     },
     async (request) => {
       const ctx = ctxOf(deps, request);
       const graph = await getModelGraph(ctx, request.query.runId);
-      return { runId: request.query.runId, graph: graph as { format: string; nodes: Record<string, unknown> } };
+      return { runId: request.query.runId, graph: graph as ModelGraph };
     },
   );
 }

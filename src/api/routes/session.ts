@@ -4,7 +4,8 @@ import type { SessionAuthenticator } from '../../services/session-authenticator.
 import type { App } from '../app-types.js';
 import { assertSameOrigin } from '../same-origin.js';
 import { clearedSessionCookie, readSessionCookies, sessionCookie } from '../session-cookie.js';
-import { ValidateResponse, validAnswer } from './auth.js';
+import { Session } from '../schemas/session.js';
+import { validAnswer } from './auth.js';
 
 const SignInBody = Type.Object({ apiKey: Type.String() });
 
@@ -20,7 +21,7 @@ export function registerSessionRoutes(app: App, deps: Deps, sessions: SessionAut
 
   app.post(
     '/api/session',
-    { config: { public: true }, schema: { body: SignInBody, response: { 200: ValidateResponse }, security: [] } },
+    { config: { public: true }, schema: { body: SignInBody, response: { 200: Session }, security: [] } },
     async (request, reply) => {
       assertSameOrigin(request, publicUrl);
       const { principal, token } = await sessions.signIn(request.body.apiKey);

@@ -1,14 +1,12 @@
 import { iso } from '../../domain/iso.js';
 import type { ApiKeyRecord } from '../../domain/types.js';
-
-/** What a key is now: revoked, past its expiry, or usable. */
-export const KEY_STATUSES = ['ACTIVE', 'REVOKED', 'EXPIRED'] as const;
+import type { ApiKey } from '../schemas/api-keys.js';
 
 const isoOrNull = (ms: number | null): string | null => (ms === null ? null : iso(ms));
 
 /** A key record as answered: ISO times, its status at `now`, whether it is the request's own key. */
-export function apiKeyView(k: ApiKeyRecord, currentKeyId: number, now: number) {
-  const status: (typeof KEY_STATUSES)[number] =
+export function apiKeyView(k: ApiKeyRecord, currentKeyId: number, now: number): ApiKey {
+  const status: ApiKey['status'] =
     k.revokedAt !== null ? 'REVOKED' : k.expiresAt !== null && k.expiresAt < now ? 'EXPIRED' : 'ACTIVE';
   return {
     id: k.id,

@@ -1,8 +1,9 @@
 import type { FileRecord } from '../../domain/types.js';
 import { iso } from '../../domain/iso.js';
+import type { RunFile } from '../schemas/files.js';
 
 /** A stored file with its download link as GET /api/runs/files answers it. */
-export const fileView = (r: FileRecord & { url: string }) => ({
+export const fileView = (r: FileRecord & { url: string }): RunFile => ({
   fileName: r.fileName,
   fileType: r.fileType,
   fileSize: r.fileSize,
@@ -14,8 +15,3 @@ export const fileView = (r: FileRecord & { url: string }) => ({
   sampleIndex: r.sampleIndex,
   url: r.url,
 });
-
-/** The files of a listing as JSON texts (one per file, made as the answer is sent). */
-export function* fileTexts(files: readonly (FileRecord & { url: string })[]): Generator<string> {
-  for (const f of files) yield JSON.stringify(fileView(f));
-}

@@ -1,9 +1,12 @@
-import type { MetricPoint, SeriesSummary } from '../../domain/types.js';
+import type { MetricPoint as StoredPoint, SeriesSummary } from '../../domain/types.js';
 import { iso } from '../../domain/iso.js';
 import { logGroupOf } from '../../domain/log-group.js';
 import type { ComparedRun, RankedRunRow } from '../../services/metric-rankings.js';
 import { runUrl } from '../../services/run-urls.js';
-import { RawJson } from '../sliced-json.js';
+import type { MetricPoint, MetricStats } from '../schemas/metrics.js';
+import type { CompareRow, CompareStats, LeaderboardRow } from '../schemas/rankings.js';
+import type { MetricSummary } from '../schemas/runs.js';
+import { RawJson, type WithRawJson } from '../sliced-json.js';
 
 /** The number, or null when it is NaN or ±Infinity (an overflowed moment of huge values). */
 export const finiteOrNull = (x: number | null): number | null => (x !== null && Number.isFinite(x) ? x : null);
@@ -12,27 +15,17 @@ export const finiteOrNull = (x: number | null): number | null => (x !== null && 
 const summaryStddev = (s: SeriesSummary): number | null =>
   s.count > 0 ? Math.sqrt(Math.max(0, s.m2 / s.count)) : null;
 
-/** A metric point as GET /api/runs/metrics answers it. */
-export interface MetricPointView {
-  logName: string;
-  logGroup: string;
-  time: string;
-  step: number;
-  value: number | null;
-  valueFlag?: string;
-}
-
 /**
  * Each series' points as GET /api/runs/metrics answers them, one array per series, in the
  * series' order: one pass over each series' points, made as the series arrive.
  */
 export async function* metricPointViews(
-  series: AsyncIterable<{ logName: string; points: MetricPoint[] }>,
-): AsyncIterable<MetricPointView[]> {
+  series: AsyncIterable<{ logName: string; points: StoredPoint[] }>,
+): AsyncIterable<MetricPoint[]> {
   for await (const s of series) {
     const logGroup = logGroupOf(s.logName);
     yield s.points.map((p) => {
-      const view: MetricPointView = { logName: s.logName, logGroup, time: iso(p.time), step: p.step, value: p.value };
+      const view: MetricPoint = { logName: s.logName, logGroup, time: iso(p.time), step: p.step, value: p.value };
       if (p.flag !== null) view.valueFlag = p.flag;
       return view;
     });
@@ -40,7 +33,7 @@ export async function* metricPointViews(
 }
 
 /** A metric's statistics as GET /api/runs/statistics answers them (non-finite moments as null). */
-export const metricStatsView = (s: SeriesSummary) => ({
+export const metricStatsView = (s: SeriesSummary): MetricStats => ({
   logName: s.logName,
   logGroup: s.logGroup,
   count: s.count,
@@ -52,7 +45,7 @@ export const metricStatsView = (s: SeriesSummary) => ({
 });
 
 /** A metric's summary in a row of GET /api/runs/list (non-finite values as null). */
-export const metricSummaryView = (s: SeriesSummary) => ({
+export const metricSummaryView = (s: SeriesSummary): MetricSummary => ({
   last: finiteOrNull(s.lastValue),
   min: finiteOrNull(s.min),
   max: finiteOrNull(s.max),
@@ -66,7 +59,7 @@ export const leaderboardRowView = (
   rank: number,
   publicUrl: string,
   orgSlug: string,
-) => ({
+): WithRawJson<LeaderboardRow> => ({
   rank,
   runId: run.id,
   runName: run.name,
@@ -79,13 +72,17 @@ export const leaderboardRowView = (
 });
 
 /** The metric's stats in a compared run: null when the run has no finite value of it. */
-const compareStatsView = (s: SeriesSummary | undefined) =>
+const compareStatsView = (s: SeriesSummary | undefined): CompareStats =>
   s && s.count > 0
     ? { count: s.count, min: s.min!, max: s.max!, mean: finiteOrNull(s.mean), final: s.lastValue! }
     : null;
 
 /** A run with one metric's summary as GET /api/runs/compare answers it, config as stored. */
-export const compareRowView = ({ run, summary, config }: ComparedRun, publicUrl: string, orgSlug: string) => ({
+export const compareRowView = (
+  { run, summary, config }: ComparedRun,
+  publicUrl: string,
+  orgSlug: string,
+): WithRawJson<CompareRow> => ({
   runId: run.id,
   runName: run.name,
   url: runUrl(publicUrl, orgSlug, run.projectName, run.id),

@@ -1,5 +1,10 @@
 import { iso } from '../../domain/iso.js';
-import type { Project } from '../../domain/types.js';
+import type { Project as StoredProject } from '../../domain/types.js';
+import type { Project } from '../schemas/projects.js';
 
 /** A project as GET /api/runs/projects answers it. */
-export const projectView = (p: Project) => ({ ...p, createdAt: iso(p.createdAt), updatedAt: iso(p.updatedAt) });
+export const projectView = (p: StoredProject): Project => ({
+  ...p,
+  createdAt: iso(p.createdAt),
+  updatedAt: iso(p.updatedAt),
+});

@@ -1,5 +1,6 @@
 import { type FormEvent, useId, useState } from 'react';
-import { type CreatedKey, useCreateKey } from '../api/key-queries';
+import type { CreatedKey } from '@server/api/schemas/api-keys';
+import { useCreateKey } from '../api/key-queries';
 
 /** `YYYY-MM-DD` of a local date. */
 const localDate = (d: Date): string =>

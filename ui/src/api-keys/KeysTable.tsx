@@ -1,4 +1,4 @@
-import type { ApiKey } from '../api/key-queries';
+import type { ApiKey } from '@server/api/schemas/api-keys';
 import { formatAgo, formatTime } from '../format';
 
 const STATUS_LABEL: Record<ApiKey['status'], string> = { ACTIVE: 'Active', REVOKED: 'Revoked', EXPIRED: 'Expired' };

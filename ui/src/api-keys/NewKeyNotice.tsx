@@ -1,5 +1,5 @@
 import { useEffect, useId, useRef, useState } from 'react';
-import type { CreatedKey } from '../api/key-queries';
+import type { CreatedKey } from '@server/api/schemas/api-keys';
 import { copyInputText } from './copy-text';
 
 /** The key just created, shown this once in a read-only field with a Copy button. */

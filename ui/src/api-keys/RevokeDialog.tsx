@@ -1,5 +1,5 @@
 import { useEffect, useId, useRef } from 'react';
-import type { ApiKey } from '../api/key-queries';
+import type { ApiKey } from '@server/api/schemas/api-keys';
 import { useRevokeKey } from '../api/key-queries';
 
 /**

@@ -4,36 +4,20 @@
  * (`GET /api/runs/compare`: runIds ≤ 100, projectName and logName are required).
  */
 import { keepPreviousData, queryOptions, useQueries, useQuery } from '@tanstack/react-query';
+import type { Compare } from '@server/api/schemas/rankings';
 import { apiGet } from './client';
 import { metricNamesQuery } from './metric-queries';
-import { LIVE_DETAILS_MS, runDetailsQuery, type Json, type RunDetails } from './run-queries';
+import type { RunDetails } from '@server/api/schemas/runs';
+import { LIVE_DETAILS_MS, runDetailsQuery } from './run-queries';
 
 /** How often a compare page with a RUNNING run asks again. */
 const LIVE_COMPARE_MS = 5_000;
-
-/** One run's statistics of the metric in `GET /api/runs/compare`. */
-export interface CompareRun {
-  runId: number;
-  runName: string;
-  url: string;
-  status: string;
-  stats: { count: number; min: number; max: number; mean: number | null; final: number } | null;
-  config: Json;
-}
-
-/** The answer of `GET /api/runs/compare`. */
-export interface CompareAnswer {
-  projectName: string;
-  logName: string;
-  comparisonUrl: string;
-  runs: CompareRun[];
-}
 
 /** `GET /api/runs/compare`: the statistics of one metric for each run. */
 export const compareStatsQuery = (projectName: string, runIds: readonly number[], logName: string) =>
   queryOptions({
     queryKey: ['compare', projectName, runIds.join(','), logName],
-    queryFn: ({ signal }) => apiGet<CompareAnswer>('/api/runs/compare', { projectName, runIds, logName }, signal),
+    queryFn: ({ signal }) => apiGet<Compare>('/api/runs/compare', { projectName, runIds, logName }, signal),
   });
 
 /** Each run's details, in the order given; a RUNNING run is asked again every few seconds. */

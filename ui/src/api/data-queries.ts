@@ -3,21 +3,8 @@
  * offset): histograms, tables and text series, one line per logged step, `data` as text.
  */
 import { queryOptions, useQuery } from '@tanstack/react-query';
+import type { DataLine, DataPage } from '@server/api/schemas/logs';
 import { apiGet } from './client';
-
-/** One data line as the API answers it. */
-export interface DataLine {
-  time: string;
-  step: number;
-  logName: string;
-  dataType: string;
-  data: string;
-}
-
-interface DataPage {
-  data: DataLine[];
-  total: number;
-}
 
 /** Lines per request (the API's maximum). */
 const PAGE = 10_000;

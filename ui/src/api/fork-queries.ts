@@ -1,21 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
+import type { RunList } from '@server/api/schemas/runs';
 import { apiGet } from './client';
-
-/** A fork of a run as `GET /api/runs/list` answers it (the fields the dashboard shows). */
-export interface ForkRow {
-  id: number;
-  name: string;
-  displayId: string;
-  status: string;
-  url: string;
-  forkedFromRunId: number | null;
-  forkStep: number | null;
-}
-
-interface ForkListAnswer {
-  runs: ForkRow[];
-  total: number;
-}
 
 /** Most forks listed at once (the API's largest page); `total` tells how many there are. */
 export const FORK_LIMIT = 200;
@@ -28,7 +13,7 @@ export const runForksQuery = (runId: number, projectName: string) =>
   queryOptions({
     queryKey: ['run-forks', projectName, runId],
     queryFn: ({ signal }) =>
-      apiGet<ForkListAnswer>(
+      apiGet<RunList>(
         '/api/runs/list',
         {
           projectName,

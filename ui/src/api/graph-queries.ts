@@ -1,11 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
+import type { ModelGraphAnswer } from '@server/api/schemas/runs';
 import { ApiError, apiGet } from './client';
-
-/** A run's model graph as the API stores it: a format name and nodes keyed by id. */
-export interface ModelGraph {
-  format: string;
-  nodes: Record<string, unknown>;
-}
 
 /** `GET /api/runs/modelGraph`: the run's graph, or null when it has none (the API's 404). */
 export const modelGraphQuery = (runId: number) =>
@@ -13,7 +8,7 @@ export const modelGraphQuery = (runId: number) =>
     queryKey: ['model-graph', runId],
     queryFn: async ({ signal }) => {
       try {
-        return (await apiGet<{ graph: ModelGraph }>('/api/runs/modelGraph', { runId }, signal)).graph;
+        return (await apiGet<ModelGraphAnswer>('/api/runs/modelGraph', { runId }, signal)).graph;
       } catch (error) {
         if (error instanceof ApiError && error.status === 404) return null;
         throw error;

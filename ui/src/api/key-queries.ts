@@ -1,34 +1,12 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { ApiKey, ApiKeyList, CreatedKey } from '@server/api/schemas/api-keys';
 import { apiGet, apiPost } from './client';
-
-/** One key of `GET /api/keys`: never the key itself, only its first characters. */
-export interface ApiKey {
-  id: number;
-  name: string;
-  /** The key's first characters, enough to recognise it. */
-  prefix: string;
-  /** The user the key acts as. */
-  userName: string;
-  createdAt: string;
-  /** Recorded at most once a minute. */
-  lastUsedAt: string | null;
-  expiresAt: string | null;
-  revokedAt: string | null;
-  status: 'ACTIVE' | 'REVOKED' | 'EXPIRED';
-  /** True for the key this dashboard session signed in with. */
-  current: boolean;
-}
-
-/** The answer of `POST /api/keys`: the record and, this once, the key in full. */
-export interface CreatedKey extends ApiKey {
-  key: string;
-}
 
 /** `GET /api/keys`. */
 export const apiKeysQuery = () =>
   queryOptions({
     queryKey: ['api-keys'],
-    queryFn: ({ signal }) => apiGet<{ keys: ApiKey[] }>('/api/keys', undefined, signal),
+    queryFn: ({ signal }) => apiGet<ApiKeyList>('/api/keys', undefined, signal),
   });
 
 /** The API keys the signed-in user may manage (its own; every key of the organization for its admin), newest first. */

@@ -10,22 +10,8 @@ import {
   useQueries,
   useQueryClient,
 } from '@tanstack/react-query';
+import type { LogLine, LogPage } from '@server/api/schemas/logs';
 import { apiGet } from './client';
-
-/** One console line. */
-export interface LogLine {
-  time: string;
-  logType: string;
-  lineNumber: number;
-  message: string;
-  step: number;
-}
-
-/** One answer: a page of lines and how many lines match the type filter in all. */
-export interface LogPage {
-  logs: LogLine[];
-  total: number;
-}
 
 /** The console types the API stores (CONSOLE_LOG_TYPES in src/domain/types.ts), in the order a filter lists them. */
 export const CONSOLE_LOG_TYPES = ['PRINT', 'INFO', 'WARNING', 'ERROR', 'DEBUG'] as const;

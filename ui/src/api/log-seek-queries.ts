@@ -5,7 +5,7 @@
  */
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { apiGet } from './client';
-import type { LogLine, LogPage } from './log-queries';
+import type { LogLine, LogPage } from '@server/api/schemas/logs';
 
 /** A line found for a time: its 0-based position under the type filter, and the line. */
 export interface LogSeek {

@@ -5,7 +5,7 @@
  */
 import { queryOptions, useQueries, useQuery } from '@tanstack/react-query';
 import { apiGet } from './client';
-import type { RunFile } from './run-queries';
+import type { RunFile, RunFileList } from '@server/api/schemas/files';
 
 /** How often a RUNNING run's media list is asked again. */
 export const LIVE_MEDIA_MS = 10_000;
@@ -29,7 +29,7 @@ function keepLinks(previous: unknown, next: unknown): unknown {
 export const mediaFilesQuery = (runId: number, projectName: string) =>
   queryOptions({
     queryKey: ['media-files', runId],
-    queryFn: ({ signal }) => apiGet<{ files: RunFile[] }>('/api/runs/files', { runId, projectName }, signal),
+    queryFn: ({ signal }) => apiGet<RunFileList>('/api/runs/files', { runId, projectName }, signal),
     structuralSharing: keepLinks,
   });
 

@@ -4,6 +4,7 @@
  * metric series (`GET /api/runs/metrics`). A live series fetches only its tail on each poll.
  */
 import { keepPreviousData, queryOptions, useQueries, type QueryClient, type QueryKey } from '@tanstack/react-query';
+import type { MetricNames, MetricPoint, MetricPoints } from '@server/api/schemas/metrics';
 import { apiGet } from './client';
 import { runDetailsQuery } from './run-queries';
 
@@ -12,28 +13,6 @@ export const LIVE_CHARTS_MS = 3_000;
 
 /** The most points the metrics endpoint samples a series to (docs/api.md §4.5: `limit` 1..10000). */
 export const MAX_SERIES_LIMIT = 10_000;
-
-/** The part of `GET /api/runs/details/{runId}` the charts use. */
-export interface ChartRunDetails {
-  id: number;
-  name: string;
-  status: string;
-  createdAt: string;
-  projectName: string;
-  forkedFromRunId: number | null;
-  forkStep: number | null;
-  logNames: { logName: string; logType: string; logGroup: string }[];
-}
-
-/** A point as `GET /api/runs/metrics` answers it; non-finite values are null with a flag. */
-export interface MetricPointView {
-  logName: string;
-  logGroup: string;
-  time: string;
-  step: number;
-  value: number | null;
-  valueFlag?: string;
-}
 
 /** One run's points of one metric, ordered by step, as columns. */
 export interface MetricSeries {
@@ -71,11 +50,9 @@ export const metricNamesQuery = (projectName: string, runIds: readonly number[] 
   queryOptions({
     queryKey: ['metric-names', projectName, runIds ?? [], limit],
     queryFn: ({ signal }) =>
-      apiGet<{ projectName: string; metricNames: string[] }>(
-        '/api/runs/metric-names',
-        { projectName, runIds, limit },
-        signal,
-      ).then((answer) => answer.metricNames),
+      apiGet<MetricNames>('/api/runs/metric-names', { projectName, runIds, limit }, signal).then(
+        (answer) => answer.metricNames,
+      ),
   });
 
 /** Run details for the charts: project name (for metric names) and creation time (relative x). */
@@ -115,7 +92,7 @@ export const metricSeriesQuery = (r: SeriesRequest) =>
     structuralSharing: false,
   });
 
-function toSeries(points: readonly MetricPointView[], appended = 0): MetricSeries {
+function toSeries(points: readonly MetricPoint[], appended = 0): MetricSeries {
   const series: MetricSeries = { steps: [], times: [], values: [], flags: [], appended };
   for (const p of points) {
     series.steps.push(p.step);
@@ -127,7 +104,7 @@ function toSeries(points: readonly MetricPointView[], appended = 0): MetricSerie
 }
 
 const fetchPoints = (r: SeriesRequest, stepMin: number | undefined, signal: AbortSignal) =>
-  apiGet<{ metrics: MetricPointView[] }>(
+  apiGet<MetricPoints>(
     '/api/runs/metrics',
     { runId: r.runId, logName: r.logName, limit: r.limit, stepMin, stepMax: r.stepMax },
     signal,

@@ -7,36 +7,11 @@ import {
   useQuery,
 } from '@tanstack/react-query';
 import { useRef } from 'react';
+import type { Aggregation, Direction } from '@server/domain/aggregation';
+import type { Leaderboard as LeaderboardAnswer } from '@server/api/schemas/rankings';
+import type { RunList as RunListAnswer, RunRow } from '@server/api/schemas/runs';
 import { apiGet } from './client';
 import { metricNamesQuery } from './metric-queries';
-
-/** The summary of one metric of a run, as `metrics=` adds it to a listed run. */
-export interface MetricSummary {
-  last: number | null;
-  min: number | null;
-  max: number | null;
-  mean: number | null;
-  count: number;
-}
-
-/** A JSON value as the API returns config. */
-export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
-
-/** One run of `GET /api/runs/list`. */
-export interface RunRow {
-  id: number;
-  name: string;
-  number: number;
-  displayId: string;
-  projectName: string;
-  status: string;
-  tags: string[];
-  createdAt: string;
-  updatedAt: string;
-  url: string;
-  config: JsonValue;
-  summary?: Record<string, MetricSummary>;
-}
 
 /** The parameters of `GET /api/runs/list` other than paging. */
 export interface RunListParams {
@@ -47,11 +22,6 @@ export interface RunListParams {
   sort?: string;
   filter?: string;
   metrics?: readonly string[];
-}
-
-interface RunListAnswer {
-  runs: RunRow[];
-  total: number;
 }
 
 /** Rows per request: the API's largest page. */
@@ -137,30 +107,6 @@ export function useRunPages(params: RunListParams, pages: readonly number[]): Ru
 /** The project's metric names (`GET /api/runs/metric-names`), at most 2,000. */
 export const useMetricNames = (projectName: string) =>
   useQuery({ ...metricNamesQuery(projectName, undefined, 2000), staleTime: 30_000 });
-
-/** How a leaderboard turns a run's metric into one number. */
-export const AGGREGATIONS = ['LAST', 'MIN', 'MAX', 'AVG', 'VARIANCE'] as const;
-export type Aggregation = (typeof AGGREGATIONS)[number];
-/** ASC: lowest first; DESC: highest first. */
-export type Direction = 'ASC' | 'DESC';
-
-/** One ranked run of `GET /api/runs/leaderboard`. */
-export interface RankedRun {
-  rank: number;
-  runId: number;
-  runName: string;
-  status: string;
-  url: string;
-  value: number;
-  tags: string[];
-  createdAt: string;
-  config: JsonValue;
-}
-
-interface LeaderboardAnswer {
-  runs: RankedRun[];
-  total: number;
-}
 
 const LEADERBOARD_PAGE = 50;
 

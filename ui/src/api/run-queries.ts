@@ -3,68 +3,11 @@
  * timeline, files, and the tag and notes writes. Every answer comes from the public API.
  */
 import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { Success } from '@server/api/schemas/common';
+import type { RunFileList } from '@server/api/schemas/files';
+import type { RunDetails, RunIdAnswer } from '@server/api/schemas/runs';
+import type { StatusHistory } from '@server/api/schemas/status-events';
 import { apiGet, apiPost } from './client';
-
-/** A JSON value as the API returns config, system metadata and status metadata. */
-export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
-
-/** A log name registered on a run. */
-export interface LogNameEntry {
-  logName: string;
-  logType: string;
-  logGroup: string;
-}
-
-/** `GET /api/runs/details/{runId}` (src/api/views/run-view.ts). */
-export interface RunDetails {
-  id: number;
-  name: string;
-  number: number;
-  displayId: string;
-  status: string;
-  tags: string[];
-  createdAt: string;
-  updatedAt: string;
-  statusUpdated: string;
-  projectName: string;
-  externalId: string | null;
-  forkedFromRunId: number | null;
-  forkStep: number | null;
-  logNames: LogNameEntry[];
-  config: Json;
-  systemMetadata: Json;
-  loggerSettings: Json;
-  statusMetadata: Json;
-  notes: string | null;
-  url: string;
-}
-
-/** One entry of a run's status timeline. */
-export interface StatusEvent {
-  id: number;
-  runId: number;
-  fromStatus: string | null;
-  toStatus: string;
-  source: string;
-  metadata: Json;
-  createdAt: string;
-}
-
-/** A stored file of a run, with its signed download link. */
-export interface RunFile {
-  fileName: string;
-  fileType: string;
-  fileSize: number;
-  logName: string;
-  logGroup: string;
-  time: string;
-  step: number;
-  /** The caption it was logged with, if any. */
-  caption?: string | null;
-  /** Its place among the files of its log name and step, if the client sent one. */
-  sampleIndex?: number | null;
-  url: string;
-}
 
 /** How often a RUNNING run's details are asked again. */
 export const LIVE_DETAILS_MS = 3_000;
@@ -73,7 +16,7 @@ export const LIVE_DETAILS_MS = 3_000;
 export const runIdFromSqidQuery = (sqid: string) =>
   queryOptions({
     queryKey: ['run-sqid', sqid],
-    queryFn: ({ signal }) => apiGet<{ runId: number }>(`/api/runs/${encodeURIComponent(sqid)}`, undefined, signal),
+    queryFn: ({ signal }) => apiGet<RunIdAnswer>(`/api/runs/${encodeURIComponent(sqid)}`, undefined, signal),
     staleTime: Infinity,
   });
 
@@ -88,8 +31,7 @@ export const runDetailsQuery = (runId: number) =>
 export const statusHistoryQuery = (runId: number, statusUpdated: string) =>
   queryOptions({
     queryKey: ['run-history', runId, statusUpdated],
-    queryFn: ({ signal }) =>
-      apiGet<{ runId: number; events: StatusEvent[] }>('/api/runs/status/history', { runId }, signal),
+    queryFn: ({ signal }) => apiGet<StatusHistory>('/api/runs/status/history', { runId }, signal),
   });
 
 /**
@@ -99,7 +41,7 @@ export const statusHistoryQuery = (runId: number, statusUpdated: string) =>
 export const runFilesQuery = (runId: number, projectName: string) =>
   queryOptions({
     queryKey: ['run-files', runId],
-    queryFn: ({ signal }) => apiGet<{ files: RunFile[] }>('/api/runs/files', { runId, projectName }, signal),
+    queryFn: ({ signal }) => apiGet<RunFileList>('/api/runs/files', { runId, projectName }, signal),
   });
 
 /** The numeric run id behind a SQID (`GET /api/runs/{sqid}`); 400 undecodable, 404 unknown or foreign. */
@@ -141,7 +83,7 @@ export function useRunFiles(runId: number, projectName: string, live: boolean) {
 function useRunWrite<T>(runId: number, path: string, field: 'tags' | 'notes') {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (value: T) => apiPost<{ success: true }>(path, { runId, [field]: value }),
+    mutationFn: (value: T) => apiPost<Success>(path, { runId, [field]: value }),
     onSuccess: (_answer, value) => {
       const { queryKey } = runDetailsQuery(runId);
       client.setQueryData(queryKey, (old) => (old ? { ...old, [field]: value } : old));

@@ -1,12 +1,6 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { Session } from '@server/api/schemas/session';
 import { apiDelete, apiGet, apiPost } from './client';
-
-/** Who is signed in: the answer of `GET /api/runs/auth/validate`. */
-export interface Session {
-  valid: boolean;
-  organization: { id: string; slug: string };
-  user: { id: string };
-}
 
 /** `GET /api/runs/auth/validate`, not retried: a 401 means signed out. */
 export const sessionQuery = () =>

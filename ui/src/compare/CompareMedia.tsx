@@ -1,6 +1,6 @@
 import { useId, useMemo, useRef, useState } from 'react';
 import { useManyMediaFiles } from '../api/media-queries';
-import type { RunFile } from '../api/run-queries';
+import type { RunFile } from '@server/api/schemas/files';
 import { ErrorState, Loading } from '../components/States';
 import { FollowChartStepToggle } from '../media/FollowChartStepToggle';
 import { ImageLightbox } from '../media/ImageLightbox';

@@ -1,5 +1,5 @@
 import { Link } from 'react-router';
-import type { RunDetails } from '../api/run-queries';
+import type { RunDetails } from '@server/api/schemas/runs';
 import { pathOf } from '../run/url-path';
 import { MAX_COMPARE } from './run-ids';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Json } from '../api/run-queries';
+import type { Json } from '@server/api/schemas/json';
 import { configRows, flattenConfig } from './config-diff';
 
 const entries = (m: Map<string, string>) => [...m.entries()];

@@ -1,5 +1,5 @@
 /** Flattening configs into dotted keys and finding the keys whose values differ. */
-import type { Json } from '../api/run-queries';
+import type { Json } from '@server/api/schemas/json';
 
 /**
  * `{a: {b: 1}, c: [1, 2]}` → `{"a.b": "1", "c": "[1,2]"}`: nested objects become dotted

@@ -1,5 +1,5 @@
 import { useId, useState } from 'react';
-import type { RunDetails } from '../api/run-queries';
+import type { RunDetails } from '@server/api/schemas/runs';
 import { Empty } from '../components/States';
 import { DataSeries } from './DataSeries';
 import './data-lines.css';

@@ -1,5 +1,5 @@
 import { useId, useMemo, useState } from 'react';
-import type { DataLine } from '../api/data-queries';
+import type { DataLine } from '@server/api/schemas/logs';
 import { formatTime } from '../format';
 import { cellText, parseJson, parseTable } from './parse-data';
 

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import type { DataLine } from '../api/data-queries';
+import type { DataLine } from '@server/api/schemas/logs';
 import { formatTime } from '../format';
 import { textOf } from './parse-data';
 

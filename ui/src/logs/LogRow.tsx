@@ -1,5 +1,5 @@
 import type { CSSProperties } from 'react';
-import type { LogLine } from '../api/log-queries';
+import type { LogLine } from '@server/api/schemas/logs';
 import { formatTime } from '../format';
 
 /** Every row of the log view has this height in pixels (fixed, so any position can be scrolled to). */

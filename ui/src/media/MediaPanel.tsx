@@ -1,6 +1,6 @@
 import { useMemo } from 'react';
 import { useMediaFiles } from '../api/media-queries';
-import type { RunDetails } from '../api/run-queries';
+import type { RunDetails } from '@server/api/schemas/runs';
 import { Empty, ErrorState, Loading } from '../components/States';
 import { FollowChartStepToggle } from './FollowChartStepToggle';
 import { MediaGroupView } from './MediaGroupView';

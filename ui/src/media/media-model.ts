@@ -1,4 +1,5 @@
-import type { LogNameEntry, RunFile } from '../api/run-queries';
+import type { RunFile } from '@server/api/schemas/files';
+import type { LogName } from '@server/api/schemas/runs';
 
 /** What the Media tab shows of a log name. */
 export type MediaKind = 'IMAGE' | 'AUDIO' | 'VIDEO';
@@ -27,7 +28,7 @@ const isMediaKind = (t: string): t is MediaKind => (MEDIA_KINDS as readonly stri
  * The run's IMAGE, AUDIO and VIDEO log names with their files grouped by step, images first,
  * then audio, then video, each by name. Log names whose files have not arrived yet have no steps.
  */
-export function mediaGroups(logNames: readonly LogNameEntry[], files: readonly RunFile[]): MediaGroup[] {
+export function mediaGroups(logNames: readonly LogName[], files: readonly RunFile[]): MediaGroup[] {
   const groups = new Map<string, MediaGroup>();
   for (const n of logNames) {
     if (isMediaKind(n.logType))

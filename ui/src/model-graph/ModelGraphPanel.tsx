@@ -1,6 +1,6 @@
 import { useMemo } from 'react';
 import { useModelGraph } from '../api/graph-queries';
-import type { RunDetails } from '../api/run-queries';
+import type { RunDetails } from '@server/api/schemas/runs';
 import { Empty, ErrorState, Loading } from '../components/States';
 import { buildGraphTree, formatCount } from './graph-tree';
 import { GraphTree } from './GraphTree';

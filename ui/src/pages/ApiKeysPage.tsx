@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
-import { type ApiKey, type CreatedKey, useApiKeys } from '../api/key-queries';
+import type { ApiKey, CreatedKey } from '@server/api/schemas/api-keys';
+import { useApiKeys } from '../api/key-queries';
 import { useSession, useSignOut } from '../api/session';
 import { CreateKeyForm } from '../api-keys/CreateKeyForm';
 import { KeyHowTo } from '../api-keys/KeyHowTo';

@@ -1,5 +1,5 @@
 import { Link } from 'react-router';
-import type { Project } from '../api/project-queries';
+import type { Project } from '@server/api/schemas/projects';
 import { formatAgo, formatTime } from '../format';
 import { projectPath } from '../paths';
 

@@ -1,4 +1,4 @@
-import type { RunFile } from '../api/run-queries';
+import type { RunFile } from '@server/api/schemas/files';
 import { formatTime } from '../format';
 
 /** `1.4 MB`-style size of a number of bytes. */

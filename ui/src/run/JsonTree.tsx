@@ -1,5 +1,5 @@
 import { useId, useMemo, useState, type ReactNode } from 'react';
-import type { Json } from '../api/run-queries';
+import type { Json } from '@server/api/schemas/json';
 import { Empty } from '../components/States';
 import { childKey, entriesOf, isContainer, leafText, searchTree, type JsonContainer } from './json-tree-model';
 import './json-tree.css';

@@ -1,4 +1,4 @@
-import type { RunDetails } from '../api/run-queries';
+import type { RunDetails } from '@server/api/schemas/runs';
 import { JsonTree } from './JsonTree';
 import { NotesEditor } from './NotesEditor';
 import { StatusTimeline } from './StatusTimeline';

@@ -1,4 +1,4 @@
-import type { RunDetails } from '../api/run-queries';
+import type { RunDetails } from '@server/api/schemas/runs';
 import { formatTime } from '../format';
 import { ForkParent } from './ForkParent';
 import { LiveDuration } from './LiveDuration';

@@ -1,6 +1,7 @@
 import { useMemo, useState, type ReactNode } from 'react';
 import { useSearchParams } from 'react-router';
-import { useRunFiles, type RunDetails } from '../api/run-queries';
+import type { RunDetails } from '@server/api/schemas/runs';
+import { useRunFiles } from '../api/run-queries';
 import { ErrorState, Loading } from '../components/States';
 import { LogsPanel } from '../logs/LogsPanel';
 import { FilesTable } from './FilesTable';

@@ -2,7 +2,7 @@
  * The pure part of the JSON tree: child entries, stable path keys, and which nodes a search
  * keeps visible. No React here.
  */
-import type { Json } from '../api/run-queries';
+import type { Json } from '@server/api/schemas/json';
 
 /** A JSON object or array: a node that can be expanded. */
 export type JsonContainer = Json[] | { [key: string]: Json };

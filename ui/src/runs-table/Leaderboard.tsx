@@ -1,5 +1,6 @@
 import { Link } from 'react-router';
-import { AGGREGATIONS, type Aggregation, type Direction, useLeaderboard } from '../api/run-list-queries';
+import { AGGREGATIONS, type Aggregation, type Direction } from '@server/domain/aggregation';
+import { useLeaderboard } from '../api/run-list-queries';
 import { Empty, ErrorState, Loading } from '../components/States';
 import { formatTime, formatValue } from '../format';
 import { runPath } from '../paths';
@@ -13,6 +14,9 @@ const AGG_LABELS: Record<Aggregation, string> = {
   AVG: 'Mean',
   VARIANCE: 'Variance',
 };
+
+/** The choices of the aggregation list: the default (LAST) first, then the server's order. */
+const AGGREGATION_CHOICES: readonly Aggregation[] = ['LAST', ...AGGREGATIONS.filter((a) => a !== 'LAST')];
 
 /** The project's runs ranked by one metric (`GET /api/runs/leaderboard`). */
 export function Leaderboard({
@@ -70,7 +74,7 @@ export function Leaderboard({
                 value={aggregation}
                 onChange={(e) => onChange({ aggregation: e.target.value as Aggregation })}
               >
-                {AGGREGATIONS.map((a) => (
+                {AGGREGATION_CHOICES.map((a) => (
                   <option key={a} value={a}>
                     {AGG_LABELS[a]}
                   </option>

@@ -1,4 +1,5 @@
-import type { JsonValue, RunRow } from '../api/run-list-queries';
+import type { Json } from '@server/api/schemas/json';
+import type { RunRow } from '@server/api/schemas/runs';
 
 /** The SQID of a run from its `url` (the last path segment). */
 export function sqidOf(url: string): string {
@@ -30,15 +31,14 @@ export function runDuration(run: Pick<RunRow, 'status' | 'createdAt' | 'updatedA
   return { ms: Date.parse(run.updatedAt) - start, approximate: true };
 }
 
-const isObject = (v: unknown): v is Record<string, JsonValue> =>
-  v !== null && typeof v === 'object' && !Array.isArray(v);
+const isObject = (v: unknown): v is Record<string, Json> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /**
  * The value at a dotted config key; a `{value: x}` wrapper (as W&B-style configs store it)
  * reads as `x`, as the API's sort does.
  */
-export function configValue(config: JsonValue, key: string): JsonValue | undefined {
-  let node: JsonValue | undefined = config;
+export function configValue(config: Json, key: string): Json | undefined {
+  let node: Json | undefined = config;
   for (const part of key.split('.')) {
     if (!isObject(node) || !Object.hasOwn(node, part)) return undefined;
     node = node[part];
@@ -48,7 +48,7 @@ export function configValue(config: JsonValue, key: string): JsonValue | undefin
 }
 
 /** A config value as one short line of text. */
-export function showConfigValue(value: JsonValue | undefined): string {
+export function showConfigValue(value: Json | undefined): string {
   if (value === undefined || value === null) return '—';
   if (typeof value === 'string') return value;
   if (typeof value === 'number' || typeof value === 'boolean') return String(value);
@@ -56,7 +56,7 @@ export function showConfigValue(value: JsonValue | undefined): string {
 }
 
 /** Dotted keys of a config's leaves (objects are walked 4 levels deep). */
-export function configKeys(config: JsonValue, into: Set<string>, prefix = '', depth = 0): void {
+export function configKeys(config: Json, into: Set<string>, prefix = '', depth = 0): void {
   if (!isObject(config)) return;
   for (const [key, value] of Object.entries(config)) {
     const path = prefix ? `${prefix}.${key}` : key;

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
-import type { RunRow } from '../api/run-list-queries';
+import type { RunRow } from '@server/api/schemas/runs';
 import { formatDuration, formatTime, formatValue } from '../format';
 import { runPath } from '../paths';
 import { columnLabel, columnSortField, encodeColumn, type ExtraColumn } from './columns';

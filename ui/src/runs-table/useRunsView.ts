@@ -1,6 +1,6 @@
 import { useCallback, useMemo, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
-import { AGGREGATIONS, type Aggregation, type Direction } from '../api/run-list-queries';
+import { AGGREGATIONS, type Aggregation, type Direction } from '@server/domain/aggregation';
 import { decodeColumn, encodeColumn, type ExtraColumn } from './columns';
 
 /**

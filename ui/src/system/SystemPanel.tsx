@@ -1,5 +1,5 @@
 import { useMemo } from 'react';
-import type { RunDetails } from '../api/run-queries';
+import type { RunDetails } from '@server/api/schemas/runs';
 import { RunCharts } from '../charts/RunCharts';
 import { Empty } from '../components/States';
 import { useOpenLogsAt } from '../run/useOpenLogsAt';

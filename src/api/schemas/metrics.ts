@@ -1,0 +1,47 @@
+/** Response shapes of a run's metric reads: points, statistics, metric names. */
+import { Type, type Static } from '@sinclair/typebox';
+import { Nullable } from '../schema-helpers.js';
+
+const Num = Nullable(Type.Number());
+
+/** A point as GET /api/runs/metrics answers it; a non-finite value is null with `valueFlag`. */
+export const MetricPoint = Type.Object({
+  logName: Type.String(),
+  logGroup: Type.String(),
+  time: Type.String(),
+  step: Type.Integer(),
+  value: Num,
+  valueFlag: Type.Optional(Type.String()),
+});
+export type MetricPoint = Static<typeof MetricPoint>;
+
+/** The answer of GET /api/runs/metrics: points ordered by logName then step. */
+export const MetricPoints = Type.Object({ metrics: Type.Array(MetricPoint) });
+export type MetricPoints = Static<typeof MetricPoints>;
+
+/** One metric's statistics in GET /api/runs/statistics (non-finite moments as null). */
+export const MetricStats = Type.Object({
+  logName: Type.String(),
+  logGroup: Type.String(),
+  count: Type.Integer(),
+  min: Num,
+  max: Num,
+  mean: Num,
+  stddev: Num,
+  last: Nullable(Type.Object({ step: Type.Integer(), value: Num })),
+});
+export type MetricStats = Static<typeof MetricStats>;
+
+/** The answer of GET /api/runs/statistics: the run and its metrics' statistics, by logName. */
+export const Statistics = Type.Object({
+  runId: Type.Integer(),
+  runName: Type.String(),
+  projectName: Type.String(),
+  url: Type.String(),
+  metrics: Type.Array(MetricStats),
+});
+export type Statistics = Static<typeof Statistics>;
+
+/** The answer of GET /api/runs/metric-names. */
+export const MetricNames = Type.Object({ projectName: Type.String(), metricNames: Type.Array(Type.String()) });
+export type MetricNames = Static<typeof MetricNames>;
