@@ -3,9 +3,9 @@ import path from 'node:path';
 import type { MetadataStore } from './metadata-store.js';
 import type { SeriesStore } from './series-store.js';
 import { migrate } from './migrations/index.js';
-import type { SqlDb } from './sql/sql-db.js';
-import { SqlMetadataStore } from './sql/sql-metadata-store.js';
-import { SqlSeriesStore } from './sql/sql-series-store.js';
+import type { SqlDb } from './sql/db.js';
+import { SqlMetadataStore } from './sql/metadata-store.js';
+import { SqlSeriesStore } from './sql/series-store.js';
 
 export interface Stores {
   metadata: MetadataStore;

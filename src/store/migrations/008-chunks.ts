@@ -5,13 +5,13 @@
  * several chunks can start at one step of a sys/ series while other series keep one point
  * per step and chunks keyed by step alone — with its step range, exact moments over its finite values
  * (count, mean + mean_lo, m2, min/max with their step and time), time bounds, its last finite
- * value, and the points packed in `data` (sql/chunk-codec.ts). series.version changes with
+ * value, and the points packed in `data` (sql/chunks/chunk-codec.ts). series.version changes with
  * every write of a series, so a writer's cached tail chunk is known to be current.
  * Rows of metric_points left by older releases are moved into chunks after this migration
- * (sql/sql-chunk-upgrade.ts); metric_rollups is no longer maintained or read.
+ * (sql/chunks/chunk-upgrade.ts); metric_rollups is no longer maintained or read.
  * metric_chunk_extremes holds each chunk's step range and min/max beside its key, so a
  * sampled read of a long series scans that index alone, not the rows with their points
- * (sql/sql-chunk-sample.ts: 7,800 chunks of a 1M-point series in ~6 ms instead of ~30 ms).
+ * (sql/chunks/chunk-sample.ts: 7,800 chunks of a 1M-point series in ~6 ms instead of ~30 ms).
  */
 export const chunksMigration = `
 CREATE TABLE metric_chunks (

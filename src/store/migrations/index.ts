@@ -1,5 +1,5 @@
-import type { SqlDb } from '../sql/sql-db.js';
-import { upgradePointsToChunks } from '../sql/sql-chunk-upgrade.js';
+import type { SqlDb } from '../sql/db.js';
+import { upgradePointsToChunks } from '../sql/chunks/chunk-upgrade.js';
 import { metadataMigration } from './001-metadata.js';
 import { seriesMigration } from './002-series.js';
 import { rollupMigration } from './003-rollups.js';
@@ -53,7 +53,7 @@ export function migrate(db: SqlDb, options: MigrateOptions = {}): Promise<number
 export interface MigrateOptions {
   upTo?: number;
   log?: (line: string) => void;
-  /** Points moved into chunks per transaction at least (sql-chunk-upgrade.ts). */
+  /** Points moved into chunks per transaction at least (sql/chunks/chunk-upgrade.ts). */
   batchPoints?: number;
 }
 

@@ -1,6 +1,6 @@
 import Database from 'better-sqlite3';
 import { badRequest } from '../../errors.js';
-import type { Dialect, SqlDb, SqlExecutor, SqlValue } from '../sql/sql-db.js';
+import type { Dialect, SqlDb, SqlExecutor, SqlValue } from '../sql/db.js';
 import { Mutex } from '../sql/mutex.js';
 import { GroupCommit } from './group-commit.js';
 import { SearchThreads } from './search-threads.js';

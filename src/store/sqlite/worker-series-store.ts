@@ -1,7 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import type { SeriesStore } from '../series-store.js';
-import { SqlSeriesStore } from '../sql/sql-series-store.js';
-import type { SqlDb } from '../sql/sql-db.js';
+import { SqlSeriesStore } from '../sql/series-store.js';
+import type { SqlDb } from '../sql/db.js';
 import {
   SERIES_WRITES,
   WIRE_FORMS,
