@@ -3,8 +3,7 @@
  * each engine's dialect module turns them into what the engine wants.
  */
 import type { SearchDialect } from './search-dialect.js';
-
-export type SqlValue = string | number | bigint | null | Buffer;
+import type { SqlValue } from './sql-value.js';
 
 /** Runs statements. Implementations are one connection or one open transaction. */
 export interface SqlExecutor {

@@ -2,7 +2,8 @@
 import type { FileInput, FileRecord } from '../../domain/types.js';
 import { logGroupOf } from '../../domain/log-group.js';
 import type { FileListQuery } from '../series-store.js';
-import type { SqlDb, SqlValue } from './db.js';
+import type { SqlDb } from './db.js';
+import type { SqlValue } from './sql-value.js';
 
 interface FileRow {
   id: number | string;

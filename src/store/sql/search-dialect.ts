@@ -3,7 +3,7 @@
  * by key path, regex matching, a table of a JSON array's strings, ASCII case folding.
  * Each engine's module implements it (sqlite/sqlite-search.ts, postgres/postgres-search.ts).
  */
-import type { SqlValue } from './db.js';
+import type { SqlValue } from './sql-value.js';
 
 /** A piece of SQL with its `?` parameters, in text order. */
 export interface Frag {

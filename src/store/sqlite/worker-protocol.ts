@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { AppError, type ErrorCode } from '../../errors.js';
-import type { SqlValue } from '../sql/db.js';
+import type { SqlValue } from '../sql/sql-value.js';
 import type { RunRef, SeriesStore } from '../series-store.js';
 import { toPacked, type PackedPoints } from '../../domain/packed-points.js';
 import type { MetricPointInput } from '../../domain/types.js';

@@ -7,7 +7,8 @@ import { tieOf } from '../../../domain/time-keyed.js';
 import type { ChunkPoints, ChunkStats } from './chunk-codec.js';
 import type { Moments } from '../../../domain/summary.js';
 import { chunkStats, decodeChunk, encodeChunk } from './chunk-codec.js';
-import type { SqlExecutor, SqlValue } from '../db.js';
+import type { SqlExecutor } from '../db.js';
+import type { SqlValue } from '../sql-value.js';
 
 /** A metric_chunks row as SELECT gives it (BIGINTs may be strings on some engines). */
 export interface ChunkRow {

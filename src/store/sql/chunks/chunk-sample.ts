@@ -8,7 +8,8 @@
 import { lowerBound, viewChunk, type ChunkView } from './chunk-codec.js';
 import { overlapping, readChunk } from './chunk-rows.js';
 import type { ChunkKey } from './chunk-rows.js';
-import type { SqlExecutor, SqlValue } from '../db.js';
+import type { SqlExecutor } from '../db.js';
+import type { SqlValue } from '../sql-value.js';
 import { chunkPoints } from '../metrics/effective-points.js';
 import type { LineageMetric } from '../metrics/lineage-series.js';
 import type { StoredPoint } from '../metrics/series-row.js';

@@ -8,7 +8,8 @@ import { keyedByTime } from '../../../domain/time-keyed.js';
 import { CHUNK_POINTS } from './chunk-size.js';
 import type { ChunkPoints } from './chunk-codec.js';
 import { chunkParams, upsertChunks } from './chunk-rows.js';
-import type { SqlDb, SqlExecutor, SqlValue } from '../db.js';
+import type { SqlDb, SqlExecutor } from '../db.js';
+import type { SqlValue } from '../sql-value.js';
 
 /** Points read per query while moving a series. */
 const PAGE = 20_000;

@@ -5,7 +5,8 @@
  * a run's tail. Portable SQL with `?` placeholders only.
  */
 import type { ConsoleLine } from '../../../domain/types.js';
-import type { SqlExecutor, SqlValue } from '../db.js';
+import type { SqlExecutor } from '../db.js';
+import type { SqlValue } from '../sql-value.js';
 
 /**
  * Renumbers the tail (pos >= p0) by time, then pos: stored lines keep their order and new

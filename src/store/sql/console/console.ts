@@ -14,7 +14,8 @@
  */
 import type { ConsoleLine } from '../../../domain/types.js';
 import { countUpTo, makeRoom, placesOf, posProbe, RENUMBER_TAIL } from './console-order.js';
-import type { SqlDb, SqlExecutor, SqlValue } from '../db.js';
+import type { SqlDb, SqlExecutor } from '../db.js';
+import type { SqlValue } from '../sql-value.js';
 
 /**
  * Late lines landing in up to this many gaps between stored lines are put in place by

@@ -4,7 +4,8 @@
  * table rows. A condition reads the runs it matches; a sort walks the index in order.
  */
 import type { Condition } from '../../../domain/run-search.js';
-import type { SqlDb, SqlValue } from '../db.js';
+import type { SqlDb } from '../db.js';
+import type { SqlValue } from '../sql-value.js';
 
 const CMP = { gt: '>', gte: '>=', lt: '<', lte: '<=' } as const;
 

@@ -41,7 +41,8 @@ import {
   type ChunkKey,
   type ChunkRow,
 } from '../chunks/chunk-rows.js';
-import type { SqlDb, SqlExecutor, SqlValue } from '../db.js';
+import type { SqlDb, SqlExecutor } from '../db.js';
+import type { SqlValue } from '../sql-value.js';
 import { chunks, IN_CHUNK } from '../util.js';
 import { SeriesStats, type StatsCache } from '../chunks/stats-cache.js';
 import {

@@ -4,7 +4,8 @@
  */
 import type { MetricPoint, SeriesExtent, SeriesSummary } from '../../../domain/types.js';
 import { emptyMoments, type Moments } from '../../../domain/summary.js';
-import type { SqlExecutor, SqlValue, Statement } from '../db.js';
+import type { SqlExecutor, Statement } from '../db.js';
+import type { SqlValue } from '../sql-value.js';
 
 /** A series row as SELECT gives it (BIGINT columns may come back as strings on some engines). */
 export interface SeriesRow {

@@ -5,7 +5,8 @@
  * `$ne`, `$nin`, `$not` and `$exists: false` match runs where the field is missing too.
  */
 import type { Condition, FilterNode, Operand, SearchField } from '../../../domain/run-search.js';
-import type { Dialect, SqlValue } from '../db.js';
+import type { Dialect } from '../db.js';
+import type { SqlValue } from '../sql-value.js';
 import { type Frag, joinFrags } from '../search-dialect.js';
 
 const CMP = { gt: '>', gte: '>=', lt: '<', lte: '<=' } as const;

@@ -6,7 +6,8 @@
 import { pickedConfigText } from '../../../domain/config-keys.js';
 import type { RunHead, RunJsonTexts } from '../../../domain/types.js';
 import type { RunHeadRef } from '../../metadata-store.js';
-import type { SqlDb, SqlValue } from '../db.js';
+import type { SqlDb } from '../db.js';
+import type { SqlValue } from '../sql-value.js';
 import { RUN_FROM, RUN_HEAD_COLUMNS, type RunHeadRow, toRunHead } from './run-row.js';
 
 export async function listRunHeads(db: SqlDb, orgId: number, runIds: readonly number[]): Promise<RunHead[]> {
