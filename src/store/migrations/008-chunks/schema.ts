@@ -8,7 +8,7 @@
  * value, and the points packed in `data` (sql/chunks/chunk-codec.ts). series.version changes with
  * every write of a series, so a writer's cached tail chunk is known to be current.
  * Rows of metric_points left by older releases are moved into chunks after this migration
- * (sql/chunks/chunk-upgrade.ts); metric_rollups is no longer maintained or read.
+ * (upgrade.ts, with its frozen copy of the codec); metric_rollups is no longer maintained or read.
  * metric_chunk_extremes holds each chunk's step range and min/max beside its key, so a
  * sampled read of a long series scans that index alone, not the rows with their points
  * (sql/chunks/chunk-sample.ts: 7,800 chunks of a 1M-point series in ~6 ms instead of ~30 ms).

@@ -3,13 +3,61 @@
  * metric_points are rewritten as chunks of CHUNK_POINTS and deleted, whole series per
  * transaction, so an interrupted upgrade resumes with the series not yet moved. Series
  * summaries are kept (they already describe the same points).
+ *
+ * FROZEN with its migration: this folder imports nothing of the live store but the database
+ * handle's types. The chunk rows it writes are built here and in frozen-codec.ts, copies of
+ * the live code taken when the upgrade was frozen, so later changes to the live chunk code
+ * cannot change what this migration writes. Do not import live code here.
  */
-import { keyedByTime } from '../../../domain/time-keyed.js';
-import { CHUNK_POINTS } from './chunk-size.js';
-import type { ChunkPoints } from './chunk-codec.js';
-import { chunkParams, upsertChunks } from './chunk-rows.js';
-import type { SqlDb, SqlExecutor } from '../db.js';
-import type { SqlValue } from '../sql-value.js';
+import type { SqlDb, SqlExecutor } from '../../sql/db.js';
+import type { SqlValue } from '../../sql/sql-value.js';
+import { CHUNK_POINTS, chunkStats, encodeChunk, keyedByTime, tieOf, type ChunkPoints } from './frozen-codec.js';
+
+/** Writes a chunk (parameters from chunkParams), replacing the one with the same series and key. */
+const UPSERT_CHUNK =
+  'INSERT INTO metric_chunks (series_id, first_step, first_tie, last_step, points, count, mean, mean_lo, m2, ' +
+  'min_value, min_step, min_time, max_value, max_step, max_time, first_time, last_time, last_finite_step, ' +
+  'last_finite_value, data) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ' +
+  'ON CONFLICT (series_id, first_step, first_tie) DO UPDATE SET last_step = excluded.last_step, points = excluded.points, ' +
+  'count = excluded.count, mean = excluded.mean, mean_lo = excluded.mean_lo, m2 = excluded.m2, ' +
+  'min_value = excluded.min_value, min_step = excluded.min_step, min_time = excluded.min_time, ' +
+  'max_value = excluded.max_value, max_step = excluded.max_step, max_time = excluded.max_time, ' +
+  'first_time = excluded.first_time, last_time = excluded.last_time, last_finite_step = excluded.last_finite_step, ' +
+  'last_finite_value = excluded.last_finite_value, data = excluded.data';
+
+/** Returns the UPSERT_CHUNK parameters of a chunk of a series. */
+function chunkParams(seriesId: number, c: ChunkPoints, byTime: boolean): SqlValue[] {
+  const s = chunkStats(c);
+  const m = s.moments;
+  const some = m.count > 0;
+  return [
+    seriesId,
+    s.firstStep,
+    tieOf(byTime, c.times[0]!),
+    s.lastStep,
+    s.points,
+    m.count,
+    some ? m.mean : 0,
+    some ? m.meanLo : 0,
+    some ? m.m2 : 0,
+    some ? m.min : null,
+    s.minStep,
+    s.minTime,
+    some ? m.max : null,
+    s.maxStep,
+    s.maxTime,
+    s.firstTime,
+    s.lastTime,
+    s.lastFiniteStep,
+    s.lastFiniteValue,
+    encodeChunk(c),
+  ];
+}
+
+/** Writes chunks (rows of chunkParams), replacing those with the same series and key. */
+async function upsertChunks(tx: SqlExecutor, rows: readonly SqlValue[][]): Promise<void> {
+  if (rows.length > 0) await tx.runMany(UPSERT_CHUNK, rows);
+}
 
 /** Points read per query while moving a series. */
 const PAGE = 20_000;
