@@ -3,7 +3,6 @@ import type { SeriesStore } from '../series-store.js';
 import { SqlSeriesStore } from '../sql/series-store.js';
 import type { SqlDb } from '../sql/db.js';
 import {
-  SERIES_WRITES,
   WIRE_FORMS,
   type SeriesWrite,
   type WorkerReply,
@@ -49,13 +48,37 @@ export class WorkerSeriesStore extends SqlSeriesStore implements SeriesStore {
     };
     this.worker.on('error', fail);
     this.worker.on('exit', (code) => fail(new Error(`series writer thread exited (${code})`)));
-    // Every write method of the store runs on the writer thread; reads stay inherited.
-    for (const method of SERIES_WRITES) {
-      Object.defineProperty(this, method, { value: (...args: unknown[]) => this.call(method, args) });
-    }
   }
 
-  /** Sends one write to the writer thread; resolves with its result once committed. */
+  // The writes (SERIES_WRITES): each is posted to the writer thread (series-worker.ts), which
+  // runs the same method of its own SqlSeriesStore. Every other method reads on this thread.
+
+  override appendMetrics(...args: Parameters<SeriesStore['appendMetrics']>) {
+    return this.post('appendMetrics', args);
+  }
+
+  override appendConsole(...args: Parameters<SeriesStore['appendConsole']>) {
+    return this.post('appendConsole', args);
+  }
+
+  override appendData(...args: Parameters<SeriesStore['appendData']>) {
+    return this.post('appendData', args);
+  }
+
+  override createFiles(...args: Parameters<SeriesStore['createFiles']>) {
+    return this.post('createFiles', args);
+  }
+
+  override markFileUploaded(...args: Parameters<SeriesStore['markFileUploaded']>) {
+    return this.post('markFileUploaded', args);
+  }
+
+  /** Runs one write on the writer thread; resolves with the method's result once committed. */
+  private post<M extends SeriesWrite>(method: M, args: Parameters<SeriesStore[M]>): ReturnType<SeriesStore[M]> {
+    return this.call(method, args) as ReturnType<SeriesStore[M]>;
+  }
+
+  /** Sends one call to the writer thread; resolves with its result once committed. */
   private call(method: SeriesWrite | 'close', args: unknown[]): Promise<unknown> {
     if (this.failure) return Promise.reject(this.failure);
     const wire = (method !== 'close' && WIRE_FORMS[method]?.(args)) || { args, transfer: [] };
