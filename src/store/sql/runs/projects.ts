@@ -76,3 +76,8 @@ export async function listProjects(db: SqlDb, orgId: number, name?: string): Pro
     runCount: Number(r.run_count),
   }));
 }
+
+/** An organization's project of that name, with its run count, or undefined. */
+export async function findProject(db: SqlDb, orgId: number, name: string): Promise<Project | undefined> {
+  return (await listProjects(db, orgId, name))[0];
+}

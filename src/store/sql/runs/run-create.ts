@@ -2,7 +2,7 @@ import { deepMerge, isPlainObject } from '../../../domain/deep-merge.js';
 import { isTerminal } from '../../../domain/status-rules.js';
 import type { Run } from '../../../domain/types.js';
 import type { CreateRunInput } from '../../metadata-store.js';
-import type { SqlExecutor } from '../db.js';
+import type { SqlDb, SqlExecutor } from '../db.js';
 import { ensureProject } from './projects.js';
 import { RUN_COLUMNS, RUN_FROM, type RunRow, toRun, toJsonColumn } from './run-row.js';
 
@@ -45,6 +45,11 @@ async function resumeExisting(tx: SqlExecutor, orgId: number, run: Run, input: C
   }
   await resumeInTx(tx, run, at);
   return (await findRunInTx(tx, orgId, run.id))!;
+}
+
+/** Creates a run, or resumes the one with the same externalId, in one transaction (createRunInTx). */
+export function createRun(db: SqlDb, input: CreateRunInput): Promise<{ run: Run; resumed: boolean }> {
+  return db.transaction((tx) => createRunInTx(tx, db.dialect.forUpdate, input));
 }
 
 /**

@@ -3,7 +3,9 @@
  * id, and the forked runs of a project.
  */
 import type { Run, RunStatus, RunTarget } from '../../../domain/types.js';
+import { notFound } from '../../../errors.js';
 import type { SqlDb } from '../db.js';
+import { findRunInTx } from './run-create.js';
 import { RUN_COLUMNS, RUN_FROM, type RunRow, toRun } from './run-row.js';
 
 export async function listForkedRunIds(db: SqlDb, projectId: number): Promise<number[]> {
@@ -82,4 +84,18 @@ export async function findRunTarget(db: SqlDb, orgId: number, runId: number): Pr
       status: row.status as RunStatus,
     }
   );
+}
+
+/** An organization's run; throws NOT_FOUND when it has none of that id. */
+export async function getRun(db: SqlDb, orgId: number, runId: number): Promise<Run> {
+  const run = await findRunInTx(db, orgId, runId);
+  if (!run) throw notFound(`run ${runId} not found`);
+  return run;
+}
+
+/** The ids, project and status of an organization's run; throws NOT_FOUND when it has none of that id. */
+export async function getRunTarget(db: SqlDb, orgId: number, runId: number): Promise<RunTarget> {
+  const target = await findRunTarget(db, orgId, runId);
+  if (!target) throw notFound(`run ${runId} not found`);
+  return target;
 }
