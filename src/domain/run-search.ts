@@ -1,7 +1,7 @@
 /**
  * The run search language after parsing: fields, conditions, the boolean tree, the sort.
  * Parsed from the MongoDB-style JSON that the W&B and pluto clients send
- * (domain/run-filter-parse.ts); compiled to SQL by store/sql/sql-run-filter.ts.
+ * (domain/run-filter-parse.ts); compiled to SQL by store/sql/runs/run-filter.ts.
  */
 
 /** A time column of a run (epoch ms). `last_seen_at` is the heartbeat: the run's last sign of life. */

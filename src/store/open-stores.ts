@@ -3,9 +3,9 @@ import path from 'node:path';
 import type { MetadataStore } from './metadata-store.js';
 import type { SeriesStore } from './series-store.js';
 import { migrate } from './migrations/index.js';
-import type { SqlDb } from './sql/sql-db.js';
-import { SqlMetadataStore } from './sql/sql-metadata-store.js';
-import { SqlSeriesStore } from './sql/sql-series-store.js';
+import type { SqlDb } from './sql/db.js';
+import { SqlMetadataStore } from './sql/metadata-store.js';
+import { SqlSeriesStore } from './sql/series-store.js';
 
 export interface Stores {
   metadata: MetadataStore;
@@ -64,7 +64,7 @@ async function openPostgresStores(url: string, queryTimeoutMs: number | undefine
 
 /**
  * The embedded engine: metadata in one SQLite file, series in a second one next to it whose
- * writes run on a writer thread (WorkerSeriesStore), so ingest never waits on, or blocks,
+ * writes run on a writer thread (workerSeriesStore), so ingest never waits on, or blocks,
  * the main thread's write lock. Both files carry the full schema; each store uses its own.
  * A data dir from before the split (series rows in the metadata file) keeps one file.
  */
@@ -80,8 +80,8 @@ async function openSqliteStores(target: StoreTarget): Promise<Stores> {
   const seriesFile = file.replace(/(\.db)?$/, '-series.db');
   // The series file's ad-hoc reads are index ranges of one project: they stay on the main thread.
   const seriesDb = await migrated(openSqlite(seriesFile, { searchThreads: 0, queryTimeoutMs: target.queryTimeoutMs }));
-  const { WorkerSeriesStore } = await import('./sqlite/worker-series-store.js');
-  const series = new WorkerSeriesStore(seriesDb, seriesFile);
+  const { workerSeriesStore } = await import('./sqlite/worker-series-store.js');
+  const series = workerSeriesStore(seriesDb, seriesFile);
   return {
     metadata,
     series,

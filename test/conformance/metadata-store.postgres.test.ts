@@ -1,6 +1,6 @@
 import { afterAll, describe } from 'vitest';
 import { postgresTestUrl, reusedPostgresDb } from '../helpers/test-database.js';
-import { SqlMetadataStore } from '../../src/store/sql/sql-metadata-store.js';
+import { SqlMetadataStore } from '../../src/store/sql/metadata-store.js';
 import { metadataStoreSuite } from './metadata-store-suite.js';
 
 describe.skipIf(postgresTestUrl() === undefined)('postgres', () => {

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterAll } from 'vitest';
 import { tempDir } from '../helpers/temp-dir.js';
 import { migrate } from '../../src/store/migrations/index.js';
-import { SqlMetadataStore } from '../../src/store/sql/sql-metadata-store.js';
+import { SqlMetadataStore } from '../../src/store/sql/metadata-store.js';
 import { openSqlite } from '../../src/store/sqlite/sqlite-db.js';
 import { metadataStoreSuite } from './metadata-store-suite.js';
 

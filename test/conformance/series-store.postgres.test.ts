@@ -1,6 +1,6 @@
 import { afterAll, describe } from 'vitest';
 import { postgresTestUrl, reusedPostgresDb } from '../helpers/test-database.js';
-import { SqlSeriesStore } from '../../src/store/sql/sql-series-store.js';
+import { SqlSeriesStore } from '../../src/store/sql/series-store.js';
 import { seriesStoreSuite } from './series-store-suite.js';
 
 describe.skipIf(postgresTestUrl() === undefined)('postgres', () => {

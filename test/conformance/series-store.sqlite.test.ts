@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterAll } from 'vitest';
 import { tempDir } from '../helpers/temp-dir.js';
 import { migrate } from '../../src/store/migrations/index.js';
-import { SqlSeriesStore } from '../../src/store/sql/sql-series-store.js';
+import { SqlSeriesStore } from '../../src/store/sql/series-store.js';
 import { openSqlite } from '../../src/store/sqlite/sqlite-db.js';
 import { seriesStoreSuite } from './series-store-suite.js';
 

@@ -10,7 +10,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { inject } from 'vitest';
 import { openPostgres } from '../../src/store/postgres/postgres-db.js';
-import type { SqlDb } from '../../src/store/sql/sql-db.js';
+import type { SqlDb } from '../../src/store/sql/db.js';
 
 /** The test server's superuser URL, or undefined when PostgreSQL tests are skipped. */
 export function postgresTestUrl(): string | undefined {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { packPoints } from '../../src/domain/packed-points.js';
-import { batchColumns } from '../../src/store/sql/batch-columns.js';
-import type { PointColumns } from '../../src/store/sql/chunk-merge.js';
+import { batchColumns } from '../../src/store/sql/metrics/batch-columns.js';
+import type { PointColumns } from '../../src/store/sql/chunks/chunk-merge.js';
 
 const rows = (c: PointColumns | undefined) => Array.from(c!.steps, (step, i) => [step, c!.times[i], c!.values[i]]);
 

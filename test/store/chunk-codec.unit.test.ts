@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decodeChunk, encodeChunk, viewChunk, type ChunkPoints } from '../../src/store/sql/chunk-codec.js';
+import { decodeChunk, encodeChunk, viewChunk, type ChunkPoints } from '../../src/store/sql/chunks/chunk-codec.js';
 
 /** A chunk of n points from step0 by `stride`, times from time0 by `tick`, values from `value`. */
 function chunk(n: number, step0: number, stride: number, time0: number, tick: number, value: (i: number) => number) {

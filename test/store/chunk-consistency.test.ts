@@ -12,11 +12,11 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { migrate } from '../../src/store/migrations/index.js';
 import { openSqlite } from '../../src/store/sqlite/sqlite-db.js';
-import { SqlSeriesStore } from '../../src/store/sql/sql-series-store.js';
-import { chunkStats } from '../../src/store/sql/chunk-codec.js';
-import { CHUNK_POINTS } from '../../src/store/sql/chunk-size.js';
-import { CHUNK_COLUMNS, rowPoints, rowStats, type ChunkDataRow } from '../../src/store/sql/sql-chunk-rows.js';
-import type { SqlDb } from '../../src/store/sql/sql-db.js';
+import { SqlSeriesStore } from '../../src/store/sql/series-store.js';
+import { chunkStats } from '../../src/store/sql/chunks/chunk-codec.js';
+import { CHUNK_POINTS } from '../../src/store/sql/chunks/chunk-size.js';
+import { CHUNK_COLUMNS, rowPoints, rowStats, type ChunkDataRow } from '../../src/store/sql/chunks/chunk-rows.js';
+import type { SqlDb } from '../../src/store/sql/db.js';
 import { asStored, own, PointModel } from '../conformance/series-suite-helpers.js';
 
 async function expectChunksExact(db: SqlDb): Promise<void> {

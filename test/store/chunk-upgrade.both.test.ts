@@ -7,8 +7,8 @@ import { describe, expect, it } from 'vitest';
 import { logGroupOf } from '../../src/domain/log-group.js';
 import type { LineageLink, MetricPointInput } from '../../src/domain/types.js';
 import { migrate } from '../../src/store/migrations/index.js';
-import { SqlSeriesStore } from '../../src/store/sql/sql-series-store.js';
-import { encodeValue, SERIES_COLUMNS, type SeriesRow } from '../../src/store/sql/sql-series-row.js';
+import { SqlSeriesStore } from '../../src/store/sql/series-store.js';
+import { encodeValue, SERIES_COLUMNS, type SeriesRow } from '../../src/store/sql/metrics/series-row.js';
 import { rawEngines } from '../helpers/test-database.js';
 
 const engines = rawEngines('stepwise-chunk-upgrade-');

@@ -6,8 +6,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { metadataMigration } from '../../src/store/migrations/001-metadata.js';
 import { seriesMigration } from '../../src/store/migrations/002-series.js';
 import { migrate } from '../../src/store/migrations/index.js';
-import type { SqlDb } from '../../src/store/sql/sql-db.js';
-import { SqlSeriesStore } from '../../src/store/sql/sql-series-store.js';
+import type { SqlDb } from '../../src/store/sql/db.js';
+import { SqlSeriesStore } from '../../src/store/sql/series-store.js';
 import { openSqlite } from '../../src/store/sqlite/sqlite-db.js';
 import { consolePage } from '../conformance/series-suite-helpers.js';
 

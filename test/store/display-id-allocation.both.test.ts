@@ -8,7 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import { prefixCandidate } from '../../src/domain/display-id.js';
 import { migrate } from '../../src/store/migrations/index.js';
-import { SqlMetadataStore } from '../../src/store/sql/sql-metadata-store.js';
+import { SqlMetadataStore } from '../../src/store/sql/metadata-store.js';
 import { runInput } from '../conformance/metadata-suite-helpers.js';
 import { rawEngines } from '../helpers/test-database.js';
 

@@ -6,8 +6,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { migrate } from '../../src/store/migrations/index.js';
-import type { SqlDb, SqlExecutor } from '../../src/store/sql/sql-db.js';
-import { SqlSeriesStore } from '../../src/store/sql/sql-series-store.js';
+import type { SqlDb, SqlExecutor } from '../../src/store/sql/db.js';
+import { SqlSeriesStore } from '../../src/store/sql/series-store.js';
 import { rawEngines } from '../helpers/test-database.js';
 
 const engines = rawEngines('stepwise-ingest-statements-');

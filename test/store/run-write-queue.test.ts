@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { mergePacked, packPoints, type PackedPoints } from '../../src/domain/packed-points.js';
-import { RunWriteQueue } from '../../src/store/sql/run-write-queue.js';
+import { RunWriteQueue } from '../../src/store/sql/metrics/run-write-queue.js';
 import type { MetricPointInput } from '../../src/domain/types.js';
 import type { RunRef } from '../../src/store/series-store.js';
 

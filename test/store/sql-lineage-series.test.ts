@@ -8,9 +8,9 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LineageLink } from '../../src/domain/types.js';
 import { migrate } from '../../src/store/migrations/index.js';
-import type { SqlDb } from '../../src/store/sql/sql-db.js';
-import { lineageMetricPages, lineageMetrics, type MetricFilter } from '../../src/store/sql/sql-lineage-series.js';
-import { SqlSeriesStore } from '../../src/store/sql/sql-series-store.js';
+import type { SqlDb } from '../../src/store/sql/db.js';
+import { lineageMetricPages, lineageMetrics, type MetricFilter } from '../../src/store/sql/metrics/lineage-series.js';
+import { SqlSeriesStore } from '../../src/store/sql/series-store.js';
 import { openSqlite } from '../../src/store/sqlite/sqlite-db.js';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'stepwise-pages-'));

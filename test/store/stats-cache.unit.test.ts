@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { chunkStats, type ChunkPoints, type ChunkStats } from '../../src/store/sql/chunk-codec.js';
-import type { ChunkKey } from '../../src/store/sql/sql-chunk-rows.js';
-import { stateOfChunks } from '../../src/store/sql/sql-metric-recompute.js';
-import { SeriesStats } from '../../src/store/sql/stats-cache.js';
+import { chunkStats, type ChunkPoints, type ChunkStats } from '../../src/store/sql/chunks/chunk-codec.js';
+import type { ChunkKey } from '../../src/store/sql/chunks/chunk-rows.js';
+import { stateOfChunks } from '../../src/store/sql/metrics/metric-recompute.js';
+import { SeriesStats } from '../../src/store/sql/chunks/stats-cache.js';
 
 /** The statistics of a chunk of `n` points from `step`, values drawn from `seed` (NaN among them). */
 function statsAt(step: number, n: number, seed: number): ChunkStats {

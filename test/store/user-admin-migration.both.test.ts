@@ -10,8 +10,8 @@ import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { migrate } from '../../src/store/migrations/index.js';
 import { openPostgres } from '../../src/store/postgres/postgres-db.js';
-import type { SqlDb } from '../../src/store/sql/sql-db.js';
-import { SqlMetadataStore } from '../../src/store/sql/sql-metadata-store.js';
+import type { SqlDb } from '../../src/store/sql/db.js';
+import { SqlMetadataStore } from '../../src/store/sql/metadata-store.js';
 import { openSqlite } from '../../src/store/sqlite/sqlite-db.js';
 import { postgresTestUrl, withDatabase } from '../helpers/test-database.js';
 

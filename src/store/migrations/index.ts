@@ -1,5 +1,5 @@
-import type { SqlDb } from '../sql/sql-db.js';
-import { upgradePointsToChunks } from '../sql/sql-chunk-upgrade.js';
+import type { SqlDb } from '../sql/db.js';
+import { upgradePointsToChunks } from './008-chunks/upgrade.js';
 import { metadataMigration } from './001-metadata.js';
 import { seriesMigration } from './002-series.js';
 import { rollupMigration } from './003-rollups.js';
@@ -7,7 +7,7 @@ import { livenessMigration } from './004-liveness.js';
 import { consoleOrderMigration } from './005-console-order.js';
 import { runSearchMigration } from './006-run-search.js';
 import { sessionsMigration } from './007-sessions.js';
-import { chunksMigration } from './008-chunks.js';
+import { chunksMigration } from './008-chunks/schema.js';
 import { userAdminMigration } from './009-user-admin.js';
 import { sessionKeyIndexMigration } from './010-session-key-index.js';
 
@@ -53,7 +53,7 @@ export function migrate(db: SqlDb, options: MigrateOptions = {}): Promise<number
 export interface MigrateOptions {
   upTo?: number;
   log?: (line: string) => void;
-  /** Points moved into chunks per transaction at least (sql-chunk-upgrade.ts). */
+  /** Points moved into chunks per transaction at least (008-chunks/upgrade.ts). */
   batchPoints?: number;
 }
 

@@ -9,7 +9,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
-import type { SqlValue } from '../sql/sql-db.js';
+import type { SqlValue } from '../sql/sql-value.js';
 import { statementName, toPositional } from './postgres-dialect.js';
 
 /** Batches of at least this many rows go through COPY (measured: see BENCHMARKS.md). */

@@ -5,7 +5,8 @@
  * unique-key race. Row locks come from the dialect's `FOR UPDATE`.
  */
 import pg from 'pg';
-import type { SqlDb, SqlExecutor, SqlValue, Statement, TransactionOptions } from '../sql/sql-db.js';
+import type { SqlDb, SqlExecutor, Statement, TransactionOptions } from '../sql/db.js';
+import type { SqlValue } from '../sql/sql-value.js';
 import { runManyOn } from './postgres-bulk.js';
 import { adHocError, isRetryable, lockKey, postgresDialect, statementName, toPositional } from './postgres-dialect.js';
 import { readersBusy } from '../../errors.js';

@@ -5,7 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import { badRequest, queryTimeout } from '../../errors.js';
-import type { Dialect } from '../sql/sql-db.js';
+import type { Dialect } from '../sql/db.js';
 import { postgresSearch } from './postgres-search.js';
 
 /** PostgreSQL's dialect: identity ids, `FOR UPDATE`, `COLLATE "C"`, no clustered tables. */

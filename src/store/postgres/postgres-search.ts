@@ -3,7 +3,7 @@
  * converted like jsonb) with `->` per key, which looks up object keys only; regex is `~`
  * (ARE) on canonical patterns; lower() under COLLATE "C" folds ASCII letters only.
  */
-import type { Frag, SearchDialect } from '../sql/sql-search-dialect.js';
+import type { Frag, SearchDialect } from '../sql/search-dialect.js';
 
 const at = (column: string, path: readonly string[]): Frag => ({
   sql: `CAST(${column} AS json)${path.map(() => ' -> CAST(? AS text)').join('')}`,

@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import type { SqlExecutor } from '../sql/sql-db.js';
+import type { SqlExecutor } from '../sql/db.js';
 
 interface Job {
   fn: (tx: SqlExecutor) => Promise<unknown>;

@@ -9,7 +9,7 @@
  */
 import { Worker } from 'node:worker_threads';
 import { queryTimeout, readersBusy, resultTooLarge } from '../../errors.js';
-import type { SqlValue } from '../sql/sql-db.js';
+import type { SqlValue } from '../sql/sql-value.js';
 import { replyError, type SearchRequest, type WorkerReply, workerScript } from './worker-protocol.js';
 
 /** How long past its deadline a thread may take to answer before it is given up. */

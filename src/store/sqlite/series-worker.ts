@@ -4,7 +4,7 @@
  * ingest runs on its own core while the main thread parses the next requests.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { SqlSeriesStore } from '../sql/sql-series-store.js';
+import { SqlSeriesStore } from '../sql/series-store.js';
 import { orStorageFull } from '../storage-full.js';
 import { openSqlite } from './sqlite-db.js';
 import { SERIES_WRITES, errorReply, type WorkerReply, type WorkerRequest } from './worker-protocol.js';
@@ -12,7 +12,7 @@ import { SERIES_WRITES, errorReply, type WorkerReply, type WorkerRequest } from 
 const { file } = workerData as { file: string };
 // Its reads are the main thread's; it needs no search threads of its own.
 const db = openSqlite(file, { searchThreads: 0 });
-// Requests of one run that queue up behind its write are stored together (run-write-queue.ts).
+// Requests of one run that queue up behind its write are stored together (sql/metrics/run-write-queue.ts).
 const store = new SqlSeriesStore(db, { mergeRunWrites: true });
 
 /** Runs one write of the store (or closes the database) with the arguments as they came. */

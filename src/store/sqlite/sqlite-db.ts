@@ -1,7 +1,8 @@
 import Database from 'better-sqlite3';
 import { badRequest } from '../../errors.js';
-import type { Dialect, SqlDb, SqlExecutor, SqlValue } from '../sql/sql-db.js';
-import { Mutex } from '../sql/mutex.js';
+import type { Dialect, SqlDb, SqlExecutor } from '../sql/db.js';
+import type { SqlValue } from '../sql/sql-value.js';
+import { Mutex } from './mutex.js';
 import { GroupCommit } from './group-commit.js';
 import { SearchThreads } from './search-threads.js';
 import { registerSearchFunctions, sqliteSearch, StatementDeadline } from './sqlite-search.js';

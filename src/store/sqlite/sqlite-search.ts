@@ -6,7 +6,7 @@
 import type Database from 'better-sqlite3';
 import { RE2JS } from 're2js';
 import { queryTimeout } from '../../errors.js';
-import type { Frag, SearchDialect } from '../sql/sql-search-dialect.js';
+import type { Frag, SearchDialect } from '../sql/search-dialect.js';
 
 /** `$."a"."b"`: a path of object keys (keys never hold `"`; the parser refuses them). */
 const jsonPath = (path: readonly string[]): string => `$${path.map((k) => `."${k}"`).join('')}`;

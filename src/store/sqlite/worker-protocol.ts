@@ -2,14 +2,15 @@
  * The protocols of the embedded store's threads. The series writer thread runs the
  * SeriesStore methods that write (SERIES_WRITES) with the arguments they were called with,
  * cloned across threads; a write listed in WIRE_FORMS crosses in a cheaper form. Adding a
- * write to the store means adding its name here, nothing else. A search thread runs one
- * ad-hoc read at a time (SearchRequest). Both answer with a WorkerReply.
+ * write to the store means adding its name here and a method posting it in
+ * worker-series-store.ts. A search thread runs one ad-hoc read at a time (SearchRequest).
+ * Both answer with a WorkerReply.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { AppError, type ErrorCode } from '../../errors.js';
-import type { SqlValue } from '../sql/sql-db.js';
+import type { SqlValue } from '../sql/sql-value.js';
 import type { RunRef, SeriesStore } from '../series-store.js';
 import { toPacked, type PackedPoints } from '../../domain/packed-points.js';
 import type { MetricPointInput } from '../../domain/types.js';

@@ -1,9 +1,8 @@
 import { Worker } from 'node:worker_threads';
 import type { SeriesStore } from '../series-store.js';
-import { SqlSeriesStore } from '../sql/sql-series-store.js';
-import type { SqlDb } from '../sql/sql-db.js';
+import { SqlSeriesStore } from '../sql/series-store.js';
+import type { SqlDb } from '../sql/db.js';
 import {
-  SERIES_WRITES,
   WIRE_FORMS,
   type SeriesWrite,
   type WorkerReply,
@@ -22,18 +21,43 @@ const WRITER_LIMITS = { maxYoungGenerationSizeMb: 24 };
 
 /**
  * The embedded SeriesStore: reads run on the main thread over a read connection; writes are
- * sent to a writer thread that owns the series file's write connection. A write resolves
+ * posted to a writer thread that owns the series file's write connection. A write resolves
  * once the writer thread has committed it, so acknowledged data is durable and readable.
+ * Starts the writer thread on `file`; `reader` is the main thread's connection for reads.
  */
-export class WorkerSeriesStore extends SqlSeriesStore implements SeriesStore {
+export function workerSeriesStore(reader: SqlDb, file: string): SeriesStore {
+  const thread = new WriterThread(file);
+  const reads = new SqlSeriesStore(reader);
+  // The writes (SERIES_WRITES), each posted to the writer thread (series-worker.ts), which runs
+  // the same method of its own SqlSeriesStore. A write missing here fails to compile.
+  const writes = {
+    appendMetrics: (...args) => thread.post('appendMetrics', args),
+    appendConsole: (...args) => thread.post('appendConsole', args),
+    appendData: (...args) => thread.post('appendData', args),
+    createFiles: (...args) => thread.post('createFiles', args),
+    markFileUploaded: (...args) => thread.post('markFileUploaded', args),
+  } satisfies Pick<SeriesStore, SeriesWrite>;
+  return {
+    // Every other method reads on this thread (SqlSeriesStore's methods are own properties).
+    ...reads,
+    ...writes,
+    /** Finishes queued writes, stops the writer thread, then closes the read connection. */
+    close: async () => {
+      await thread.close();
+      await reads.close();
+    },
+  };
+}
+
+/** The series writer thread: runs the writes posted to it, one reply per call. */
+class WriterThread {
   private readonly worker: Worker;
   private readonly pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
   private next = 1;
   private failure: Error | null = null;
 
-  /** Starts the writer thread on `file`; `reader` is the main thread's connection for reads. */
-  constructor(reader: SqlDb, file: string) {
-    super(reader);
+  /** Starts the thread on the series file. */
+  constructor(file: string) {
     this.worker = new Worker(workerScript('series-worker.js'), { workerData: { file }, resourceLimits: WRITER_LIMITS });
     this.worker.on('message', (reply: WorkerReply) => {
       const call = this.pending.get(reply.id);
@@ -49,13 +73,21 @@ export class WorkerSeriesStore extends SqlSeriesStore implements SeriesStore {
     };
     this.worker.on('error', fail);
     this.worker.on('exit', (code) => fail(new Error(`series writer thread exited (${code})`)));
-    // Every write method of the store runs on the writer thread; reads stay inherited.
-    for (const method of SERIES_WRITES) {
-      Object.defineProperty(this, method, { value: (...args: unknown[]) => this.call(method, args) });
-    }
   }
 
-  /** Sends one write to the writer thread; resolves with its result once committed. */
+  /** Runs one write on the thread; resolves with the method's result once committed. */
+  post<M extends SeriesWrite>(method: M, args: Parameters<SeriesStore[M]>): ReturnType<SeriesStore[M]> {
+    return this.call(method, args) as ReturnType<SeriesStore[M]>;
+  }
+
+  /** Finishes queued writes and stops the thread. */
+  async close(): Promise<void> {
+    if (!this.failure) await this.call('close', []);
+    this.failure ??= new Error('series store is closed');
+    await this.worker.terminate();
+  }
+
+  /** Sends one call to the thread; resolves with its result once committed. */
   private call(method: SeriesWrite | 'close', args: unknown[]): Promise<unknown> {
     if (this.failure) return Promise.reject(this.failure);
     const wire = (method !== 'close' && WIRE_FORMS[method]?.(args)) || { args, transfer: [] };
@@ -64,13 +96,5 @@ export class WorkerSeriesStore extends SqlSeriesStore implements SeriesStore {
       this.pending.set(id, { resolve, reject });
       this.worker.postMessage({ id, method, args: wire.args } satisfies WorkerRequest, wire.transfer);
     });
-  }
-
-  /** Finishes queued writes, stops the writer thread, then closes the read connection. */
-  override async close(): Promise<void> {
-    if (!this.failure) await this.call('close', []);
-    this.failure ??= new Error('series store is closed');
-    await this.worker.terminate();
-    await super.close();
   }
 }

@@ -1,0 +1,106 @@
+import type { MetadataStore } from '../metadata-store.js';
+import { findRunHead, findRunJsonTexts, listConfigTexts, listRunHeads } from './runs/run-texts.js';
+import { bindStore, storeClass } from './bind-store.js';
+import type { SqlDb } from './db.js';
+import {
+  ensureOrganization,
+  ensureUser,
+  setUserAdmin,
+  countOrganizations,
+  createApiKey,
+  findApiKeyByHash,
+  listApiKeys,
+  findApiKey,
+  revokeApiKey,
+  touchApiKey,
+  getSecret,
+} from './auth/keys.js';
+import { createSession, findSession, touchSession, deleteSession } from './auth/sessions.js';
+import { findProject, listProjects } from './runs/projects.js';
+import { createRun, findRunInTx } from './runs/run-create.js';
+import {
+  findRunByDisplayId,
+  findRunByExternalId,
+  getRun,
+  getRunTarget,
+  listForkedRunIds,
+  listProjectRuns,
+  listRunsByIds,
+} from './runs/run-read.js';
+import { listStatusEvents, updateStatus } from './runs/run-status.js';
+import {
+  updateNotes,
+  updateConfig,
+  updateTags,
+  addLogNames,
+  listLogNames,
+  logNameStats,
+  setModelGraph,
+  findModelGraph,
+  getLineage,
+  touchRun,
+  createAlert,
+  listAlerts,
+} from './runs/run-updates.js';
+import { searchRuns } from './runs/run-search.js';
+import { failStaleRun, listStaleRuns, resumeStaleRun } from './runs/stale-runs.js';
+
+/**
+ * MetadataStore over any SqlDb: one implementation for every SQL engine. Each method is the
+ * function of the same name (README.md maps the folders), called with the database first;
+ * its rules are documented on the MetadataStore interface and its workings on the function.
+ */
+export const SqlMetadataStore = storeClass((db: SqlDb): MetadataStore =>
+  bindStore<MetadataStore>(db, {
+    ensureOrganization,
+    ensureUser,
+    setUserAdmin,
+    countOrganizations,
+    createApiKey,
+    findApiKeyByHash,
+    listApiKeys,
+    findApiKey,
+    revokeApiKey,
+    touchApiKey,
+    getSecret,
+    createSession,
+    findSession,
+    touchSession,
+    deleteSession,
+    listProjects,
+    findProject,
+    createRun,
+    findRun: findRunInTx,
+    getRun,
+    getRunTarget,
+    listRunsByIds,
+    listRunHeads,
+    findRunHead,
+    listConfigTexts,
+    findRunJsonTexts,
+    listProjectRuns,
+    listForkedRunIds,
+    searchRuns,
+    findRunByDisplayId,
+    findRunByExternalId,
+    updateStatus,
+    listStatusEvents,
+    updateNotes,
+    updateConfig,
+    updateTags,
+    addLogNames,
+    listLogNames,
+    logNameStats,
+    setModelGraph,
+    findModelGraph,
+    getLineage,
+    touchRun,
+    createAlert,
+    listAlerts,
+    listStaleRuns,
+    failStaleRun,
+    resumeStaleRun,
+    close: (db) => db.close(),
+  }),
+);
+export type SqlMetadataStore = MetadataStore;
