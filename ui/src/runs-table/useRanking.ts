@@ -58,43 +58,31 @@ export function useRanking(
     },
     filtered && metric !== '',
   );
-  if (!filtered) {
-    return {
-      runs: board.data?.pages.flatMap((p) => p.runs) ?? [],
-      total: board.data?.pages[0]?.total,
-      filtered,
-      isPending: metric !== '' && board.isPending,
-      isSuccess: board.isSuccess,
-      isPlaceholderData: board.isPlaceholderData,
-      error: board.error,
-      refetch: () => void board.refetch(),
-      hasNextPage: board.hasNextPage,
-      isFetchingNextPage: board.isFetchingNextPage,
-      fetchNextPage: () => void board.fetchNextPage(),
-    };
-  }
-  const rows = listed.data?.pages.flatMap((p) => p.runs) ?? [];
+  const read = filtered ? listed : board;
+  const runs: RankedRun[] = filtered
+    ? (listed.data?.pages.flatMap((p) => p.runs) ?? []).map((r, i) => ({
+        rank: i + 1,
+        runId: r.id,
+        runName: r.name,
+        status: r.status,
+        url: r.url,
+        value: r.summary?.[metric]?.last ?? NaN,
+        tags: r.tags,
+        createdAt: r.createdAt,
+        config: r.config,
+      }))
+    : (board.data?.pages.flatMap((p) => p.runs) ?? []);
   return {
-    runs: rows.map((r, i) => ({
-      rank: i + 1,
-      runId: r.id,
-      runName: r.name,
-      status: r.status,
-      url: r.url,
-      value: r.summary?.[metric]?.last ?? NaN,
-      tags: r.tags,
-      createdAt: r.createdAt,
-      config: r.config,
-    })),
-    total: listed.data?.pages[0]?.total,
+    runs,
+    total: read.data?.pages[0]?.total,
     filtered,
-    isPending: metric !== '' && listed.isPending,
-    isSuccess: listed.isSuccess,
-    isPlaceholderData: listed.isPlaceholderData,
-    error: listed.error,
-    refetch: () => void listed.refetch(),
-    hasNextPage: listed.hasNextPage,
-    isFetchingNextPage: listed.isFetchingNextPage,
-    fetchNextPage: () => void listed.fetchNextPage(),
+    isPending: metric !== '' && read.isPending,
+    isSuccess: read.isSuccess,
+    isPlaceholderData: read.isPlaceholderData,
+    error: read.error,
+    refetch: () => void read.refetch(),
+    hasNextPage: read.hasNextPage,
+    isFetchingNextPage: read.isFetchingNextPage,
+    fetchNextPage: () => void read.fetchNextPage(),
   };
 }
