@@ -140,3 +140,21 @@ export function useLeaderboard(projectName: string, logName: string, aggregation
     placeholderData: keepPreviousData,
   });
 }
+
+/**
+ * `GET /api/runs/list` read from the top, RUN_PAGE_SIZE rows a page, more on `fetchNextPage`
+ * (the leaderboard of filtered runs, ranked by the API's sort).
+ */
+export function useRunListFromTop(params: RunListParams, enabled: boolean) {
+  return useInfiniteQuery({
+    queryKey: ['runs-list-from-top', params],
+    initialPageParam: 0,
+    queryFn: ({ pageParam, signal }) => listPage(params, pageParam, signal),
+    getNextPageParam: (last, all) => {
+      const loaded = all.reduce((n, p) => n + p.runs.length, 0);
+      return loaded < last.total && last.runs.length > 0 ? all.length : undefined;
+    },
+    enabled,
+    placeholderData: keepPreviousData,
+  });
+}

@@ -1,6 +1,7 @@
 import { useId } from 'react';
 import { useCompareStats, useMetricNames } from '../api/compare-queries';
 import { Empty, ErrorState, Loading } from '../components/States';
+import { defaultMetric } from '../default-metric';
 import { formatValue } from '../format';
 import type { ColoredRun } from './CompareRunList';
 
@@ -19,7 +20,7 @@ export function CompareStats(props: {
   const selectId = useId();
   const runIds = runs.map(({ run }) => run.id);
   const names = useMetricNames(projectName, runIds, true);
-  const chosen = metric && names.data?.includes(metric) ? metric : (names.data?.[0] ?? '');
+  const chosen = metric && names.data?.includes(metric) ? metric : defaultMetric(names.data ?? []);
   const live = runs.some(({ run }) => run.status === 'RUNNING');
   const stats = useCompareStats(projectName, runIds, chosen, live);
 

@@ -72,10 +72,8 @@ export function RunsPage() {
           project={project}
           metricNames={names}
           metricsLoading={metricNames.isPending}
-          metric={view.leaderboard.metric}
-          aggregation={view.leaderboard.aggregation}
-          direction={view.leaderboard.direction}
-          onChange={(change) => update((v) => ({ leaderboard: { ...v.leaderboard, ...change } }))}
+          view={view}
+          update={update}
         />
       ) : (
         <RunsTableView

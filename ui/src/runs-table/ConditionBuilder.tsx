@@ -25,103 +25,111 @@ export function ConditionBuilder({
   const ops = kind === 'metric' ? METRIC_OPS : CONFIG_OPS;
   const suggestions = kind === 'metric' ? metricNames : configKeys;
 
-  const submit = () => {
+  /** Returns whether the condition was added (the panel then closes). */
+  const submit = (): boolean => {
     const field = name.trim();
-    if (field === '') return setProblem('Name a metric or a config key.');
+    if (field === '') return fail('Name a metric or a config key.');
     let parsed: Condition['value'];
     if (op === '$exists') parsed = true;
     else if (op === '$regex') parsed = value;
     else {
       parsed = parseValue(value);
-      if (kind === 'metric' && typeof parsed !== 'number') return setProblem('A metric compares with a number.');
+      if (kind === 'metric' && typeof parsed !== 'number') return fail('A metric compares with a number.');
     }
-    if (op !== '$exists' && value.trim() === '') return setProblem('Give a value.');
+    if (op !== '$exists' && value.trim() === '') return fail('Give a value.');
     setProblem('');
     onAdd({ kind, name: field, op, value: parsed });
     setValue('');
+    return true;
+  };
+  const fail = (text: string): false => {
+    setProblem(text);
+    return false;
   };
 
   return (
     <Popover label="Add filter">
-      <form
-        className="condition-form"
-        onSubmit={(e) => {
-          e.preventDefault();
-          submit();
-        }}
-      >
-        <Field label="Filter on">
-          {(id) => (
-            <>
-              <select
-                id={id}
-                value={kind}
-                onChange={(e) => {
-                  const next = e.target.value === 'config' ? 'config' : 'metric';
-                  setKind(next);
-                  if (next === 'metric' && !METRIC_OPS.includes(op)) setOp('$lt');
-                }}
-              >
-                <option value="metric">Metric (last value)</option>
-                <option value="config">Config key</option>
-              </select>
-            </>
-          )}
-        </Field>
-        <Field label={kind === 'metric' ? 'Metric' : 'Config key'}>
-          {(id) => (
-            <>
-              <input
-                id={id}
-                list={`${id}-names`}
-                value={name}
-                onChange={(e) => setName(e.target.value)}
-                placeholder={kind === 'metric' ? 'train/loss' : 'lr'}
-                maxLength={1024}
-              />
-              <datalist id={`${id}-names`}>
-                {suggestions.slice(0, 500).map((s) => (
-                  <option key={s} value={s} />
-                ))}
-              </datalist>
-            </>
-          )}
-        </Field>
-        <Field label="Operator">
-          {(id) => (
-            <>
-              <select id={id} value={op} onChange={(e) => setOp(e.target.value as ConditionOp)}>
-                {ops.map((o) => (
-                  <option key={o} value={o}>
-                    {OP_LABELS[o]}
-                  </option>
-                ))}
-              </select>
-            </>
-          )}
-        </Field>
-        {op !== '$exists' && (
-          <Field label="Value">
+      {(close) => (
+        <form
+          className="condition-form"
+          onSubmit={(e) => {
+            e.preventDefault();
+            if (submit()) close();
+          }}
+        >
+          <Field label="Filter on">
+            {(id) => (
+              <>
+                <select
+                  id={id}
+                  value={kind}
+                  onChange={(e) => {
+                    const next = e.target.value === 'config' ? 'config' : 'metric';
+                    setKind(next);
+                    if (next === 'metric' && !METRIC_OPS.includes(op)) setOp('$lt');
+                  }}
+                >
+                  <option value="metric">Metric (last value)</option>
+                  <option value="config">Config key</option>
+                </select>
+              </>
+            )}
+          </Field>
+          <Field label={kind === 'metric' ? 'Metric' : 'Config key'}>
             {(id) => (
               <>
                 <input
                   id={id}
-                  value={value}
-                  inputMode={kind === 'metric' ? 'decimal' : undefined}
-                  onChange={(e) => setValue(e.target.value)}
-                  placeholder={kind === 'metric' ? '0.5' : 'value'}
+                  list={`${id}-names`}
+                  value={name}
+                  onChange={(e) => setName(e.target.value)}
+                  placeholder={kind === 'metric' ? 'train/loss' : 'lr'}
+                  maxLength={1024}
                 />
+                <datalist id={`${id}-names`}>
+                  {suggestions.slice(0, 500).map((s) => (
+                    <option key={s} value={s} />
+                  ))}
+                </datalist>
               </>
             )}
           </Field>
-        )}
-        {problem && (
-          <p className="form-problem" role="alert">
-            {problem}
-          </p>
-        )}
-        <button type="submit">Apply filter</button>
-      </form>
+          <Field label="Operator">
+            {(id) => (
+              <>
+                <select id={id} value={op} onChange={(e) => setOp(e.target.value as ConditionOp)}>
+                  {ops.map((o) => (
+                    <option key={o} value={o}>
+                      {OP_LABELS[o]}
+                    </option>
+                  ))}
+                </select>
+              </>
+            )}
+          </Field>
+          {op !== '$exists' && (
+            <Field label="Value">
+              {(id) => (
+                <>
+                  <input
+                    id={id}
+                    value={value}
+                    inputMode={kind === 'metric' ? 'decimal' : undefined}
+                    onChange={(e) => setValue(e.target.value)}
+                    placeholder={kind === 'metric' ? '0.5' : 'value'}
+                  />
+                </>
+              )}
+            </Field>
+          )}
+          {problem && (
+            <p className="form-problem" role="alert">
+              {problem}
+            </p>
+          )}
+          <button type="submit">Apply filter</button>
+        </form>
+      )}
     </Popover>
   );
 }

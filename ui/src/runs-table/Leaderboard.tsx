@@ -1,11 +1,15 @@
 import { Link } from 'react-router';
-import { AGGREGATIONS, type Aggregation, type Direction } from '@server/domain/aggregation';
-import { useLeaderboard } from '../api/run-list-queries';
-import { Empty, ErrorState, Loading } from '../components/States';
+import { AGGREGATIONS, type Aggregation } from '@server/domain/aggregation';
+import { Empty, Loading } from '../components/States';
+import { defaultDirection, defaultMetric } from '../default-metric';
 import { formatTime, formatValue } from '../format';
 import { runPath } from '../paths';
 import { sqidOf } from './run-cells';
 import { Field } from './Field';
+import { FilterProblem } from './FilterProblem';
+import { useRanking } from './useRanking';
+import { isFiltered, NO_FILTERS, type RunsView, type UpdateView } from './useRunsView';
+import { ViewFilters } from './ViewFilters';
 
 const AGG_LABELS: Record<Aggregation, string> = {
   LAST: 'Last value',
@@ -18,30 +22,34 @@ const AGG_LABELS: Record<Aggregation, string> = {
 /** The choices of the aggregation list: the default (LAST) first, then the server's order. */
 const AGGREGATION_CHOICES: readonly Aggregation[] = ['LAST', ...AGGREGATIONS.filter((a) => a !== 'LAST')];
 
-/** The project's runs ranked by one metric (`GET /api/runs/leaderboard`). */
+/**
+ * The project's runs ranked by one metric (see useRanking), by default the first loss (or
+ * other non-system metric) with the best runs first. The table's filters (kept in the URL)
+ * show as chips; they narrow the ranking by last value, and the page says when they do not.
+ */
 export function Leaderboard({
   org,
   project,
   metricNames,
   metricsLoading,
-  metric,
-  aggregation,
-  direction,
-  onChange,
+  view,
+  update,
 }: {
   org: string;
   project: string;
   metricNames: readonly string[];
   metricsLoading: boolean;
-  metric: string;
-  aggregation: Aggregation;
-  direction: Direction;
-  onChange: (change: { metric?: string; aggregation?: Aggregation; direction?: Direction }) => void;
+  view: RunsView;
+  update: UpdateView;
 }) {
-  const chosen = metric || metricNames[0] || '';
-  const board = useLeaderboard(project, chosen, aggregation, direction);
-  const runs = board.data?.pages.flatMap((p) => p.runs) ?? [];
-  const total = board.data?.pages[0]?.total;
+  const { metric, aggregation } = view.leaderboard;
+  const onChange = (change: Partial<RunsView['leaderboard']>) =>
+    update((v) => ({ leaderboard: { ...v.leaderboard, ...change } }));
+  const chosen = metric || defaultMetric(metricNames);
+  const direction = view.leaderboard.direction ?? defaultDirection(chosen);
+  const board = useRanking(project, view, chosen, aggregation, direction);
+  const { runs, total } = board;
+  const unfiltered = isFiltered(view) && !board.filtered;
 
   return (
     <section aria-label="Leaderboard" className="leaderboard">
@@ -99,18 +107,45 @@ export function Leaderboard({
         </Field>
         {total !== undefined && (
           <span className="muted count" aria-live="polite">
-            {total.toLocaleString()} {total === 1 ? 'run' : 'runs'} ranked by {AGG_LABELS[aggregation].toLowerCase()} of{' '}
+            {total.toLocaleString()} {board.filtered ? 'matching ' : ''}
+            {total === 1 ? 'run' : 'runs'} ranked by {AGG_LABELS[aggregation].toLowerCase()} of{' '}
             <span className="mono">{chosen}</span>
           </span>
         )}
       </form>
+      <ViewFilters view={view} update={update} />
+      {unfiltered && (
+        <p className="notice" role="status">
+          The filters apply when ranking by last value: this ranking by {AGG_LABELS[aggregation].toLowerCase()} covers
+          every run of the project.{' '}
+          <button type="button" className="link-button" onClick={() => onChange({ aggregation: 'LAST' })}>
+            Rank by last value
+          </button>
+        </p>
+      )}
       {!chosen && !metricsLoading && (
         <Empty title="No metrics to rank by">Runs of this project have not logged any metric yet.</Empty>
       )}
       {chosen && board.isPending && <Loading label="Ranking runs…" />}
-      {board.isError && <ErrorState error={board.error} onRetry={() => void board.refetch()} />}
+      {board.error && (
+        <FilterProblem
+          error={board.error}
+          hasJsonFilter={view.filter !== ''}
+          onEdit={() => update({ view: 'table' }, { push: true })}
+          onClear={() => update(view.filter !== '' ? { filter: '' } : NO_FILTERS)}
+          onRetry={board.refetch}
+        />
+      )}
       {board.isSuccess && runs.length === 0 && (
-        <Empty title={`No run has a value for ${chosen}`}>Runs appear here once they log this metric.</Empty>
+        <Empty
+          title={
+            board.filtered
+              ? `No run that matches the filters has a value for ${chosen}`
+              : `No run has a value for ${chosen}`
+          }
+        >
+          {board.filtered ? 'Remove a filter to rank more runs.' : 'Runs appear here once they log this metric.'}
+        </Empty>
       )}
       {runs.length > 0 && (
         <div className="scroll-x leaderboard-scroll">
@@ -161,12 +196,7 @@ export function Leaderboard({
         </div>
       )}
       {board.hasNextPage && (
-        <button
-          type="button"
-          className="secondary"
-          disabled={board.isFetchingNextPage}
-          onClick={() => void board.fetchNextPage()}
-        >
+        <button type="button" className="secondary" disabled={board.isFetchingNextPage} onClick={board.fetchNextPage}>
           {board.isFetchingNextPage ? 'Loading…' : 'Show more'}
         </button>
       )}

@@ -7,6 +7,9 @@ import { useNow } from './useNow';
 const ROW_HEIGHT = 37;
 const SELECT_WIDTH = 44;
 
+/** A pinned column sits just right of the selection boxes. */
+const pinStyle = (c: TableColumn) => (c.pinned ? { left: SELECT_WIDTH } : undefined);
+
 /** `{field, descending}` of a `sort` value. */
 export function parseSortText(sort: string): { field: string; descending: boolean } {
   const descending = sort.startsWith('-');
@@ -16,7 +19,9 @@ export function parseSortText(sort: string): { field: string; descending: boolea
 /**
  * The runs as a virtualised table: only the rows in view are in the page, and it reports
  * which 200-row pages those are so that only they are fetched. Header buttons sort (the
- * API sorts, so every row is in order, not just the loaded ones); a checkbox selects a run.
+ * API sorts, so every row is in order, not just the loaded ones); a checkbox selects a run,
+ * the header's box every loaded run. The boxes and the pinned column (Name) stay at the left
+ * while the other columns scroll sideways inside the table's box.
  */
 export function RunsGrid({
   data,
@@ -24,8 +29,10 @@ export function RunsGrid({
   sort,
   resetKey,
   selected,
+  allState,
   onSort,
   onToggle,
+  onToggleAll,
   onRemoveColumn,
   onPagesInView,
 }: {
@@ -35,8 +42,13 @@ export function RunsGrid({
   /** Changes when the rows' order or filter changes: the view returns to the top. */
   resetKey: string;
   selected: ReadonlySet<number>;
+  /** How many of the loaded rows are selected: the header box's state. */
+  allState: 'none' | 'some' | 'all';
   onSort: (sort: string) => void;
-  onToggle: (runId: number, on: boolean) => void;
+  /** A row's box was ticked or cleared; `shift` when shift-clicked (a range from the last one clicked). */
+  onToggle: (index: number, on: boolean, shift: boolean) => void;
+  /** The header box: select or clear every loaded row. */
+  onToggleAll: (on: boolean) => void;
   onRemoveColumn: (column: TableColumn) => void;
   onPagesInView: (pages: number[]) => void;
 }) {
@@ -69,6 +81,11 @@ export function RunsGrid({
   const now = useNow(anyRunning);
   const { field, descending } = parseSortText(sort);
   const width = useMemo(() => SELECT_WIDTH + columns.reduce((n, c) => n + c.width, 0), [columns]);
+  const pinned = columns.find((c) => c.pinned);
+  // The pinned column is as wide as --pinned-width says (narrower on a phone, in CSS).
+  const tableWidth = pinned ? `calc(${width - pinned.width}px + var(--pinned-width, ${pinned.width}px))` : width;
+  const cellClass = (c: TableColumn) =>
+    [c.numeric ? 'num' : '', c.pinned ? 'pin pin-edge' : ''].filter(Boolean).join(' ') || undefined;
   const padTop = items[0]?.start ?? 0;
   const padBottom = items.length ? virtualizer.getTotalSize() - items[items.length - 1]!.end : 0;
   const span = columns.length + 1;
@@ -82,23 +99,33 @@ export function RunsGrid({
       aria-busy={data.isFetching}
       tabIndex={0}
     >
-      <table className="runs-table" style={{ width }} aria-rowcount={count + 1}>
+      <table className="runs-table" style={{ width: tableWidth }} aria-rowcount={count + 1}>
         <colgroup>
           <col style={{ width: SELECT_WIDTH }} />
           {columns.map((c) => (
-            <col key={c.id} style={{ width: c.width }} />
+            <col key={c.id} style={{ width: c.pinned ? `var(--pinned-width, ${c.width}px)` : c.width }} />
           ))}
         </colgroup>
         <thead>
           <tr aria-rowindex={1}>
-            <th scope="col" className="select-cell">
-              <span className="visually-hidden">Select</span>
+            <th scope="col" className="select-cell pin">
+              <input
+                type="checkbox"
+                aria-label="Select all runs"
+                title="Select every loaded run that matches the filters"
+                checked={allState === 'all'}
+                ref={(box) => {
+                  if (box) box.indeterminate = allState === 'some';
+                }}
+                disabled={count === 0}
+                onChange={(e) => onToggleAll(e.target.checked)}
+              />
             </th>
             {columns.map((c) => {
               const active = c.sortField !== undefined && c.sortField === field;
               const ariaSort = active ? (descending ? 'descending' : 'ascending') : c.sortField ? 'none' : undefined;
               return (
-                <th key={c.id} scope="col" aria-sort={ariaSort} className={c.numeric ? 'num' : undefined}>
+                <th key={c.id} scope="col" aria-sort={ariaSort} className={cellClass(c)} style={pinStyle(c)}>
                   <div className="th-inner">
                     {c.sortField ? (
                       <button
@@ -160,16 +187,19 @@ export function RunsGrid({
                 aria-selected={isSelected}
                 className={isSelected ? 'selected' : undefined}
               >
-                <td className="select-cell">
+                <td className="select-cell pin">
                   <input
                     type="checkbox"
                     checked={isSelected}
                     aria-label={`Select run ${run.name}`}
-                    onChange={(e) => onToggle(run.id, e.target.checked)}
+                    // React reports a checkbox's change from its click, so the event knows about Shift.
+                    onChange={(e) =>
+                      onToggle(item.index, e.target.checked, (e.nativeEvent as MouseEvent).shiftKey === true)
+                    }
                   />
                 </td>
                 {columns.map((c) => (
-                  <td key={c.id} className={c.numeric ? 'num' : undefined} title={c.title?.(run, now)}>
+                  <td key={c.id} className={cellClass(c)} style={pinStyle(c)} title={c.title?.(run, now)}>
                     {c.cell(run, now)}
                   </td>
                 ))}

@@ -1,21 +1,29 @@
-import { type ReactNode, useCallback, useMemo, useState } from 'react';
+import { type ReactNode, useCallback, useMemo, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { type RunListParams, useRunPages } from '../api/run-list-queries';
 import { Empty, ErrorState, Loading } from '../components/States';
 import { comparePath } from '../paths';
-import { ActiveFilters } from './ActiveFilters';
 import { columnMetrics, encodeColumn, type ExtraColumn } from './columns';
 import { ColumnsControl } from './ColumnsControl';
 import { ConditionBuilder } from './ConditionBuilder';
 import { compileFilter, readConditions } from './filter-conditions';
 import { FilterJson } from './FilterJson';
+import { FilterProblem } from './FilterProblem';
 import { configKeys } from './run-cells';
 import { RunsGrid } from './RunsGrid';
 import { SearchBox } from './SearchBox';
 import { StatusFilter } from './StatusFilter';
 import { tableColumns } from './table-columns';
 import { TagsFilter } from './TagsFilter';
-import type { RunsView } from './useRunsView';
+import { isFiltered, NO_FILTERS, type RunsView, type UpdateView } from './useRunsView';
+import { ViewFilters } from './ViewFilters';
+
+/** "12 runs", or with filters "1 run matches" / "3 runs match". */
+function countText(total: number, filtered: boolean): string {
+  const n = total.toLocaleString();
+  if (!filtered) return `${n} ${total === 1 ? 'run' : 'runs'}`;
+  return total === 1 ? `${n} run matches` : `${n} runs match`;
+}
 
 /** The compare page takes at most this many runs. */
 const MAX_COMPARE = 100;
@@ -36,7 +44,7 @@ export function RunsTableView({
   org: string;
   project: string;
   view: RunsView;
-  update: (change: Partial<RunsView> | ((v: RunsView) => Partial<RunsView>)) => void;
+  update: UpdateView;
   metricNames: readonly string[];
   metricsLoading: boolean;
   /** What to show when the project has no runs at all. */
@@ -63,7 +71,6 @@ export function RunsTableView({
     [],
   );
 
-  const conditions = useMemo(() => readConditions(view.filter), [view.filter]);
   const sample = useMemo(() => data.firstPage ?? [], [data.firstPage]);
   const knownKeys = useMemo(() => {
     const keys = new Set<string>();
@@ -75,10 +82,42 @@ export function RunsTableView({
   const columns = useMemo(() => tableColumns(org, view.columns), [org, view.columns]);
   const selected = useMemo(() => new Set(view.selected), [view.selected]);
 
-  const filtered = view.search !== '' || view.status.length > 0 || view.tags.length > 0 || view.filter.trim() !== '';
+  const filtered = isFiltered(view);
   const resetKey = JSON.stringify([view.search, view.status, view.tags, view.sort, view.filter]);
   const setColumns = (next: ExtraColumn[]) => update({ columns: next });
-  const clearFilters = () => update({ search: '', status: [], tags: [], filter: '' });
+  const clearFilters = () => update(NO_FILTERS);
+  const [jsonOpen, setJsonOpen] = useState(false);
+
+  // Selection: the loaded rows (every match up to the pages fetched so far), the row a
+  // shift-click ranges from, and the header box's state.
+  const loadedIds = useMemo(() => {
+    const ids: number[] = [];
+    for (let i = 0; i < (data.total ?? 0); i++) {
+      const run = data.rowAt(i);
+      if (run) ids.push(run.id);
+    }
+    return ids;
+  }, [data]);
+  const anchor = useRef<{ resetKey: string; index: number } | null>(null);
+  const selectedLoaded = loadedIds.filter((id) => selected.has(id)).length;
+  const allState = selectedLoaded === 0 ? 'none' : selectedLoaded === loadedIds.length ? 'all' : 'some';
+  const setSelected = (ids: readonly number[], on: boolean) =>
+    update((v) => {
+      const drop = new Set(ids);
+      const kept = v.selected.filter((x) => !drop.has(x));
+      return { selected: on ? [...kept, ...ids] : kept };
+    });
+  const onToggle = (index: number, on: boolean, shift: boolean) => {
+    const from = anchor.current?.resetKey === resetKey ? anchor.current.index : undefined;
+    anchor.current = { resetKey, index };
+    const ids: number[] = [];
+    const [a, b] = shift && from !== undefined ? [Math.min(from, index), Math.max(from, index)] : [index, index];
+    for (let i = a; i <= b; i++) {
+      const run = data.rowAt(i);
+      if (run) ids.push(run.id);
+    }
+    setSelected(ids, on);
+  };
 
   if (!filtered && data.total === 0 && !data.isPlaceholder) return <>{empty}</>;
 
@@ -93,7 +132,16 @@ export function RunsTableView({
           configKeys={knownKeys}
           onAdd={(c) => update((v) => ({ filter: compileFilter([...(readConditions(v.filter) ?? []), c]) }))}
         />
-        <FilterJson key={view.filter} value={view.filter} onApply={(filter) => update({ filter })} />
+        <FilterJson
+          key={view.filter}
+          value={view.filter}
+          open={jsonOpen}
+          onOpenChange={setJsonOpen}
+          onApply={(filter) => {
+            setJsonOpen(false);
+            update({ filter });
+          }}
+        />
         <ColumnsControl
           columns={view.columns}
           metricNames={metricNames}
@@ -102,24 +150,10 @@ export function RunsTableView({
           onChange={setColumns}
         />
       </div>
-      <ActiveFilters
-        search={view.search}
-        status={view.status}
-        tags={view.tags}
-        conditions={conditions ?? []}
-        customFilter={conditions === undefined ? view.filter : undefined}
-        onRemoveSearch={() => update({ search: '' })}
-        onRemoveStatus={(s) => update((v) => ({ status: v.status.filter((x) => x !== s) }))}
-        onRemoveTag={(t) => update((v) => ({ tags: v.tags.filter((x) => x !== t) }))}
-        onRemoveCondition={(i) => update({ filter: compileFilter((conditions ?? []).filter((_, j) => j !== i)) })}
-        onRemoveCustom={() => update({ filter: '' })}
-        onClear={clearFilters}
-      />
+      <ViewFilters view={view} update={update} />
       <div className="selection-bar">
         <span className="count" aria-live="polite">
-          {data.total === undefined
-            ? 'Counting runs…'
-            : `${data.total.toLocaleString()} ${data.total === 1 ? 'run' : 'runs'}${filtered ? ' match' : ''}`}
+          {data.total === undefined ? (data.error ? '' : 'Counting runs…') : countText(data.total, filtered)}
           {data.isFetching && data.total !== undefined && <span className="spinner small-spinner" aria-hidden="true" />}
         </span>
         <span className="selection-actions">
@@ -150,7 +184,13 @@ export function RunsTableView({
       {data.isPending ? (
         <Loading label="Loading runs…" />
       ) : data.error && data.total === undefined ? (
-        <ErrorState error={data.error} onRetry={data.refetch} />
+        <FilterProblem
+          error={data.error}
+          hasJsonFilter={view.filter !== ''}
+          onEdit={() => setJsonOpen(true)}
+          onClear={() => update(view.filter !== '' ? { filter: '' } : NO_FILTERS)}
+          onRetry={data.refetch}
+        />
       ) : data.total === 0 ? (
         <Empty title="No runs match these filters">
           <button type="button" className="secondary" onClick={clearFilters}>
@@ -167,11 +207,9 @@ export function RunsTableView({
             resetKey={resetKey}
             selected={selected}
             onSort={(sort) => update({ sort })}
-            onToggle={(id, on) =>
-              update((v) => ({
-                selected: on ? [...v.selected.filter((x) => x !== id), id] : v.selected.filter((x) => x !== id),
-              }))
-            }
+            allState={allState}
+            onToggleAll={(on) => setSelected(loadedIds, on)}
+            onToggle={onToggle}
             onRemoveColumn={(c) => setColumns(view.columns.filter((x) => encodeColumn(x) !== c.id))}
             onPagesInView={onPagesInView}
           />

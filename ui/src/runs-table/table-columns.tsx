@@ -16,6 +16,8 @@ export interface TableColumn {
   /** Why it cannot be sorted, for the header's title. */
   note?: string;
   numeric?: boolean;
+  /** Stays at the left (after the selection boxes) while the table scrolls sideways; first columns only. */
+  pinned?: boolean;
   extra?: ExtraColumn;
   cell: (run: RunRow, now: number) => ReactNode;
   /** Plain text of the cell for its title (long values are cut with an ellipsis). */
@@ -29,6 +31,7 @@ export function tableColumns(org: string, columns: readonly ExtraColumn[]): Tabl
       id: 'name',
       label: 'Name',
       width: 240,
+      pinned: true,
       sortField: 'name',
       cell: (run) => <Link to={runPath(org, run.projectName, sqidOf(run.url))}>{run.name}</Link>,
       title: (run) => run.name,

@@ -7,7 +7,7 @@ import { decodeColumn, encodeColumn, type ExtraColumn } from './columns';
  * What the runs page shows, read from and written to its URL so that a link shares it:
  * `q` (name search), `status`, `tags` (comma-separated), `sort` (`-createdAt` by default),
  * `filter` (the API's JSON), `col` (repeated: `config:<key>`, `metric:<agg>:<name>`),
- * `sel` (selected run ids), `view=leaderboard` with `metric`, `agg`, `dir`.
+ * `sel` (selected run ids), `view=leaderboard` with `metric`, `agg`, `dir` (each left out for its default).
  */
 export interface RunsView {
   search: string;
@@ -18,8 +18,22 @@ export interface RunsView {
   columns: ExtraColumn[];
   selected: number[];
   view: 'table' | 'leaderboard';
-  leaderboard: { metric: string; aggregation: Aggregation; direction: Direction };
+  /** `metric` '' and `direction` undefined: the page's defaults for the project's metrics. */
+  leaderboard: { metric: string; aggregation: Aggregation; direction: Direction | undefined };
 }
+
+/** `update` of useRunsView: a change (or a function of the current view to one), pushed or replacing. */
+export type UpdateView = (
+  change: Partial<RunsView> | ((current: RunsView) => Partial<RunsView>),
+  options?: { push?: boolean },
+) => void;
+
+/** Whether any filter (search, status, tags, filter JSON) narrows the runs. */
+export const isFiltered = (view: RunsView): boolean =>
+  view.search !== '' || view.status.length > 0 || view.tags.length > 0 || view.filter.trim() !== '';
+
+/** The change that removes every filter. */
+export const NO_FILTERS = { search: '', status: [], tags: [], filter: '' } satisfies Partial<RunsView>;
 
 /** The sort when the URL names none: newest first, as the API does. */
 export const DEFAULT_SORT = '-createdAt';
@@ -29,6 +43,11 @@ const list = (text: string | null): string[] =>
     .split(',')
     .map((s) => s.trim())
     .filter((s) => s !== '');
+
+function readDirection(text: string | null): Direction | undefined {
+  const dir = text?.toUpperCase();
+  return dir === 'ASC' || dir === 'DESC' ? dir : undefined;
+}
 
 function read(params: URLSearchParams): RunsView {
   const agg = (params.get('agg') ?? '').toUpperCase();
@@ -49,7 +68,7 @@ function read(params: URLSearchParams): RunsView {
     leaderboard: {
       metric: params.get('metric') ?? '',
       aggregation: (AGGREGATIONS as readonly string[]).includes(agg) ? (agg as Aggregation) : 'LAST',
-      direction: params.get('dir')?.toUpperCase() === 'DESC' ? 'DESC' : 'ASC',
+      direction: readDirection(params.get('dir')),
     },
   };
 }
@@ -66,7 +85,7 @@ function write(view: RunsView): URLSearchParams {
   if (view.view === 'leaderboard') out.set('view', 'leaderboard');
   if (view.leaderboard.metric) out.set('metric', view.leaderboard.metric);
   if (view.leaderboard.aggregation !== 'LAST') out.set('agg', view.leaderboard.aggregation);
-  if (view.leaderboard.direction !== 'ASC') out.set('dir', view.leaderboard.direction);
+  if (view.leaderboard.direction) out.set('dir', view.leaderboard.direction);
   return out;
 }
 
@@ -84,8 +103,8 @@ export function useRunsView() {
   const view = pending && pending.base === base ? pending.view : fromUrl;
   const latest = useRef(view);
   latest.current = view;
-  const update = useCallback(
-    (change: Partial<RunsView> | ((current: RunsView) => Partial<RunsView>), options: { push?: boolean } = {}) => {
+  const update: UpdateView = useCallback(
+    (change, options = {}) => {
       const before = latest.current;
       const next = { ...before, ...(typeof change === 'function' ? change(before) : change) };
       latest.current = next;
