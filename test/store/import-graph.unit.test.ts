@@ -35,7 +35,7 @@ function importsOf(file: string): Import[] {
   const statements =
     /^\s*(import|export)(\s+type)?[^'";]*?from\s*'(\.{1,2}\/[^']+)'|import\(\s*'(\.{1,2}\/[^']+)'\s*\)/gm;
   for (const m of text.matchAll(statements)) {
-    const spec = m[3] ?? m[4];
+    const spec = m[3] ?? m[4] ?? '';
     const target = path.resolve(path.dirname(file), spec).replace(/\.js$/, '.ts');
     if (fs.existsSync(target)) found.push({ target, typeOnly: m[2] !== undefined });
   }
