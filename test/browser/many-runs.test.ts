@@ -135,6 +135,21 @@ describe('many runs', () => {
         .waitFor();
       const box = (await first.boundingBox())!;
       expect(box.y + box.height).toBeLessThanOrEqual(DESKTOP.height);
+      // The run list is folded to a line; its toggle opens it.
+      const list = page.getByRole('list', { name: 'Compared runs' });
+      expect(await list.isVisible()).toBe(false);
+      await page.getByRole('button', { name: 'Show runs', expanded: false }).click();
+      await list.getByRole('link', { name: nameOf(60) }).waitFor();
+      // Legend names are cut in the middle, not again at their end.
+      const legendNames = await page
+        .getByRole('list', { name: 'Runs' })
+        .locator('.chart-legend-name')
+        .evaluateAll((els) => els.map((el) => ({ text: el.textContent ?? '', cut: el.scrollWidth > el.clientWidth })));
+      expect(legendNames).toHaveLength(60);
+      for (const { text, cut } of legendNames) {
+        expect(text).toMatch(/-seed\d+$/);
+        expect(cut, text).toBe(false);
+      }
       await screenshot(page, 'many-runs-compare');
     });
   });

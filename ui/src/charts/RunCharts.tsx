@@ -177,6 +177,7 @@ export function RunCharts(props: {
   return (
     <div className="run-charts">
       <ChartToolbar
+        label={system ? 'System chart controls' : undefined}
         settings={settings}
         shown={shownCount}
         total={allNames.length}

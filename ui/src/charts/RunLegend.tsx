@@ -2,7 +2,7 @@ import { middleEllipsis } from './middle-ellipsis';
 import { swatchCss } from './run-colors';
 
 /** Legend names longer than this are cut in the middle (the full name is the button's name). */
-const LEGEND_NAME_CHARS = 30;
+const LEGEND_NAME_CHARS = 28;
 
 /**
  * The overlay's legend: one toggle button per run (aria-pressed: shown), its swatch in the

@@ -61,7 +61,8 @@ export function runStyle(number: number): RunStyle {
 export function swatchCss(style: RunStyle): { backgroundColor: string; backgroundImage?: string } {
   if (style.dash.length === 0) return { backgroundColor: style.color };
   const [on = 4, off = 3] = style.dash;
-  const stop = Math.max(1, Math.round(on / 2));
+  // Half scale, at least 2px of colour so a small swatch keeps its colour.
+  const stop = Math.max(2, Math.round(on / 2));
   const gap = stop + Math.max(1, Math.round(off / 2));
   return {
     backgroundColor: style.color,
