@@ -12,6 +12,8 @@ export function ChartGroup(props: {
   collapsed: boolean;
   onToggle: () => void;
   onZoom: (zoom: StepZoom | null) => void;
+  /** Clock-sampled charts: a drag zooms the chart's own time axis, not the page's steps. */
+  timeZoom?: boolean;
   onPointClick?: (point: PickedPoint) => void;
 }) {
   const id = useId();
@@ -42,6 +44,7 @@ export function ChartGroup(props: {
               runs={props.runs}
               settings={props.settings}
               onZoom={props.onZoom}
+              timeZoom={props.timeZoom}
               onPointClick={props.onPointClick}
             />
           ))}

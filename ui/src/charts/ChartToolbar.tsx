@@ -6,6 +6,8 @@ const intFormat = new Intl.NumberFormat('en-US');
 
 /** The page-level chart controls: filter, smoothing, x axis, log scale, and the zoom in force. */
 export function ChartToolbar(props: {
+  /** The group's accessible name ("Chart controls" unless told). */
+  label?: string;
   settings: ChartSettings;
   shown: number;
   total: number;
@@ -18,7 +20,7 @@ export function ChartToolbar(props: {
   const { settings } = props;
   const id = useId();
   return (
-    <div className="chart-toolbar" role="group" aria-label="Chart controls">
+    <div className="chart-toolbar" role="group" aria-label={props.label ?? 'Chart controls'}>
       <label className="chart-control chart-filter">
         <span>Filter charts</span>
         <input

@@ -19,6 +19,8 @@ export interface ResolvedRun {
   runId: number;
   name: string;
   color: string;
+  /** Line dash in CSS px; empty: solid (run-colors.ts). */
+  dash: readonly number[];
   live: boolean;
   forkStep: number | null;
   /** Zero of the relative-time axis (epoch ms); null: the series' first point. */
@@ -43,7 +45,9 @@ function useStableList<T>(list: T[]): T[] {
 
 /** What the uPlot instance must be rebuilt for: its series and their look. */
 const shapeOf = (m: ChartModel): string =>
-  m.lines.map((l) => `${m.traces[l.run]!.color}:${l.kind}:${l.part}:${l.faint}`).join('|');
+  m.lines
+    .map((l) => `${m.traces[l.run]!.color}:${m.traces[l.run]!.dash.join(' ')}:${l.kind}:${l.part}:${l.faint}`)
+    .join('|');
 
 /**
  * One metric's chart: a `<figure aria-label=logName aria-busy>` that fetches when near the
@@ -55,9 +59,11 @@ export function MetricChart(props: {
   runs: readonly ResolvedRun[];
   settings: ChartSettings;
   onZoom: (zoom: StepZoom | null) => void;
+  /** A drag zooms this chart's own x axis (clock-sampled series) instead of setting the page's step zoom. */
+  timeZoom?: boolean;
   onPointClick?: (point: PickedPoint) => void;
 }) {
-  const { logName, runs, settings, onZoom, onPointClick } = props;
+  const { logName, runs, settings, onZoom, onPointClick, timeZoom = false } = props;
   const { zoom, xMode, smoothing, logScale } = settings;
   const figureRef = useRef<HTMLElement>(null);
   const plotRef = useRef<HTMLDivElement>(null);
@@ -100,9 +106,9 @@ export function MetricChart(props: {
 
   // What the uPlot hooks read when they run (they outlive renders).
   const modelRef = useRef<ChartModel | null>(model);
-  const live = useRef({ zoom, xMode, onZoom, logName, onPointClick });
+  const live = useRef({ zoom, xMode, onZoom, logName, onPointClick, timeZoom });
   useEffect(() => {
-    live.current = { zoom, xMode, onZoom, logName, onPointClick };
+    live.current = { zoom, xMode, onZoom, logName, onPointClick, timeZoom };
   });
 
   const uRef = useRef<uPlot | null>(null);
@@ -123,10 +129,15 @@ export function MetricChart(props: {
     const target = hostRef.current;
     const first = modelRef.current;
     if (!showPlot || !target || !first) return;
+    let hovered = false;
     const handles: ChartHandles = {
       model: () => modelRef.current ?? first,
       xRange: () => heldRange(modelRef.current ?? first, live.current.zoom, live.current.xMode),
       onSelect: (x0, x1) => {
+        if (live.current.timeZoom) {
+          uRef.current?.setScale('x', { min: x0, max: x1 });
+          return;
+        }
         const window = stepWindow((modelRef.current ?? first).traces, live.current.xMode, x0, x1);
         if (window) live.current.onZoom(window);
       },
@@ -134,7 +145,11 @@ export function MetricChart(props: {
         if (live.current.zoom) live.current.onZoom(null);
       },
       onCursor: (u) => {
-        if (tipRef.current) renderTooltip(tipRef.current, u, modelRef.current ?? first, live.current.xMode);
+        const tip = tipRef.current;
+        if (!tip) return;
+        // The synced crosshair moves on every chart; only the hovered one shows its readout.
+        if (hovered) renderTooltip(tip, u, modelRef.current ?? first, live.current.xMode);
+        else tip.hidden = true;
       },
     };
     const opts = chartOptions(
@@ -150,6 +165,15 @@ export function MetricChart(props: {
     );
     const u = new uPlot(opts, first.data, target);
     uRef.current = u;
+    const enter = () => {
+      hovered = true;
+    };
+    const leave = () => {
+      hovered = false;
+      if (tipRef.current) tipRef.current.hidden = true;
+    };
+    u.over.addEventListener('mouseenter', enter);
+    u.over.addEventListener('mouseleave', leave);
     const detach = attachPointClick(
       u,
       () => modelRef.current ?? first,
@@ -157,6 +181,8 @@ export function MetricChart(props: {
     );
     return () => {
       detach();
+      u.over.removeEventListener('mouseenter', enter);
+      u.over.removeEventListener('mouseleave', leave);
       u.destroy();
       uRef.current = null;
     };

@@ -3,8 +3,8 @@ import { useChartRunDetails, useRunMetricNames } from '../api/metric-queries';
 import { Empty, ErrorState, Loading } from '../components/States';
 import { ChartGroup } from './ChartGroup';
 import { ChartToolbar } from './ChartToolbar';
-import { runColor } from './chart-theme';
-import type { XMode } from './chart-model';
+import { isSystemName } from '../system/system-names';
+import { runStyle } from './run-colors';
 import type { PickedPoint } from './chart-point-click';
 import type { ResolvedRun } from './MetricChart';
 import { RunLegend } from './RunLegend';
@@ -17,13 +17,16 @@ export interface ChartRun {
   runId: number;
   /** Shown in legends and tooltips. */
   name: string;
-  /** A CSS colour; a palette colour per run index otherwise. */
-  color?: string;
+  /** The run's number in its project (`RunDetails.number`): its colour and line style (run-colors.ts). */
+  number: number;
   /** True while the run is RUNNING: new metric names and points are polled every ~3 s. */
   live?: boolean;
   /** For a fork: steps <= forkStep are inherited from the parent. */
   forkStep?: number | null;
 }
+
+/** Which names a set of charts draws: every name but the system ones, or those only. */
+export type ChartKind = 'metrics' | 'system';
 
 /** The group of a log name: the part before its last `/` (src/domain/log-group.ts). */
 const logGroupOf = (logName: string): string => {
@@ -38,43 +41,54 @@ const byCodePoint = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 
  * The charts of one or more runs: a toolbar (filter, smoothing, x axis, log scale, zoom), a
  * legend that hides and shows runs when there are several, and one chart per metric grouped
  * by logGroup in collapsible sections. Charts load as they come near the viewport. Page state
- * lives in the URL (see useChartSettings).
+ * lives in the URL (see useChartSettings). Names come from the runs' details and metric names
+ * (a fork's inherited ones too).
  *
- * `logNames` charts exactly those names; `excludePrefix` leaves out the names starting with it
- * (the run page's System tab charts `sys/`); `defaultX` is the x axis when the URL has no `x`;
- * `onPointClick` receives the point nearest a single click on a chart.
+ * `kind` 'metrics' (default) charts every name but `sys/` ones, against step unless the URL
+ * says otherwise; 'system' charts the `sys/` names only (sampled by the clock, not per step),
+ * against relative time by default, where the page's step zoom does not apply and a drag
+ * zooms that chart's time axis alone (double-click resets). `legend` shows the run legend
+ * (default: with several runs); `paramPrefix` names this set's URL parameters when a page has
+ * two (useChartSettings). `onPointClick` receives the point nearest a single click on a chart.
  */
 export function RunCharts(props: {
   runs: ChartRun[];
-  logNames?: string[];
-  excludePrefix?: string;
-  defaultX?: XMode;
+  kind?: ChartKind;
+  legend?: boolean;
+  paramPrefix?: string;
   onPointClick?: (point: PickedPoint) => void;
 }) {
-  const { runs, logNames, excludePrefix, defaultX, onPointClick } = props;
-  const { settings, setZoom, setSmoothing, setXMode, setLogScale, setHidden, setFilter } = useChartSettings(defaultX);
+  const { runs, kind = 'metrics', paramPrefix, onPointClick } = props;
+  const system = kind === 'system';
+  const chartSettings = useChartSettings(system ? 'relative' : 'step', paramPrefix);
+  const { setZoom, setSmoothing, setXMode, setLogScale, setHidden, setFilter } = chartSettings;
+  // A step window means nothing to clock-sampled series.
+  const settings = useMemo(
+    () => (system ? { ...chartSettings.settings, zoom: null } : chartSettings.settings),
+    [system, chartSettings.settings],
+  );
   const [collapsed, setCollapsed] = useState<ReadonlySet<string>>(new Set());
 
   const details = useChartRunDetails(runs.map((r) => r.runId));
   const names = useRunMetricNames(
-    logNames
-      ? []
-      : runs.map((r, i) => ({ runId: r.runId, projectName: details[i]?.data?.projectName, live: r.live === true })),
+    runs.map((r, i) => ({ runId: r.runId, projectName: details[i]?.data?.projectName, live: r.live === true })),
   );
 
   // Keyed on content: a parent may pass a fresh array each render.
   const runsKey = runs
-    .map((r) => `${r.runId}\u0000${r.name}\u0000${r.color}\u0000${r.live}\u0000${r.forkStep}`)
+    .map((r) => `${r.runId}\u0000${r.name}\u0000${r.number}\u0000${r.live}\u0000${r.forkStep}`)
     .join('\u0001');
   const startsKey = details.map((d) => `${d.data?.createdAt ?? ''}/${d.data?.forkStep ?? ''}`).join(',');
   const allRuns = useMemo<ResolvedRun[]>(
     () =>
       runs.map((r, i) => {
         const created = details[i]?.data?.createdAt;
+        const style = runStyle(r.number);
         return {
           runId: r.runId,
           name: r.name,
-          color: runColor(i, r.color),
+          color: style.color,
+          dash: style.dash,
           live: r.live === true,
           forkStep: r.forkStep ?? details[i]?.data?.forkStep ?? null,
           startMs: created ? Date.parse(created) : null,
@@ -92,19 +106,12 @@ export function RunCharts(props: {
 
   // The run details' METRIC log names come first (no extra round trip); metric-names adds
   // what a fork inherits from its parents.
-  const namesKey = JSON.stringify(
-    logNames ?? [
-      ...details.flatMap((d) => (d.data?.logNames ?? []).filter((n) => n.logType === 'METRIC').map((n) => n.logName)),
-      ...names.flatMap((n) => n.data ?? []),
-    ],
-  );
-  const allNames = useMemo(
-    () =>
-      [...new Set(JSON.parse(namesKey) as string[])]
-        .filter((name) => !excludePrefix || !name.startsWith(excludePrefix))
-        .sort(byCodePoint),
-    [namesKey, excludePrefix],
-  );
+  const namesKey = JSON.stringify([
+    ...details.flatMap((d) => (d.data?.logNames ?? []).filter((n) => n.logType === 'METRIC').map((n) => n.logName)),
+    ...names.flatMap((n) => n.data ?? []),
+  ]);
+  const everyName = useMemo(() => [...new Set(JSON.parse(namesKey) as string[])].sort(byCodePoint), [namesKey]);
+  const allNames = useMemo(() => everyName.filter((name) => isSystemName(name) === system), [everyName, system]);
 
   const filter = settings.filter.trim().toLowerCase();
   const groups = useMemo(() => {
@@ -120,10 +127,9 @@ export function RunCharts(props: {
   }, [allNames, filter]);
   const shownCount = groups.reduce((n, [, list]) => n + list.length, 0);
 
-  const namesLoading =
-    !logNames && allNames.length === 0 && (details.some((d) => d.isPending) || names.some((n) => n.isPending));
-  const failures = logNames ? [] : [...details, ...names].filter((q) => q.isError);
-  const allFailed = !logNames && allNames.length === 0 && failures.length > 0 && !namesLoading;
+  const namesLoading = allNames.length === 0 && (details.some((d) => d.isPending) || names.some((n) => n.isPending));
+  const failures = [...details, ...names].filter((q) => q.isError);
+  const allFailed = allNames.length === 0 && failures.length > 0 && !namesLoading;
 
   let body;
   if (runs.length === 0) body = <Empty title="No runs to chart" />;
@@ -132,11 +138,15 @@ export function RunCharts(props: {
     body = <ErrorState error={failures[0]!.error} onRetry={() => failures.forEach((q) => void q.refetch())} />;
   else if (allNames.length === 0)
     body = (
-      <Empty title="No metrics logged yet">
+      <Empty title={system ? 'No system metrics' : 'No metrics logged yet'}>
         <p className="muted">
-          {runs.some((r) => r.live)
-            ? 'Charts appear here as soon as the run logs a metric.'
-            : 'This run has no numeric metrics.'}
+          {system
+            ? 'No numeric sys/ metrics have been logged.'
+            : everyName.length > 0
+              ? 'Only system metrics (sys/) so far: they are charted under System.'
+              : runs.some((r) => r.live)
+                ? 'Charts appear here as soon as the run logs a metric.'
+                : 'This run has no numeric metrics.'}
         </p>
       </Empty>
     );
@@ -159,6 +169,7 @@ export function RunCharts(props: {
           })
         }
         onZoom={setZoom}
+        timeZoom={system}
         onPointClick={onPointClick}
       />
     ));
@@ -166,6 +177,7 @@ export function RunCharts(props: {
   return (
     <div className="run-charts">
       <ChartToolbar
+        label={system ? 'System chart controls' : undefined}
         settings={settings}
         shown={shownCount}
         total={allNames.length}
@@ -175,7 +187,7 @@ export function RunCharts(props: {
         setLogScale={setLogScale}
         setZoom={setZoom}
       />
-      {runs.length > 1 && <RunLegend runs={allRuns} hidden={settings.hidden} setHidden={setHidden} />}
+      {(props.legend ?? runs.length > 1) && <RunLegend runs={allRuns} hidden={settings.hidden} setHidden={setHidden} />}
       {failures.length > 0 && !allFailed && (
         <p className="chart-warning" role="alert">
           Some runs' metric names could not be loaded: {failures[0]!.error?.message}

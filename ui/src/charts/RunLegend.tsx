@@ -1,6 +1,15 @@
-/** The overlay's legend: one toggle button per run (aria-pressed: shown). */
+import { middleEllipsis } from './middle-ellipsis';
+import { swatchCss } from './run-colors';
+
+/** Legend names longer than this are cut in the middle (the full name is the button's name). */
+const LEGEND_NAME_CHARS = 28;
+
+/**
+ * The overlay's legend: one toggle button per run (aria-pressed: shown), its swatch in the
+ * run's colour and line style. With many runs it keeps a few lines' height and scrolls.
+ */
 export function RunLegend(props: {
-  runs: readonly { runId: number; name: string; color: string }[];
+  runs: readonly { runId: number; name: string; color: string; dash: readonly number[] }[];
   hidden: ReadonlySet<number>;
   setHidden: (ids: ReadonlySet<number>) => void;
 }) {
@@ -21,11 +30,12 @@ export function RunLegend(props: {
               type="button"
               className="chart-legend-item"
               aria-pressed={shown}
+              aria-label={run.name}
               title={shown ? `Hide ${run.name}` : `Show ${run.name}`}
               onClick={() => toggle(run.runId)}
             >
-              <span className="chart-swatch" style={{ background: run.color }} aria-hidden="true" />
-              <span className="chart-legend-name">{run.name}</span>
+              <span className="chart-swatch" style={swatchCss(run)} aria-hidden="true" />
+              <span className="chart-legend-name">{middleEllipsis(run.name, LEGEND_NAME_CHARS)}</span>
             </button>
           </li>
         );

@@ -212,6 +212,7 @@ describe('stepWindow', () => {
     runId: 1,
     name: 'r',
     color: '#000',
+    dash: [],
     xs,
     steps,
     times: xs,

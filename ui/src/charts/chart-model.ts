@@ -14,6 +14,8 @@ export interface ModelInput {
   runId: number;
   name: string;
   color: string;
+  /** Line dash in CSS px (run-colors.ts); absent or empty: solid. */
+  dash?: readonly number[];
   series: MetricSeries;
   forkStep: number | null;
   /** The run's creation time (epoch ms), zero of the relative-time axis; null: its first point's. */
@@ -25,6 +27,7 @@ export interface RunTrace {
   runId: number;
   name: string;
   color: string;
+  dash: readonly number[];
   xs: number[];
   steps: number[];
   times: number[];
@@ -102,6 +105,7 @@ function traceOf(input: ModelInput, mode: XMode, smoothing: number): RunTrace {
     runId: input.runId,
     name: input.name,
     color: input.color,
+    dash: input.dash ?? [],
     xs: order.map((i) => rawXs[i]!),
     steps: order.map((i) => s.steps[i]!),
     times: order.map((i) => s.times[i]!),

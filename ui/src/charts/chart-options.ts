@@ -116,11 +116,13 @@ export function chartOptions(
 
   const series: uPlot.Series[] = [{}];
   for (const line of model.lines) {
-    const color = model.traces[line.run]!.color;
+    const { color, dash } = model.traces[line.run]!;
     series.push({
       label: model.traces[line.run]!.name,
       stroke: color,
       width: line.faint ? 1 : line.kind === 'smooth' ? 1.75 : 1.5,
+      // uPlot draws dashes in canvas pixels.
+      ...(dash.length > 0 ? { dash: dash.map((d) => d * devicePixelRatio) } : {}),
       // A fork's inherited part is faded (its parent's points); its own part is solid.
       alpha: line.faint ? (line.part === 'inherited' ? 0.15 : 0.3) : line.part === 'inherited' ? 0.4 : 1,
       points: line.faint || line.part === 'inherited' ? { show: false } : { size: 4 },

@@ -1,21 +1,4 @@
-/** Colours for charts: a run palette that reads on light and dark, and the page's CSS variables. */
-
-/** Run colours, one per run index (cycled). Mid-tone so they read on both themes. */
-export const PALETTE = [
-  '#3b82f6',
-  '#f97316',
-  '#22a06b',
-  '#e5484d',
-  '#8b5cf6',
-  '#0ea5b7',
-  '#d97706',
-  '#db2777',
-  '#65a30d',
-  '#6366f1',
-] as const;
-
-/** The colour of the run at `index` unless the run brings its own. */
-export const runColor = (index: number, own?: string): string => own ?? PALETTE[index % PALETTE.length]!;
+/** The page's CSS variables as a chart's canvas needs them (run colours: run-colors.ts). */
 
 /** The theme colours a canvas needs, read from the page's CSS variables. */
 export interface ChartTheme {

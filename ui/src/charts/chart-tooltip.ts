@@ -1,15 +1,29 @@
 /**
  * The crosshair's readout: the step (and time) under the cursor and each run's value there,
- * sorted by value when several runs are shown, long names cut with an ellipsis. Written to
- * the DOM directly on every cursor move (no React render per mouse move).
+ * sorted by value when several runs are shown, long names cut in the middle (their start
+ * and their end, where a sweep's lr and seed are, stay), as many runs as the plot's height
+ * holds and the count of the rest. Written to the DOM directly on every cursor move (no React
+ * render per mouse move).
  */
 import type uPlot from 'uplot';
 import { formatDuration, formatTime, formatValue } from '../format';
 import { nearestIndex, type ChartModel, type XMode } from './chart-model';
 import { setCrosshairStep } from './crosshair-step';
+import { middleEllipsis } from './middle-ellipsis';
+import { swatchCss } from './run-colors';
 
-/** At most this many runs are listed; the rest are counted. */
-const MAX_ROWS = 8;
+/** Names longer than this are cut in the middle. */
+const NAME_CHARS = 28;
+/** The tooltip's distance from the top of the plot box, in CSS px. */
+const TIP_TOP = 2;
+
+/**
+ * How many of `total` rows to list when `fit` rows fit: all when they fit, else one fewer
+ * than fit so that the "+N more" line fits too (at least one row).
+ */
+export function tipRowCount(total: number, fit: number): number {
+  return total <= fit ? total : Math.max(1, fit - 1);
+}
 
 const intFormat = new Intl.NumberFormat('en-US');
 
@@ -37,7 +51,15 @@ export function renderTooltip(box: HTMLElement, u: uPlot, model: ChartModel, mod
     return;
   }
 
-  const rows: { name: string; color: string; value: number | null; text: string; step: number; time: number }[] = [];
+  const rows: {
+    name: string;
+    color: string;
+    dash: readonly number[];
+    value: number | null;
+    text: string;
+    step: number;
+    time: number;
+  }[] = [];
   for (const t of model.traces) {
     // A run whose points end before (or start after) the cursor has no value there.
     if (t.xs.length === 0 || x < t.xs[0]! || x > t.xs[t.xs.length - 1]!) continue;
@@ -48,7 +70,15 @@ export function renderTooltip(box: HTMLElement, u: uPlot, model: ChartModel, mod
     const flag = t.flags[i];
     let text = flag ?? formatValue(value);
     if (flag === undefined && value !== raw) text += ` (raw ${formatValue(raw)})`;
-    rows.push({ name: t.name, color: t.color, value: flag ? null : value, text, step: t.steps[i]!, time: t.times[i]! });
+    rows.push({
+      name: t.name,
+      color: t.color,
+      dash: t.dash,
+      value: flag ? null : value,
+      text,
+      step: t.steps[i]!,
+      time: t.times[i]!,
+    });
   }
   if (rows.length === 0) {
     box.hidden = true;
@@ -66,24 +96,36 @@ export function renderTooltip(box: HTMLElement, u: uPlot, model: ChartModel, mod
         : ` · step ${intFormat.format(only.step)}`;
   }
   const list = el('ul', 'chart-tip-rows');
-  for (const row of rows.slice(0, MAX_ROWS)) {
+  const rowOf = (row: (typeof rows)[number]) => {
     const item = el('li', 'chart-tip-row');
     const swatch = el('span', 'chart-swatch');
-    swatch.style.background = row.color;
-    item.append(swatch, el('span', 'chart-tip-name', row.name), el('span', 'chart-tip-value', row.text));
-    list.append(item);
-  }
-  if (rows.length > MAX_ROWS) list.append(el('li', 'chart-tip-more', `+${rows.length - MAX_ROWS} more`));
+    Object.assign(swatch.style, swatchCss({ color: row.color, dash: row.dash }));
+    item.append(
+      swatch,
+      el('span', 'chart-tip-name', middleEllipsis(row.name, NAME_CHARS)),
+      el('span', 'chart-tip-value', row.text),
+    );
+    return item;
+  };
+  // One row first, to measure how many fit in the plot's height.
+  const first = rowOf(rows[0]!);
+  list.append(first);
   box.replaceChildren(head, list);
   box.hidden = false;
+  if (rows.length > 1) {
+    const rowHeight = Math.max(1, first.offsetHeight);
+    const room = (box.parentElement?.clientHeight ?? 0) - TIP_TOP - (box.offsetHeight - rowHeight);
+    const count = tipRowCount(rows.length, Math.floor(room / rowHeight));
+    for (const row of rows.slice(1, count)) list.append(rowOf(row));
+    if (rows.length > count) list.append(el('li', 'chart-tip-more', `+${rows.length - count} more`));
+  }
 
   // Beside the cursor, flipped to its left near the right edge; inside the plot area.
   const plotLeft = u.bbox.left / devicePixelRatio;
-  const plotTop = u.bbox.top / devicePixelRatio;
   const plotWidth = u.bbox.width / devicePixelRatio;
   const width = box.offsetWidth;
   const cursorX = plotLeft + left;
   const room = plotLeft + plotWidth - cursorX;
   const tipLeft = room > width + 16 ? cursorX + 12 : Math.max(0, cursorX - width - 12);
-  box.style.transform = `translate(${Math.round(tipLeft)}px, ${Math.round(plotTop + 4)}px)`;
+  box.style.transform = `translate(${Math.round(tipLeft)}px, ${TIP_TOP}px)`;
 }

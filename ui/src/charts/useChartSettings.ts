@@ -6,6 +6,9 @@
  * - `logy=1`: log-scale y; `hide=<runId,...>`: runs hidden from the overlay;
  * - `chartFilter=<text>`: the "Filter charts" box.
  *
+ * A page with two sets of charts (the compare page's System section) names the second set's
+ * parameters with a prefix (`sys.x`, `sys.smooth`, ...); `hide` is the page's, never prefixed.
+ *
  * Writes keep every other parameter of the page as it is. A zoom adds a history entry (Back
  * zooms out); the other settings replace it (a slider drag is not fifty Back presses).
  */
@@ -38,6 +41,9 @@ export function parseZoom(text: string | null): StepZoom | null {
   return min <= max ? { min, max } : null;
 }
 
+/** The URL parameter of setting `name` for the charts named by `prefix` ('' for the page's own). */
+const paramName = (prefix: string, name: string): string => (prefix && name !== 'hide' ? `${prefix}.${name}` : name);
+
 function parseSmoothing(text: string | null): number {
   const v = Number(text);
   return text !== null && Number.isFinite(v) ? Math.min(0.99, Math.max(0, v)) : 0;
@@ -45,9 +51,10 @@ function parseSmoothing(text: string | null): number {
 
 /**
  * The charts' settings from the URL, and setters that write them back. `defaultX` is the x
- * axis when the URL names none (and choosing it removes `x` from the URL).
+ * axis when the URL names none (and choosing it removes `x` from the URL); `prefix` names
+ * the parameters of a second set of charts on the page (see above).
  */
-export function useChartSettings(defaultX: XMode = 'step') {
+export function useChartSettings(defaultX: XMode = 'step', prefix = '') {
   const [params, setParams] = useSearchParams();
   // Written values until the URL shows them: the router applies a navigation in a transition,
   // and a controlled checkbox or slider must show its new value at once.
@@ -62,7 +69,10 @@ export function useChartSettings(defaultX: XMode = 'step') {
   // URL of its last render, so each write re-applies the ones not shown yet.
   const unsent = useRef<Record<string, string | null>>({});
   for (const name of caughtUp) delete unsent.current[name];
-  const read = (name: string): string | null => (name in pending ? pending[name]! : params.get(name));
+  const read = (given: string): string | null => {
+    const name = paramName(prefix, given);
+    return name in pending ? pending[name]! : params.get(name);
+  };
   const zoomText = read('zoom');
   const smoothText = read('smooth');
   const xText = read('x');
@@ -88,7 +98,8 @@ export function useChartSettings(defaultX: XMode = 'step') {
   );
 
   const update = useCallback(
-    (name: string, given: string | null, replace = true) => {
+    (short: string, given: string | null, replace = true) => {
+      const name = paramName(prefix, short);
       const value = given === '' ? null : given;
       setPending((prev) => ({ ...prev, [name]: value }));
       unsent.current[name] = value;
@@ -105,7 +116,7 @@ export function useChartSettings(defaultX: XMode = 'step') {
         { replace },
       );
     },
-    [setParams],
+    [setParams, prefix],
   );
 
   const setters = useMemo(

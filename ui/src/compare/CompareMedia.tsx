@@ -1,4 +1,5 @@
 import { useId, useMemo, useRef, useState } from 'react';
+import { swatchCss } from '../charts/run-colors';
 import { useManyMediaFiles } from '../api/media-queries';
 import type { RunFile } from '@server/api/schemas/files';
 import { ErrorState, Loading } from '../components/States';
@@ -50,12 +51,12 @@ function CompareImageRow({ logName, runs, groups }: { logName: string; runs: Col
             name={logName}
           />
           <div className="compare-media-runs">
-            {runs.map(({ run, color }, i) => {
+            {runs.map(({ run, style }, i) => {
               const items = shown === undefined ? [] : (groups[i]?.byStep.get(shown) ?? []);
               return (
                 <div key={run.id} className="compare-media-run" role="group" aria-label={`${run.name}, step ${shown}`}>
                   <h4>
-                    <span className="compare-media-swatch" style={{ background: color }} aria-hidden="true" />
+                    <span className="compare-media-swatch" style={swatchCss(style)} aria-hidden="true" />
                     {run.name}
                   </h4>
                   {items.length === 0 ? (

@@ -1,25 +1,58 @@
+import { useId, useState } from 'react';
 import { Link } from 'react-router';
 import type { RunDetails } from '@server/api/schemas/runs';
+import { swatchCss, type RunStyle } from '../charts/run-colors';
 import { pathOf } from '../run/url-path';
 
-/** A compared run and its colour. */
+/** A compared run and its look in the charts (run-colors.ts). */
 export interface ColoredRun {
   run: RunDetails;
-  color: string;
+  style: RunStyle;
 }
 
-/** The compared runs: colour swatch (as in the charts), name linking to the run, id and status. */
+/** Up to this many runs are listed at once; more fold into one line with a toggle. */
+const OPEN_UP_TO = 8;
+
+/**
+ * The compared runs: colour swatch (as in the charts), name linking to the run, id and status.
+ * Past eight runs the list starts folded to one line ("12 runs", a "Show runs" toggle) so the
+ * charts stay on the first screen; opened, it scrolls within a bounded height.
+ */
 export function CompareRunList({ runs }: { runs: ColoredRun[] }) {
+  const id = useId();
+  const many = runs.length > OPEN_UP_TO;
+  const [open, setOpen] = useState(!many);
   return (
-    <ul className="compare-runs" aria-label="Compared runs">
-      {runs.map(({ run, color }) => (
-        <li key={run.id} className="compare-run">
-          <span className="swatch" style={{ background: color }} aria-hidden="true" />
-          <Link to={pathOf(run.url)}>{run.name}</Link>
-          <span className="muted mono">{run.displayId}</span>
-          <span className={`status status-${run.status}`}>{run.status}</span>
-        </li>
-      ))}
-    </ul>
+    <div className="compare-runs-box">
+      {many && (
+        <p className="compare-runs-summary">
+          <span>{runs.length} runs</span>
+          <button
+            type="button"
+            className="secondary chart-button"
+            aria-expanded={open}
+            aria-controls={id}
+            onClick={() => setOpen(!open)}
+          >
+            {open ? 'Hide runs' : 'Show runs'}
+          </button>
+        </p>
+      )}
+      <ul
+        className={many ? 'compare-runs compare-runs-many' : 'compare-runs'}
+        aria-label="Compared runs"
+        id={id}
+        hidden={!open}
+      >
+        {runs.map(({ run, style }) => (
+          <li key={run.id} className="compare-run">
+            <span className="swatch" style={swatchCss(style)} aria-hidden="true" />
+            <Link to={pathOf(run.url)}>{run.name}</Link>
+            <span className="muted mono">{run.displayId}</span>
+            <span className={`status status-${run.status}`}>{run.status}</span>
+          </li>
+        ))}
+      </ul>
+    </div>
   );
 }

@@ -1,4 +1,5 @@
 import { useId } from 'react';
+import { swatchCss } from '../charts/run-colors';
 import { useCompareStats, useMetricNames } from '../api/compare-queries';
 import { Empty, ErrorState, Loading } from '../components/States';
 import { defaultMetric } from '../default-metric';
@@ -72,12 +73,12 @@ export function CompareStats(props: {
               </tr>
             </thead>
             <tbody>
-              {runs.map(({ run, color }) => {
+              {runs.map(({ run, style }) => {
                 const s = byId.get(run.id)?.stats ?? null;
                 return (
                   <tr key={run.id}>
                     <th scope="row">
-                      <span className="swatch" style={{ background: color }} aria-hidden="true" /> {run.name}
+                      <span className="swatch" style={swatchCss(style)} aria-hidden="true" /> {run.name}
                     </th>
                     <td className="num">{s ? s.count.toLocaleString() : '—'}</td>
                     <td className="num">{formatValue(s?.min)}</td>

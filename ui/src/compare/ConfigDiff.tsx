@@ -1,4 +1,5 @@
 import { useMemo, useState } from 'react';
+import { swatchCss } from '../charts/run-colors';
 import { Empty } from '../components/States';
 import { configRows } from './config-diff';
 import type { ColoredRun } from './CompareRunList';
@@ -36,9 +37,9 @@ export function ConfigDiff({ runs }: { runs: ColoredRun[] }) {
             <thead>
               <tr>
                 <th scope="col">Key</th>
-                {runs.map(({ run, color }) => (
+                {runs.map(({ run, style }) => (
                   <th scope="col" key={run.id}>
-                    <span className="swatch" style={{ background: color }} aria-hidden="true" /> {run.name}
+                    <span className="swatch" style={swatchCss(style)} aria-hidden="true" /> {run.name}
                   </th>
                 ))}
               </tr>

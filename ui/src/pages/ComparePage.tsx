@@ -7,11 +7,12 @@ import { CompareRunList, type ColoredRun } from '../compare/CompareRunList';
 import { CompareMedia } from '../compare/CompareMedia';
 import { CompareStats } from '../compare/CompareStats';
 import { ConfigDiff } from '../compare/ConfigDiff';
-import { runColor } from '../compare/palette';
 import { parseRunIds } from '../compare/run-ids';
 import { Empty, ErrorState, Loading } from '../components/States';
 import { projectPath, projectsPath } from '../paths';
 import { RunCharts } from '../charts/RunCharts';
+import { runStyle } from '../charts/run-colors';
+import { useHasSystemMetrics } from '../system/useHasSystemMetrics';
 import '../compare/compare.css';
 import '../run/page-chrome.css';
 
@@ -35,18 +36,20 @@ export function ComparePage() {
   const foundKey = found.map((run) => `${run.id}:${run.status}:${run.name}:${run.updatedAt}`).join(',');
   // Keyed by what the page shows, so a poll that changes nothing keeps the same arrays (charts keep their state).
   // eslint-disable-next-line react-hooks/exhaustive-deps
-  const runs: ColoredRun[] = useMemo(() => found.map((run, i) => ({ run, color: runColor(i) })), [foundKey]);
+  const runs: ColoredRun[] = useMemo(() => found.map((run) => ({ run, style: runStyle(run.number) })), [foundKey]);
   const chartRuns = useMemo(
     () =>
-      runs.map(({ run, color }) => ({
+      runs.map(({ run }) => ({
         runId: run.id,
         name: run.name,
-        color,
+        number: run.number,
         live: run.status === 'RUNNING',
         forkStep: run.forkStep,
       })),
     [runs],
   );
+
+  const hasSystem = useHasSystemMetrics(runs.map(({ run }) => run));
 
   const setMetric = (name: string) =>
     setParams(
@@ -107,6 +110,12 @@ export function ComparePage() {
             <h2 id="compare-charts-title">Charts</h2>
             <RunCharts runs={chartRuns} />
           </section>
+          {hasSystem && (
+            <section aria-labelledby="compare-system-title">
+              <h2 id="compare-system-title">System</h2>
+              <RunCharts runs={chartRuns} kind="system" legend={false} paramPrefix="sys" />
+            </section>
+          )}
           <section aria-labelledby="compare-stats-title">
             <h2 id="compare-stats-title">Statistics</h2>
             <CompareStats projectName={project} runs={runs} metric={params.get('metric')} onMetric={setMetric} />

@@ -13,6 +13,7 @@ import { MediaPanel } from '../media/MediaPanel';
 import { DataPanel } from '../data-lines/DataPanel';
 import { ModelGraphPanel } from '../model-graph/ModelGraphPanel';
 import { SystemPanel } from '../system/SystemPanel';
+import { useHasSystemMetrics } from '../system/useHasSystemMetrics';
 import { useOpenLogsAt } from './useOpenLogsAt';
 
 const PREFIX = 'run';
@@ -26,16 +27,17 @@ const MEDIA_TYPES = new Set(['IMAGE', 'AUDIO', 'VIDEO']);
 const DATA_TYPES = new Set(['HISTOGRAM', 'TABLE', 'TEXT', 'DATA']);
 
 /**
- * The tabs a run's log names call for, after Charts, Logs and Overview: Media, Data, System;
- * then Model graph, always (as pluto's run page has it: whether a graph exists is known only
- * by asking, and the tab says how to log one when there is none).
+ * The tabs a run's log names call for, after Charts, Logs and Overview: Media, Data, System
+ * (its own or, for a fork, inherited `sys/` series); then Model graph, always (as pluto's run
+ * page has it: whether a graph exists is known only by asking, and the tab says how to log
+ * one when there is none).
  */
-function contentTabs(run: RunDetails): TabSpec[] {
+function contentTabs(run: RunDetails, hasSystem: boolean): TabSpec[] {
   const has = (types: Set<string>) => run.logNames.some((n) => types.has(n.logType));
   const tabs: TabSpec[] = [];
   if (has(MEDIA_TYPES)) tabs.push({ id: 'media', label: 'Media' });
   if (has(DATA_TYPES)) tabs.push({ id: 'data', label: 'Data' });
-  if (run.logNames.some((n) => n.logName.startsWith('sys/'))) tabs.push({ id: 'system', label: 'System' });
+  if (hasSystem) tabs.push({ id: 'system', label: 'System' });
   tabs.push({ id: 'graph', label: 'Model graph' });
   return tabs;
 }
@@ -49,9 +51,10 @@ export function RunView({ run }: { run: RunDetails }) {
   const running = run.status === 'RUNNING';
   const files = useRunFiles(run.id, run.projectName, running);
   const hasFiles = (files.data?.length ?? 0) > 0;
+  const hasSystem = useHasSystemMetrics([run]);
   const tabs = [
     ...BASE_TABS,
-    ...contentTabs(run),
+    ...contentTabs(run, hasSystem),
     ...(hasFiles ? [{ id: 'files', label: `Files (${files.data!.length})` }] : []),
   ];
   const shown = (id: string) => tabs.some((t) => t.id === id);
@@ -63,8 +66,8 @@ export function RunView({ run }: { run: RunDetails }) {
   if (selected !== '' && !visited.has(selected)) setVisited(new Set([...visited, selected]));
 
   const chartRuns = useMemo(
-    () => [{ runId: run.id, name: run.name, live: running, forkStep: run.forkStep }],
-    [run.id, run.name, running, run.forkStep],
+    () => [{ runId: run.id, name: run.name, number: run.number, live: running, forkStep: run.forkStep }],
+    [run.id, run.name, run.number, running, run.forkStep],
   );
 
   const openLogsAt = useOpenLogsAt();
@@ -99,7 +102,7 @@ export function RunView({ run }: { run: RunDetails }) {
       <Tabs label="Run sections" prefix={PREFIX} tabs={tabs} selected={selected} onSelect={select} />
       {selected === '' && <Loading />}
       {panel('charts', () => (
-        <RunCharts runs={chartRuns} excludePrefix={shown('system') ? 'sys/' : undefined} onPointClick={openLogsAt} />
+        <RunCharts runs={chartRuns} onPointClick={openLogsAt} />
       ))}
       {panel('logs', () => (
         <LogsPanel runId={run.id} projectName={run.projectName} running={running} />
