@@ -104,6 +104,38 @@ export interface Project {
   runCount: number;
 }
 
+/** A saved view of a project's workspace; `state` is the JSON text the client stored. */
+export interface SavedViewRecord {
+  id: number;
+  projectId: number;
+  projectName: string;
+  name: string;
+  state: string;
+  isDefault: boolean;
+  /** The name of the user whose key created it; null when that user is gone. */
+  createdBy: string | null;
+  createdAt: number;
+  updatedAt: number;
+}
+
+/** A saved view to store: `state` is JSON text, already checked by the service. */
+export interface NewSavedView {
+  projectId: number;
+  name: string;
+  state: string;
+  isDefault: boolean;
+  createdBy: number;
+  at: number;
+}
+
+/** The fields of a saved view to change; the rest stay. */
+export interface SavedViewChange {
+  name?: string;
+  state?: string;
+  isDefault?: boolean;
+  at: number;
+}
+
 export interface ApiKeyRecord {
   id: number;
   orgId: number;

@@ -5,6 +5,9 @@ import type {
   ModelGraph,
   NewApiKey,
   NewSession,
+  NewSavedView,
+  SavedViewChange,
+  SavedViewRecord,
   LineageLink,
   LogNameEntry,
   SessionRecord,
@@ -206,6 +209,24 @@ export interface MetadataStore {
   createAlert(orgId: number, runId: number, alert: AlertInput, at: number): Promise<void>;
   /** A run's alerts, oldest first. Throws NOT_FOUND for another organization's run. */
   listAlerts(orgId: number, runId: number): Promise<Alert[]>;
+  /** A project's saved views, default first then by name, without their state (`state` is ''). */
+  listSavedViews(projectId: number): Promise<SavedViewRecord[]>;
+  /** A saved view with its state, when it belongs to a project of the organization. */
+  findSavedView(orgId: number, viewId: number): Promise<SavedViewRecord | undefined>;
+  /** How many saved views a project holds. */
+  countSavedViews(projectId: number): Promise<number>;
+  /**
+   * Stores a saved view (clearing the project's other default when it is one); returns its
+   * id. Throws CONFLICT when the project has a view of that name.
+   */
+  createSavedView(view: NewSavedView): Promise<number>;
+  /**
+   * Changes a saved view of the organization; false when there is none. Throws CONFLICT when
+   * renamed to a name its project already has.
+   */
+  updateSavedView(orgId: number, viewId: number, change: SavedViewChange): Promise<boolean>;
+  /** Deletes a saved view of the organization; false when there is none. */
+  deleteSavedView(orgId: number, viewId: number): Promise<boolean>;
   /** A named installation secret, created from `make()` the first time it is asked for. */
   getSecret(name: string, make: () => string): Promise<string>;
   /** Closes the store. */

@@ -10,6 +10,7 @@ import { sessionsMigration } from './007-sessions.js';
 import { chunksMigration } from './008-chunks/schema.js';
 import { userAdminMigration } from './009-user-admin.js';
 import { sessionKeyIndexMigration } from './010-session-key-index.js';
+import { savedViewsMigration } from './011-saved-views.js';
 
 /** Numbered, forward-only migrations; `{{name}}` markers are filled from the dialect. */
 export const MIGRATIONS: readonly { version: number; sql: string }[] = [
@@ -23,6 +24,7 @@ export const MIGRATIONS: readonly { version: number; sql: string }[] = [
   { version: 8, sql: chunksMigration },
   { version: 9, sql: userAdminMigration },
   { version: 10, sql: sessionKeyIndexMigration },
+  { version: 11, sql: savedViewsMigration },
 ];
 
 function render(sql: string, db: SqlDb): string {

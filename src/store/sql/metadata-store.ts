@@ -45,6 +45,15 @@ import {
 import { searchRuns } from './runs/run-search.js';
 import { failStaleRun, listStaleRuns, resumeStaleRun } from './runs/stale-runs.js';
 
+import {
+  listSavedViews,
+  findSavedView,
+  countSavedViews,
+  createSavedView,
+  updateSavedView,
+  deleteSavedView,
+} from './views/saved-views.js';
+
 /**
  * MetadataStore over any SqlDb: one implementation for every SQL engine. Each method is the
  * function of the same name (README.md maps the folders), called with the database first;
@@ -97,6 +106,12 @@ export const SqlMetadataStore = storeClass((db: SqlDb): MetadataStore =>
     touchRun,
     createAlert,
     listAlerts,
+    listSavedViews,
+    findSavedView,
+    countSavedViews,
+    createSavedView,
+    updateSavedView,
+    deleteSavedView,
     listStaleRuns,
     failStaleRun,
     resumeStaleRun,
