@@ -23,7 +23,7 @@ import {
   queryCases,
   signedPathCases,
 } from './hostile-wire-inputs.js';
-import { requestFor, routeName, type Target } from './route-requests.js';
+import { requestFor, routeName, successStatus, type Target } from './route-requests.js';
 import { createVictim } from './victim.js';
 
 /** Every generated case of a route, with the owner's key (the signed routes need none). */
@@ -37,7 +37,9 @@ function casesOf(route: RouteEntry, target: Target): BadCase[] {
   ];
   if (route.url.startsWith('/ingest/')) cases.push(...ndjsonCases(route, valid), ...ingestHeaderCases(valid));
   else if (route.public && route.url.startsWith('/files/')) cases.push(...signedPathCases(valid));
-  else if (route.method === 'POST') cases.push(...bodyCases(valid), ...bodyFieldCases(route, valid));
+  else if (['POST', 'PATCH', 'PUT'].includes(route.method)) {
+    cases.push(...bodyCases(valid), ...bodyFieldCases(route, valid));
+  }
   if (route.url === '/files') cases.push(...ingestHeaderCases(valid));
   return cases;
 }
@@ -141,7 +143,7 @@ export async function hostileRouteTests(select: (route: RouteEntry) => boolean):
         expect((await t.app.inject({ method: 'GET', url: '/api/health' })).statusCode).toBe(200);
         if (!route.public) {
           const again = await t.app.inject(withKey(requestFor(route, target!), key));
-          expect(again.statusCode, again.body).toBe(200);
+          expect(again.statusCode, again.body).toBe(successStatus(route));
         }
       },
       120_000,

@@ -15,6 +15,13 @@ export interface Target {
   metricName: string;
   /** An API key of the run's organization (not the one requests are made with). */
   apiKeyId: number;
+  /** A saved view of the run's project. */
+  viewId: number;
+  /**
+   * More saved views of the project, for DELETE /api/views/{viewId}: a delete takes the view
+   * it deletes, so each request built for it aims at one of these (and uses it up).
+   */
+  spareViewIds: number[];
   /** A signed upload and download path+query of one of the run's files. */
   uploadPath: string;
   downloadPath: string;
@@ -32,6 +39,7 @@ export interface Schema {
   minLength?: number;
   maxLength?: number;
   maximum?: number;
+  minProperties?: number;
   default?: unknown;
 }
 
@@ -55,6 +63,8 @@ function aimed(name: string, s: Schema, t: Target): unknown {
       return isArray ? [t.metricName] : t.metricName;
     case 'keyId':
       return t.apiKeyId;
+    case 'viewId':
+      return t.viewId;
     default:
       return JSON_FIELDS.has(name) ? '{"probe":1}' : undefined;
   }
@@ -70,8 +80,14 @@ export function sample(s: Schema, t: Target, name = ''): unknown {
   switch (s.type) {
     case 'object': {
       const out: Record<string, unknown> = {};
-      for (const [key, prop] of Object.entries(s.properties ?? {})) {
+      const props = Object.entries(s.properties ?? {});
+      for (const [key, prop] of props) {
         if (s.required?.includes(key) || aimed(key, prop, t) !== undefined) out[key] = sample(prop, t, key);
+      }
+      // A body of optional fields that needs some (a PATCH): the first ones, in order.
+      for (const [key, prop] of props) {
+        if (Object.keys(out).length >= (s.minProperties ?? 0)) break;
+        if (!(key in out)) out[key] = sample(prop, t, key);
       }
       return out;
     }
@@ -89,6 +105,16 @@ export function sample(s: Schema, t: Target, name = ''): unknown {
     default:
       return {};
   }
+}
+
+/** Saved views made by requests so far: each POST /api/views names a new one. */
+let viewsSaved = 0;
+
+/** The next spare view of the target, for a request that deletes it. */
+function spareView(t: Target): number {
+  const id = t.spareViewIds.shift();
+  if (id === undefined) throw new Error('the target has no spare saved view left: make more in createVictim');
+  return id;
 }
 
 /** Request parts that a schema cannot describe, by route. */
@@ -111,6 +137,13 @@ function special(route: RouteEntry, t: Target): Partial<InjectOptions> | undefin
       return { url: t.uploadPath, payload: 'probe', headers: { 'content-type': 'application/octet-stream' } };
     case 'GET /files/download/*':
       return { url: t.downloadPath };
+    case 'POST /api/views':
+      return {
+        payload: JSON.stringify({ projectName: t.projectName, name: `probe-${++viewsSaved}`, state: {} }),
+        headers: { 'content-type': 'application/json' },
+      };
+    case 'DELETE /api/views/:viewId':
+      return { url: `/api/views/${spareView(t)}` };
     default:
       return undefined;
   }
@@ -147,6 +180,12 @@ export function requestFor(route: RouteEntry, t: Target): InjectOptions {
   }
   const extra = special(route, t);
   return extra ? { ...base, ...extra, headers: { ...base.headers, ...extra.headers } } : base;
+}
+
+/** The status a route answers a valid request with: its first 2xx response, else 200. */
+export function successStatus(route: RouteEntry): number {
+  const responses = (route.schema as { response?: Record<string, unknown> } | undefined)?.response ?? {};
+  return Number(Object.keys(responses).find((code) => /^2\d\d$/.test(code)) ?? 200);
 }
 
 /** `METHOD /url` of a route. */

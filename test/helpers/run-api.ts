@@ -65,7 +65,7 @@ export function expectError(res: Reply, status: number, code?: string): void {
 export interface Scenario {
   /** A sentence that names the behaviour. */
   name: string;
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
   /** The path, or a function giving it when the test runs (for fixtures made before each test). */
   url: string | (() => string);
   /** The JSON body; a function is called when the test runs (for fixtures made before each test). */

@@ -108,7 +108,7 @@ export interface Reply {
 /** Calls the app in-process with a JSON body (or none) and a bearer key. */
 export async function call(
   app: App,
-  method: 'GET' | 'POST' | 'PUT',
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE',
   url: string,
   key: string | null,
   body?: unknown,

@@ -22,6 +22,7 @@ export const MARKERS = [
   'vq7-alert',
   'vq7-file',
   'vq7-key',
+  'vq7-view',
 ];
 
 async function ok(
@@ -92,8 +93,15 @@ export async function createVictim(app: App, key: string): Promise<Target> {
     statusMetadata: '{"m":"vq7-status"}',
   });
   const apiKey = await ok(app, key, 'POST', '/api/keys', { name: 'vq7-key' });
+  const saveView = async (name: string) =>
+    (await ok(app, key, 'POST', '/api/views', { projectName, name, state: { secret: 'vq7-view' } })).id as number;
+  const viewId = await saveView('vq7-view');
+  const spareViewIds: number[] = [];
+  for (let i = 0; i < 24; i++) spareViewIds.push(await saveView(`vq7-view-spare-${i}`));
   return {
     apiKeyId: apiKey.id as number,
+    viewId,
+    spareViewIds,
     runId,
     displayId: run.displayId as string,
     sqid: encodeRunId(runId),
@@ -118,12 +126,14 @@ const READS = (id: number, p: string) => [
   `/api/runs/metric-names?projectName=${p}`,
   `/api/runs/files?runId=${id}`,
   `/api/keys`,
+  `/api/views?projectName=${p}`,
 ];
 
 /** Everything the owner can read about the victim (signed URLs and keys' last use, which change, left out). */
 export async function victimSnapshot(app: App, key: string, t: Target): Promise<string> {
   const parts: unknown[] = [];
   for (const url of READS(t.runId, t.projectName)) parts.push(await ok(app, key, 'GET', url));
+  parts.push(await ok(app, key, 'GET', `/api/views/${t.viewId}`));
   return JSON.stringify(parts)
     .replace(/"url":"[^"]*"/g, '"url":"…"')
     .replace(/"lastUsedAt":("[^"]*"|null)/g, '"lastUsedAt":"…"');

@@ -14,6 +14,7 @@ import { registerRunDetailsRoutes } from './runs-details.js';
 import { registerRunListRoutes } from './runs-list.js';
 import { registerRunStatusRoutes } from './runs-status.js';
 import { registerRunUpdateRoutes } from './runs-update.js';
+import { registerSavedViewRoutes } from './saved-views.js';
 import { registerSessionRoutes } from './session.js';
 
 /** Registers every route of the server; the dashboard's catch-all comes last. */
@@ -29,6 +30,7 @@ export async function registerRoutes(app: App, deps: Deps, sessions: SessionAuth
   registerRunUpdateRoutes(app, deps);
   registerMetricRoutes(app, deps);
   registerRunActivityRoutes(app, deps);
+  registerSavedViewRoutes(app, deps);
   await registerIngestRoutes(app, deps);
   await registerFileRoutes(app, deps);
   registerDashboardRoutes(app, deps.config.uiDir);
