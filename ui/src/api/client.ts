@@ -62,6 +62,9 @@ export const apiGet = <T>(path: string, params?: QueryParams, signal?: AbortSign
 /** POST a JSON body; throws ApiError on a non-2xx status. */
 export const apiPost = <T>(path: string, body: unknown): Promise<T> => request<T>('POST', path, body);
 
+/** PATCH a JSON body; throws ApiError on a non-2xx status. */
+export const apiPatch = <T>(path: string, body: unknown): Promise<T> => request<T>('PATCH', path, body);
+
 /** DELETE; throws ApiError on a non-2xx status. */
 export const apiDelete = <T>(path: string): Promise<T> => request<T>('DELETE', path);
 
