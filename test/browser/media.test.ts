@@ -322,6 +322,29 @@ describe('media in the dashboard', () => {
       await screenshot(page, 'compare-media');
     });
   });
+
+  it('shows an image key on the compare page when only some compared runs have it', async () => {
+    const plain = await createRun(dash.base, dash.key, 'media-none');
+    await ingestMetricsHttp(dash.base, dash.key, plain.runId, PROJECT, [metricLine(1, { 'train/loss': 1 }, T0 + 1000)]);
+    await withPage(dash, async ({ page }) => {
+      const validate = await http(dash.base, 'GET', '/api/runs/auth/validate', { key: dash.key });
+      const org = (validate.body.organization as { slug: string }).slug;
+      await signIn(page, dash.base, dash.key, `/o/${org}/projects/${PROJECT}/compare?runs=${a.runId},${plain.runId}`);
+      const media = page.getByRole('region', { name: 'Media', exact: true });
+      const row = media.getByRole('region', { name: IMAGES, exact: true });
+      await row.waitFor();
+      await expect
+        .poll(() => decoded(row.getByRole('group', { name: 'media-a, step 3' })), { timeout: 10_000 })
+        .toBe(true);
+      const empty = row.getByRole('group', { name: 'media-none, step 3' });
+      expect(await empty.locator('img').count()).toBe(0);
+      expect(await empty.getByText('No image', { exact: true }).isVisible()).toBe(true);
+      // Audio is not an image key: no row for it.
+      expect(await media.getByRole('region', { name: AUDIO, exact: true }).count()).toBe(0);
+      await scrollIntoView(media);
+      await screenshot(page, 'compare-media-some');
+    });
+  });
 });
 
 describe('media from S3 presigned links', () => {
