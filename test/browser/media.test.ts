@@ -162,6 +162,17 @@ describe('media in the dashboard', () => {
   let a: { runId: number; path: string };
   let b: { runId: number; path: string };
 
+  /** Opens the compare page of the runs signed in; returns its Media section and its IMAGES row, shown. */
+  async function openCompareImages(page: Page, runIds: number[]): Promise<{ media: Locator; row: Locator }> {
+    const validate = await http(dash.base, 'GET', '/api/runs/auth/validate', { key: dash.key });
+    const org = (validate.body.organization as { slug: string }).slug;
+    await signIn(page, dash.base, dash.key, `/o/${org}/projects/${PROJECT}/compare?runs=${runIds.join(',')}`);
+    const media = page.getByRole('region', { name: 'Media', exact: true });
+    const row = media.getByRole('region', { name: IMAGES, exact: true });
+    await row.waitFor();
+    return { media, row };
+  }
+
   beforeAll(async () => {
     a = await createRun(dash.base, dash.key, 'media-a');
     b = await createRun(dash.base, dash.key, 'media-b');
@@ -294,12 +305,7 @@ describe('media in the dashboard', () => {
 
   it("shows two runs' images of the same step side by side on the compare page", async () => {
     await withPage(dash, async ({ page }) => {
-      const validate = await http(dash.base, 'GET', '/api/runs/auth/validate', { key: dash.key });
-      const org = (validate.body.organization as { slug: string }).slug;
-      await signIn(page, dash.base, dash.key, `/o/${org}/projects/${PROJECT}/compare?runs=${a.runId},${b.runId}`);
-      const media = page.getByRole('region', { name: 'Media', exact: true });
-      const row = media.getByRole('region', { name: IMAGES, exact: true });
-      await row.waitFor();
+      const { media, row } = await openCompareImages(page, [a.runId, b.runId]);
       const colA = row.getByRole('group', { name: 'media-a, step 3' });
       const colB = row.getByRole('group', { name: 'media-b, step 3' });
       await expect.poll(() => decoded(colA), { timeout: 10_000 }).toBe(true);
@@ -327,12 +333,7 @@ describe('media in the dashboard', () => {
     const plain = await createRun(dash.base, dash.key, 'media-none');
     await ingestMetricsHttp(dash.base, dash.key, plain.runId, PROJECT, [metricLine(1, { 'train/loss': 1 }, T0 + 1000)]);
     await withPage(dash, async ({ page }) => {
-      const validate = await http(dash.base, 'GET', '/api/runs/auth/validate', { key: dash.key });
-      const org = (validate.body.organization as { slug: string }).slug;
-      await signIn(page, dash.base, dash.key, `/o/${org}/projects/${PROJECT}/compare?runs=${a.runId},${plain.runId}`);
-      const media = page.getByRole('region', { name: 'Media', exact: true });
-      const row = media.getByRole('region', { name: IMAGES, exact: true });
-      await row.waitFor();
+      const { media, row } = await openCompareImages(page, [a.runId, plain.runId]);
       await expect
         .poll(() => decoded(row.getByRole('group', { name: 'media-a, step 3' })), { timeout: 10_000 })
         .toBe(true);
