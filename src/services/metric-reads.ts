@@ -37,14 +37,16 @@ export interface MetricsQuery {
 
 /**
  * Effective points of a run's metrics, sampled to `limit` per metric, one series at a time,
- * ordered by logName then step. Rejects with NOT_FOUND, BAD_REQUEST, or RESULT_TOO_LARGE when
- * the read asks for more than config.readMaxPoints points (per metric min(limit, its points in
- * range), counted before any point is read), so the caller may stream the answer.
+ * ordered by logName then step, and `total`: their points in the step range before sampling
+ * (summed over the metrics; more than the points answered when one was sampled). Rejects with
+ * NOT_FOUND, BAD_REQUEST, or RESULT_TOO_LARGE when the read asks for more than
+ * config.readMaxPoints points (per metric min(limit, its points in range), counted before any
+ * point is read), so the caller may stream the answer.
  */
 export async function queryMetrics(
   ctx: Ctx,
   q: MetricsQuery,
-): Promise<AsyncIterable<{ logName: string; points: MetricPoint[] }>> {
+): Promise<{ series: AsyncIterable<{ logName: string; points: MetricPoint[] }>; total: number }> {
   const run = await getProjectRun(ctx, q.runId, q.projectName);
   const stepMin = q.stepMin ?? 0;
   const stepMax = q.stepMax ?? Number.MAX_SAFE_INTEGER;
@@ -64,7 +66,9 @@ export async function queryMetrics(
         'one metric with logName or one group with logGroup, or lower limit, or narrow stepMin/stepMax',
     );
   }
-  return ctx.deps.series.metricSeries(lineage, read);
+  // Counted from the series rows and chunk index: the row of a whole series, at most two chunks cut.
+  const total = await ctx.deps.series.countMetricPoints(lineage, { ...read, limit: Number.MAX_SAFE_INTEGER });
+  return { series: ctx.deps.series.metricSeries(lineage, read), total };
 }
 
 /**

@@ -84,6 +84,18 @@ describe('Forks: the child sees its lineage', () => {
     expect(sampled.at(-1)?.step).toBe(80);
   });
 
+  it('counts the effective points before sampling in total, a re-logged inherited step once', async () => {
+    const { child } = await family();
+    const total = async (params: Record<string, string | number>) =>
+      (await getOk<{ total: number }>(t.app, t.key, `/api/runs/metrics?${qs({ runId: child.runId, ...params })}`))
+        .total;
+    expect(await total({ logName: 'loss', limit: 10 })).toBe(81);
+    expect(await total({ logName: 'loss', stepMin: 45, stepMax: 60, limit: 3 })).toBe(16);
+    await ingestOk(t.app, t.key, 'metrics', { runId: child.runId }, pyNdjson([metricLine(10, { loss: -5 })]));
+    expect(await total({ logName: 'loss', limit: 10 })).toBe(81);
+    expect(await total({ limit: 10 })).toBe(81 + 51);
+  });
+
   it('leaves the parent series untouched', async () => {
     const { parent } = await family();
     const loss = await getMetrics(t.app, t.key, { runId: parent.runId, logName: 'loss' });

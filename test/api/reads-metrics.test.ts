@@ -3,6 +3,7 @@ import { createRun, expectError } from '../helpers/run-api.js';
 import { call, makeTestApp, type TestApp, useTestApp } from '../helpers/test-app.js';
 import {
   getMetrics,
+  getOk,
   ingestOk,
   ingestSeries,
   ISO_MS,
@@ -111,6 +112,16 @@ describe('GET /api/runs/metrics: filters, bounds and order', () => {
       expect(steps.at(-1)).toBe(20);
       expect(steps).toEqual([...steps].sort((a, b) => a - b));
     }
+  });
+
+  it('counts the points in the step range before sampling in total, summed over the metrics', async () => {
+    const total = async (params: Record<string, string | number>) =>
+      (await call(t.app, 'GET', `/api/runs/metrics?${qs({ runId: run.runId, ...params })}`, t.key)).body.total;
+    expect(await total({ logName: 'train/loss', limit: 6 })).toBe(21);
+    expect(await total({ logName: 'train/loss' })).toBe(21);
+    expect(await total({ logName: 'train/loss', stepMin: 5, stepMax: 9, limit: 2 })).toBe(5);
+    expect(await total({ logGroup: 'train', limit: 3 })).toBe(42);
+    expect(await total({ logName: 'nope' })).toBe(0);
   });
 
   it('returns a single point for limit 1', async () => {
@@ -228,6 +239,17 @@ describe('GET /api/runs/metrics: a 200,000-point series', () => {
     const b = await call(t.app, 'GET', url, t.key);
     expect(a.status).toBe(200);
     expect(b.body).toEqual(a.body);
+  });
+
+  it("answers the series' true count as total beside its sample, within a step range too", async () => {
+    const url = (params: Record<string, number>) =>
+      `/api/runs/metrics?${qs({ runId: run.runId, logName: 'loss', ...params })}`;
+    const whole = await getOk<{ metrics: unknown[]; total: number }>(t.app, t.key, url({ limit: 500 }));
+    expect(whole.metrics.length).toBeLessThanOrEqual(500);
+    expect(whole.total).toBe(N);
+    expect((await call(t.app, 'GET', url({ limit: 50, stepMin: 100_000, stepMax: 150_000 }), t.key)).body.total).toBe(
+      50_001,
+    );
   });
 
   it('keeps the spike when the step range is narrowed around it', async () => {

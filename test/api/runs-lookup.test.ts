@@ -3,6 +3,7 @@ import { encodeRunId } from '../../src/domain/sqid.js';
 import { call, useTestApp } from '../helpers/test-app.js';
 import { createRun, getDetails, listProjects, itScenarios, type Scenario, sleep, update } from '../helpers/run-api.js';
 import type { RunRef } from '../../src/api/schemas/runs.js';
+import { ingestSeries } from '../helpers/ingest-api.js';
 
 const t = useTestApp();
 let run: RunRef;
@@ -187,6 +188,25 @@ describe('GET /api/runs/projects', () => {
       expect(Object.keys(p).sort()).toEqual(['createdAt', 'id', 'name', 'runCount', 'updatedAt']);
       expect(p.createdAt).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
     }
+  });
+
+  it("moves a project's updatedAt with its runs' activity: an ingest, a status change", async () => {
+    const projectTime = async (name: string) =>
+      Date.parse((await listProjects(t.app, t.key)).find((p) => p.name === name)!.updatedAt);
+    const created = await projectTime('my-ml-project');
+    const idle = await projectTime('training');
+    await sleep(20);
+    const beforeIngest = Date.now();
+    await ingestSeries(t.app, t.key, { runId: run.runId }, 0, 3, { loss: (s) => 1 / (1 + s) });
+    const afterIngest = await projectTime('my-ml-project');
+    expect(afterIngest).toBeGreaterThan(created);
+    expect(afterIngest).toBeGreaterThanOrEqual(beforeIngest);
+    expect(await projectTime('training')).toBe(idle);
+
+    await sleep(20);
+    const beforeStatus = Date.now();
+    await update(t.app, t.key, '/api/runs/status/update', { runId: other.runId, status: 'COMPLETED' });
+    expect(await projectTime('training')).toBeGreaterThanOrEqual(beforeStatus);
   });
 
   it('lists nothing for an organization without runs', async () => {

@@ -162,6 +162,17 @@ describe('media in the dashboard', () => {
   let a: { runId: number; path: string };
   let b: { runId: number; path: string };
 
+  /** Opens the compare page of the runs signed in; returns its Media section and its IMAGES row, shown. */
+  async function openCompareImages(page: Page, runIds: number[]): Promise<{ media: Locator; row: Locator }> {
+    const validate = await http(dash.base, 'GET', '/api/runs/auth/validate', { key: dash.key });
+    const org = (validate.body.organization as { slug: string }).slug;
+    await signIn(page, dash.base, dash.key, `/o/${org}/projects/${PROJECT}/compare?runs=${runIds.join(',')}`);
+    const media = page.getByRole('region', { name: 'Media', exact: true });
+    const row = media.getByRole('region', { name: IMAGES, exact: true });
+    await row.waitFor();
+    return { media, row };
+  }
+
   beforeAll(async () => {
     a = await createRun(dash.base, dash.key, 'media-a');
     b = await createRun(dash.base, dash.key, 'media-b');
@@ -294,12 +305,7 @@ describe('media in the dashboard', () => {
 
   it("shows two runs' images of the same step side by side on the compare page", async () => {
     await withPage(dash, async ({ page }) => {
-      const validate = await http(dash.base, 'GET', '/api/runs/auth/validate', { key: dash.key });
-      const org = (validate.body.organization as { slug: string }).slug;
-      await signIn(page, dash.base, dash.key, `/o/${org}/projects/${PROJECT}/compare?runs=${a.runId},${b.runId}`);
-      const media = page.getByRole('region', { name: 'Media', exact: true });
-      const row = media.getByRole('region', { name: IMAGES, exact: true });
-      await row.waitFor();
+      const { media, row } = await openCompareImages(page, [a.runId, b.runId]);
       const colA = row.getByRole('group', { name: 'media-a, step 3' });
       const colB = row.getByRole('group', { name: 'media-b, step 3' });
       await expect.poll(() => decoded(colA), { timeout: 10_000 }).toBe(true);
@@ -320,6 +326,24 @@ describe('media in the dashboard', () => {
         .toBe(true);
       await scrollIntoView(media);
       await screenshot(page, 'compare-media');
+    });
+  });
+
+  it('shows an image key on the compare page when only some compared runs have it', async () => {
+    const plain = await createRun(dash.base, dash.key, 'media-none');
+    await ingestMetricsHttp(dash.base, dash.key, plain.runId, PROJECT, [metricLine(1, { 'train/loss': 1 }, T0 + 1000)]);
+    await withPage(dash, async ({ page }) => {
+      const { media, row } = await openCompareImages(page, [a.runId, plain.runId]);
+      await expect
+        .poll(() => decoded(row.getByRole('group', { name: 'media-a, step 3' })), { timeout: 10_000 })
+        .toBe(true);
+      const empty = row.getByRole('group', { name: 'media-none, step 3' });
+      expect(await empty.locator('img').count()).toBe(0);
+      expect(await empty.getByText('No image', { exact: true }).isVisible()).toBe(true);
+      // Audio is not an image key: no row for it.
+      expect(await media.getByRole('region', { name: AUDIO, exact: true }).count()).toBe(0);
+      await scrollIntoView(media);
+      await screenshot(page, 'compare-media-some');
     });
   });
 });

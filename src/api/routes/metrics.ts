@@ -40,7 +40,8 @@ export function registerMetricRoutes(app: App, deps: Deps): void {
           'logName, the smaller of `limit` and its points in the step range: a read that asks for more is ' +
           'refused with 400 `RESULT_TOO_LARGE`, whose error asks for one metric (`logName`), one group ' +
           '(`logGroup`), a lower `limit` or a narrower `stepMin`/`stepMax`. Reads within the bound are ' +
-          'answered in full, streamed (chunked, without Content-Length) as they are read.',
+          'answered in full, streamed (chunked, without Content-Length) as they are read. `total` counts the ' +
+          'points in the step range before sampling, summed over the metrics answered.',
         querystring: Type.Object({
           runId: RunId,
           projectName: OptName,
@@ -54,8 +55,8 @@ export function registerMetricRoutes(app: App, deps: Deps): void {
       },
     },
     async (request, reply) => {
-      const series = await queryMetrics(ctxOf(deps, request), request.query);
-      return sendJsonStream(reply, jsonStream<MetricPoints>({ metrics: itemMembers(metricPointViews(series)) }));
+      const { series, total } = await queryMetrics(ctxOf(deps, request), request.query);
+      return sendJsonStream(reply, jsonStream<MetricPoints>({ metrics: itemMembers(metricPointViews(series)), total }));
     },
   );
 

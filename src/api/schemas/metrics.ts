@@ -15,8 +15,11 @@ export const MetricPoint = Type.Object({
 });
 export type MetricPoint = Static<typeof MetricPoint>;
 
-/** The answer of GET /api/runs/metrics: points ordered by logName then step. */
-export const MetricPoints = Type.Object({ metrics: Type.Array(MetricPoint) });
+/**
+ * The answer of GET /api/runs/metrics: points ordered by logName then step, and `total`, the
+ * points in the step range before sampling (summed over the metrics answered).
+ */
+export const MetricPoints = Type.Object({ metrics: Type.Array(MetricPoint), total: Type.Integer() });
 export type MetricPoints = Static<typeof MetricPoints>;
 
 /** One metric's statistics in GET /api/runs/statistics (non-finite moments as null). */

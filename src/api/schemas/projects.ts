@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 
-/** One project of GET /api/runs/projects; `updatedAt` moves when a run is created in it. */
+/** One project of GET /api/runs/projects; `updatedAt` is its last activity: a run created, updated or heard from. */
 export const Project = Type.Object({
   id: Type.Integer(),
   name: Type.String(),

@@ -25,6 +25,11 @@ export interface MetricSeries {
   flags: (string | undefined)[];
   /** Points added by live tail fetches since the last full fetch. */
   appended: number;
+  /**
+   * The series' points in the asked step range before sampling (the server's `total`, kept up
+   * to date by tail fetches): more than `steps.length` when the points held are a sample.
+   */
+  total: number;
 }
 
 /** What to ask for one run's series of one metric. */
@@ -92,8 +97,8 @@ export const metricSeriesQuery = (r: SeriesRequest) =>
     structuralSharing: false,
   });
 
-function toSeries(points: readonly MetricPoint[], appended = 0): MetricSeries {
-  const series: MetricSeries = { steps: [], times: [], values: [], flags: [], appended };
+function toSeries(points: readonly MetricPoint[], total: number, appended = 0): MetricSeries {
+  const series: MetricSeries = { steps: [], times: [], values: [], flags: [], appended, total };
   for (const p of points) {
     series.steps.push(p.step);
     series.times.push(Date.parse(p.time));
@@ -108,13 +113,15 @@ const fetchPoints = (r: SeriesRequest, stepMin: number | undefined, signal: Abor
     '/api/runs/metrics',
     { runId: r.runId, logName: r.logName, limit: r.limit, stepMin, stepMax: r.stepMax },
     signal,
-  ).then((answer) => answer.metrics);
+  );
 
 /**
  * The series for a request. A first fetch (or a live series that has grown by more than
  * twice its limit through tail fetches) asks for the whole range, sampled; a later poll of a
  * live series asks only from the last step it holds (inclusive: that step may have been
- * re-logged, and `sys/` series log many samples at one step) and replaces from there.
+ * re-logged, and `sys/` series log many samples at one step) and replaces from there. The
+ * total follows: the tail's total replaces the points it replaces (exact while one point
+ * per step is held at the last step, as for every series but a sampled `sys/` one).
  */
 async function fetchSeries(
   client: QueryClient,
@@ -125,23 +132,26 @@ async function fetchSeries(
   const prev = client.getQueryData<MetricSeries>(key);
   const lastStep = prev?.steps[prev.steps.length - 1];
   if (!r.live || !prev || lastStep === undefined || prev.appended > 2 * r.limit) {
-    return toSeries(await fetchPoints(r, r.stepMin, signal));
+    const answer = await fetchPoints(r, r.stepMin, signal);
+    return toSeries(answer.metrics, answer.total);
   }
   const from = Math.max(lastStep, r.stepMin ?? 0);
-  const tail = await fetchPoints(r, from, signal);
+  const { metrics: tail, total: tailTotal } = await fetchPoints(r, from, signal);
   let keep = prev.steps.length;
   while (keep > 0 && prev.steps[keep - 1]! >= from) keep--;
+  const total = keep === 0 ? tailTotal : prev.total - (prev.steps.length - keep) + tailTotal;
   if (tail.length === prev.steps.length - keep && tail.every((p, i) => p.step === prev.steps[keep + i])) {
     const same = tail.every((p, i) => Date.parse(p.time) === prev.times[keep + i] && p.value === prev.values[keep + i]);
-    if (same) return prev; // nothing new: keep the same object so nothing redraws
+    if (same && total === prev.total) return prev; // nothing new: keep the same object so nothing redraws
   }
-  const added = toSeries(tail);
+  const added = toSeries(tail, tailTotal);
   return {
     steps: prev.steps.slice(0, keep).concat(added.steps),
     times: prev.times.slice(0, keep).concat(added.times),
     values: prev.values.slice(0, keep).concat(added.values),
     flags: prev.flags.slice(0, keep).concat(added.flags),
     appended: prev.appended + Math.max(0, tail.length - (prev.steps.length - keep)),
+    total,
   };
 }
 

@@ -9,5 +9,14 @@ export const projectsQuery = () =>
     queryFn: ({ signal }) => apiGet<ProjectList>('/api/runs/projects', undefined, signal),
   });
 
-/** The organization's projects, newest first. */
-export const useProjects = () => useQuery({ ...projectsQuery(), select: (answer) => answer.projects });
+/** How often the projects page asks again, so "last activity" follows runs that stream. */
+const PROJECTS_POLL_MS = 30_000;
+
+/** The organization's projects, newest first; with `poll`, asked again every 30 s while the tab is visible. */
+export const useProjects = (poll = false) =>
+  useQuery({
+    ...projectsQuery(),
+    select: (answer) => answer.projects,
+    refetchInterval: poll ? PROJECTS_POLL_MS : false,
+    refetchIntervalInBackground: false,
+  });

@@ -102,7 +102,7 @@ export function MetricChart(props: {
     return buildModel(inputs, { xMode, smoothing, logScale });
   }, [runs, seriesList, xMode, smoothing, logScale]);
 
-  const sampled = seriesList.some((s) => s !== undefined && s.appended === 0 && s.steps.length >= limit);
+  const count = pointCount(seriesList);
 
   // What the uPlot hooks read when they run (they outlive renders).
   const modelRef = useRef<ChartModel | null>(model);
@@ -207,7 +207,7 @@ export function MetricChart(props: {
   const meta: string[] = [];
   if (model) {
     meta.push(
-      `${intFormat.format(model.points)} ${model.points === 1 ? 'point' : 'points'}${sampled ? ', sampled' : ''}`,
+      `${intFormat.format(count.total)} ${count.total === 1 ? 'point' : 'points'}${count.total > count.held ? ', sampled' : ''}`,
     );
   }
   if (zoom) meta.push(`steps ${intFormat.format(zoom.min)}–${intFormat.format(zoom.max)}`);
@@ -218,7 +218,16 @@ export function MetricChart(props: {
         <span className="chart-title mono" title={logName}>
           {logName}
         </span>
-        <span className="chart-meta muted">{meta.join(' · ')}</span>
+        <span
+          className="chart-meta muted"
+          title={
+            count.total > count.held
+              ? `${intFormat.format(count.held)} of ${intFormat.format(count.total)} points drawn: the first, the last and each stretch's lowest and highest`
+              : undefined
+          }
+        >
+          {meta.join(' · ')}
+        </span>
         {model && model.nonFinite > 0 && (
           <span className="chart-warning" title="NaN or ±Infinity values, marked at the chart's edge">
             {intFormat.format(model.nonFinite)} non-finite {model.nonFinite === 1 ? 'point' : 'points'}
@@ -293,6 +302,18 @@ export function MetricChart(props: {
       )}
     </figure>
   );
+}
+
+/** The series' points in the step range (`total`) and those held to draw (fewer: a sample). */
+function pointCount(seriesList: readonly (MetricSeries | undefined)[]): { total: number; held: number } {
+  let total = 0;
+  let held = 0;
+  for (const s of seriesList) {
+    if (!s) continue;
+    total += s.total;
+    held += s.steps.length;
+  }
+  return { total, held };
 }
 
 /** The x range a zoom holds: its steps on the step axis, the x extent of its points otherwise. */

@@ -12,6 +12,7 @@ function series(steps: number[], values: (number | null)[], extra: Partial<Metri
     values,
     flags: values.map((v) => (v === null ? 'NaN' : undefined)),
     appended: 0,
+    total: steps.length,
     ...extra,
   };
 }

@@ -25,6 +25,7 @@ function run(runId: number, steps: number[], values: (number | null)[], more: Pa
       values,
       flags: values.map(() => undefined),
       appended: 0,
+      total: steps.length,
     },
     forkStep: null,
     startMs: null,

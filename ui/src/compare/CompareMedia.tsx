@@ -12,19 +12,31 @@ import { StepSlider } from '../media/StepSlider';
 import type { ColoredRun } from './CompareRunList';
 import '../media/media.css';
 
-/** Image log names every compared run has, sorted. */
-function sharedImageNames(runs: readonly ColoredRun[]): string[] {
-  const [first, ...rest] = runs;
-  if (!first || rest.length === 0) return [];
-  const names = (r: ColoredRun) => new Set(r.run.logNames.filter((n) => n.logType === 'IMAGE').map((n) => n.logName));
-  const sets = rest.map(names);
-  return [...names(first)].filter((n) => sets.every((s) => s.has(n))).sort();
+/** Image log names of the runs, as a set per run. */
+const imageNamesOf = (runs: readonly ColoredRun[]): Set<string>[] =>
+  runs.map((r) => new Set(r.run.logNames.filter((n) => n.logType === 'IMAGE').map((n) => n.logName)));
+
+/** Image log names any compared run has (of two or more runs), sorted. */
+function anyImageNames(perRun: readonly Set<string>[]): string[] {
+  if (perRun.length < 2) return [];
+  return [...new Set(perRun.flatMap((names) => [...names]))].sort();
 }
 
-/** One shared image log name: a step slider over every run's steps, the step's images in one column per run. */
-function CompareImageRow({ logName, runs, groups }: { logName: string; runs: ColoredRun[]; groups: MediaGroup[] }) {
+/**
+ * One image log name: a step slider over every run's steps, the step's images in one column
+ * per run; a run that never logged it gets an empty column ("No image").
+ */
+function CompareImageRow({
+  logName,
+  runs,
+  groups,
+}: {
+  logName: string;
+  runs: ColoredRun[];
+  groups: (MediaGroup | undefined)[];
+}) {
   const id = useId();
-  const steps = useMemo(() => [...new Set(groups.flatMap((g) => g.steps))].sort((a, b) => a - b), [groups]);
+  const steps = useMemo(() => [...new Set(groups.flatMap((g) => g?.steps ?? []))].sort((a, b) => a - b), [groups]);
   const [step, setStep] = useState<number | null>(null);
   const [open, setOpen] = useState<MediaItem | null>(null);
   const trigger = useRef<HTMLButtonElement | null>(null);
@@ -52,14 +64,17 @@ function CompareImageRow({ logName, runs, groups }: { logName: string; runs: Col
           />
           <div className="compare-media-runs">
             {runs.map(({ run, style }, i) => {
-              const items = shown === undefined ? [] : (groups[i]?.byStep.get(shown) ?? []);
+              const group = groups[i];
+              const items = shown === undefined ? [] : (group?.byStep.get(shown) ?? []);
               return (
                 <div key={run.id} className="compare-media-run" role="group" aria-label={`${run.name}, step ${shown}`}>
                   <h4>
                     <span className="compare-media-swatch" style={swatchCss(style)} aria-hidden="true" />
                     {run.name}
                   </h4>
-                  {items.length === 0 ? (
+                  {!group ? (
+                    <p className="muted">No image</p>
+                  ) : items.length === 0 ? (
                     <p className="muted">No image at step {shown}.</p>
                   ) : (
                     <div className="media-grid">
@@ -98,11 +113,12 @@ function CompareImageRow({ logName, runs, groups }: { logName: string; runs: Col
 }
 
 /**
- * The compare page's Media section: for each image log name all chosen runs share, the same
- * step side by side (one column per run, one slider). Nothing when they share none.
+ * The compare page's Media section: for each image log name any chosen run has, the same
+ * step side by side (one column per run, one slider). Nothing when none has images.
  */
 export function CompareMedia({ runs }: { runs: ColoredRun[] }) {
-  const names = useMemo(() => sharedImageNames(runs), [runs]);
+  const has = useMemo(() => imageNamesOf(runs), [runs]);
+  const names = useMemo(() => anyImageNames(has), [has]);
   const results = useManyMediaFiles(
     runs.map((r) => r.run),
     names.length > 0,
@@ -129,7 +145,9 @@ export function CompareMedia({ runs }: { runs: ColoredRun[] }) {
               key={name}
               logName={name}
               runs={runs}
-              groups={perRun.map((gs) => gs.find((g) => g.logName === name) ?? emptyGroup(name))}
+              groups={perRun.map((gs, i) =>
+                has[i]!.has(name) ? (gs.find((g) => g.logName === name) ?? emptyGroup(name)) : undefined,
+              )}
             />
           ))}
         </div>

@@ -22,14 +22,23 @@ type Obj = Record<string, unknown>;
 
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 const isNumArray = (v: unknown): v is number[] => Array.isArray(v) && v.every((x) => typeof x === 'number');
+/** Numbers, nulls allowed (a NaN count from Python arrives as null through parseJson). */
+const isCountArray = (v: unknown): v is (number | null)[] =>
+  Array.isArray(v) && v.every((x) => typeof x === 'number' || x === null);
 
-/** JSON.parse that answers undefined instead of throwing (Python may send NaN tokens as text). */
+/** A JSON string literal, or Python's NaN / ±Infinity token outside of one. */
+const STRING_OR_NON_FINITE = /"(?:[^"\\]|\\.)*"|-?\b(?:Infinity|NaN)\b/g;
+
+/**
+ * JSON.parse that answers undefined instead of throwing. Python may send NaN and ±Infinity
+ * as bare tokens: those outside string values are read as null.
+ */
 export function parseJson(text: string): unknown {
   try {
     return JSON.parse(text) as unknown;
   } catch {
     try {
-      return JSON.parse(text.replace(/-?\b(Infinity|NaN)\b/g, 'null')) as unknown;
+      return JSON.parse(text.replace(STRING_OR_NON_FINITE, (m) => (m.startsWith('"') ? m : 'null'))) as unknown;
     } catch {
       return undefined;
     }
@@ -40,7 +49,7 @@ export function parseJson(text: string): unknown {
 export function parseHistogram(value: unknown): { edges: number[]; counts: number[] } | null {
   if (!isObj(value)) return null;
   const counts = value.freq ?? value.counts ?? value.values;
-  if (!isNumArray(counts) || counts.length === 0) return null;
+  if (!isCountArray(counts) || counts.length === 0) return null;
   const bins = value.bins ?? value.edges;
   let edges: number[] | null = null;
   if (isNumArray(bins)) {
@@ -55,7 +64,7 @@ export function parseHistogram(value: unknown): { edges: number[]; counts: numbe
     edges = Array.from({ length: counts.length + 1 }, (_, i) => lo + i * w);
   }
   if (!edges || edges.some((e) => !Number.isFinite(e))) return null;
-  return { edges, counts: counts.map((c) => (Number.isFinite(c) ? c : 0)) };
+  return { edges, counts: counts.map((c) => (c !== null && Number.isFinite(c) ? c : 0)) };
 }
 
 const strings = (v: unknown): string[] | null =>

@@ -151,9 +151,12 @@ describe('formatCount', () => {
     expect(formatCount(2e15)).toBe('2000T');
   });
 
-  // Bug: rounding happens after the unit is chosen, so 999,999 shows as "1000K" (and
-  // 99,999 as "100.0K") instead of rolling over to "1.0M" / "100K".
-  it.fails('rolls over to the next unit when rounding reaches 1000', () => {
+  // Was a bug: rounding happened after the unit was chosen, so 999,999 showed as "1000K"
+  // (and 99,999 as "100.0K").
+  it('rolls over to the next unit when rounding reaches 1000, and drops the decimal at 100', () => {
     expect(formatCount(999_999)).toBe('1.0M');
+    expect(formatCount(99_999)).toBe('100K');
+    expect(formatCount(999_999_999)).toBe('1.0B');
+    expect(formatCount(99_949)).toBe('99.9K');
   });
 });

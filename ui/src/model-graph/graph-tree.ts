@@ -156,15 +156,24 @@ function isAncestor(node: GraphNode, of: GraphNode): boolean {
   return false;
 }
 
-/** Parameter counts as 1.2K / 3.4M / 5.6B. */
+/** Parameter counts as 1.2K / 3.4M / 5.6B: one decimal below 100 of a unit, a rounding to 1000 rolls over. */
 export function formatCount(n: number): string {
   if (n < 1_000) return String(n);
   const units = [
-    [1e12, 'T'],
-    [1e9, 'B'],
-    [1e6, 'M'],
     [1e3, 'K'],
+    [1e6, 'M'],
+    [1e9, 'B'],
+    [1e12, 'T'],
   ] as const;
-  for (const [size, unit] of units) if (n >= size) return `${(n / size).toFixed(n / size >= 100 ? 0 : 1)}${unit}`;
+  for (let i = 0; i < units.length; i++) {
+    const [size, unit] = units[i]!;
+    const next = units[i + 1];
+    if (next && n >= next[0]) continue;
+    const v = n / size;
+    let text = v.toFixed(1);
+    if (Number(text) >= 100) text = v.toFixed(0);
+    if (next && Number(text) >= 1000) return `${(n / next[0]).toFixed(1)}${next[1]}`;
+    return `${text}${unit}`;
+  }
   return String(n);
 }

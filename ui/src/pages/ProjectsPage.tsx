@@ -17,7 +17,7 @@ const SORTS: readonly ProjectSort[] = ['activity', 'name', 'runs'];
 export function ProjectsPage() {
   const { org = '' } = useParams();
   const session = useSession();
-  const projects = useProjects();
+  const projects = useProjects(true);
   const [params, setParams] = useSearchParams();
   const filter = params.get('q') ?? '';
   const sortParam = params.get('sort') as ProjectSort | null;

@@ -1,15 +1,20 @@
 import type { RunDetails } from '@server/api/schemas/runs';
 import { JsonTree } from './JsonTree';
 import { NotesEditor } from './NotesEditor';
+import { AlertList } from './RunAlerts';
 import { StatusTimeline } from './StatusTimeline';
 
-/** Notes, the status timeline, config and system metadata of a run. */
-export function OverviewPanel({ run }: { run: RunDetails }) {
+/** Notes, alerts, the status timeline, config and system metadata of a run (`live`: alerts are polled). */
+export function OverviewPanel({ run, live }: { run: RunDetails; live: boolean }) {
   return (
     <div className="overview">
       <div className="overview-side">
         <section className="card">
           <NotesEditor runId={run.id} notes={run.notes} />
+        </section>
+        <section className="card" aria-labelledby="alerts-title">
+          <h2 id="alerts-title">Alerts</h2>
+          <AlertList runId={run.id} live={live} />
         </section>
         <section className="card" aria-labelledby="timeline-title">
           <h2 id="timeline-title">Status timeline</h2>

@@ -6,6 +6,7 @@ import { ErrorState, Loading } from '../components/States';
 import { LogsPanel } from '../logs/LogsPanel';
 import { FilesTable } from './FilesTable';
 import { OverviewPanel } from './OverviewPanel';
+import { AlertsBanner } from './RunAlerts';
 import { RunCharts } from '../charts/RunCharts';
 import { RunHeader } from './RunHeader';
 import { panelId, tabId, Tabs, type TabSpec } from './Tabs';
@@ -99,6 +100,7 @@ export function RunView({ run }: { run: RunDetails }) {
   return (
     <>
       <RunHeader run={run} />
+      <AlertsBanner runId={run.id} live={running} onShow={() => select('overview')} />
       <Tabs label="Run sections" prefix={PREFIX} tabs={tabs} selected={selected} onSelect={select} />
       {selected === '' && <Loading />}
       {panel('charts', () => (
@@ -108,7 +110,7 @@ export function RunView({ run }: { run: RunDetails }) {
         <LogsPanel runId={run.id} projectName={run.projectName} running={running} />
       ))}
       {panel('overview', () => (
-        <OverviewPanel run={run} />
+        <OverviewPanel run={run} live={running} />
       ))}
       {shown('media') && panel('media', () => <MediaPanel run={run} />)}
       {shown('data') && panel('data', () => <DataPanel run={run} />)}

@@ -10,6 +10,8 @@ interface ProjectRow {
   created_at: number;
   updated_at: number;
   run_count: number;
+  runs_updated_at: number | null;
+  runs_seen_at: number | null;
 }
 
 /**
@@ -58,12 +60,18 @@ export async function ensureProject(
   return Number(created!.id);
 }
 
-/** Projects of an organization (or its one project of that name), newest first, with run counts. */
+/**
+ * Projects of an organization (or its one project of that name), newest first, with run
+ * counts. `updatedAt` is the project's last activity: the latest of its own update, its runs'
+ * updates and their last sign of life (`last_seen_at`, written by ingest at most every few seconds).
+ */
 export async function listProjects(db: SqlDb, orgId: number, name?: string): Promise<Project[]> {
   const rows = await db.all<ProjectRow>(
-    `SELECT p.id, p.name, p.prefix, p.created_at, p.updated_at,
-       (SELECT COUNT(*) FROM runs r WHERE r.project_id = p.id) AS run_count
-     FROM projects p WHERE p.org_id = ? ${name === undefined ? '' : 'AND p.name = ?'}
+    `SELECT p.id, p.name, p.prefix, p.created_at, p.updated_at, COUNT(r.id) AS run_count,
+       MAX(r.updated_at) AS runs_updated_at, MAX(r.last_seen_at) AS runs_seen_at
+     FROM projects p LEFT JOIN runs r ON r.org_id = p.org_id AND r.project_id = p.id
+     WHERE p.org_id = ? ${name === undefined ? '' : 'AND p.name = ?'}
+     GROUP BY p.id, p.name, p.prefix, p.created_at, p.updated_at
      ORDER BY p.created_at DESC, p.id DESC`,
     name === undefined ? [orgId] : [orgId, name],
   );
@@ -72,7 +80,7 @@ export async function listProjects(db: SqlDb, orgId: number, name?: string): Pro
     name: r.name,
     prefix: r.prefix,
     createdAt: Number(r.created_at),
-    updatedAt: Number(r.updated_at),
+    updatedAt: Math.max(Number(r.updated_at), Number(r.runs_updated_at ?? 0), Number(r.runs_seen_at ?? 0)),
     runCount: Number(r.run_count),
   }));
 }
