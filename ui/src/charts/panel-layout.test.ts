@@ -117,6 +117,13 @@ describe('panel layout', () => {
     next = restoreRemoved(next);
     expect(shape(next)[1]).toEqual(['group:train', ['train/acc', 'train/loss', 'train/lr']]);
     expect(shape(removePanel(emptyLayout(), 'metric:loss'))[0]).toEqual(['group:train', expect.any(Array)]);
+    // A chart moved, removed and restored comes back where it was.
+    const ids = ['metric:train/acc', 'metric:train/loss', 'metric:train/lr'];
+    const moved = movePanel(emptyLayout(), ids, 'metric:train/lr', -2);
+    expect(shape(restoreRemoved(removePanel(moved, 'metric:train/acc')))[1]).toEqual([
+      'group:train',
+      ['train/lr', 'train/acc', 'train/loss'],
+    ]);
   });
 
   it('moves a panel up and down within its section, and not past its ends', () => {

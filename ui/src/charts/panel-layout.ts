@@ -127,13 +127,17 @@ export function addPanel(layout: PanelLayout, init: Omit<Panel, 'id'> = {}): { l
   };
 }
 
-/** Removes a panel: an added one is gone; an automatic one is listed as removed (restoreRemoved brings it back). */
+/**
+ * Removes a panel: an added one is gone; an automatic one is listed as removed, its settings
+ * dropped and its place kept (restoreRemoved brings it back there).
+ */
 export function removePanel(layout: PanelLayout, id: string): PanelLayout {
+  const custom = isCustom(id);
   return {
     ...layout,
     panels: layout.panels.filter((p) => p.id !== id),
-    order: layout.order.filter((o) => o !== id),
-    removed: isCustom(id) || layout.removed.includes(id) ? layout.removed : [...layout.removed, id],
+    order: custom ? layout.order.filter((o) => o !== id) : layout.order,
+    removed: custom || layout.removed.includes(id) ? layout.removed : [...layout.removed, id],
   };
 }
 
