@@ -85,6 +85,7 @@ describe('chart panels', () => {
 
       const dialog = await openSettings(page, 'train/loss');
       await dialog.getByLabel('X axis').selectOption({ label: 'train/lr' });
+      await screenshot(page, 'chart-panels-settings');
       await dialog.getByRole('button', { name: 'Done' }).click();
       await expect.poll(() => dialog.isVisible()).toBe(false);
       await drawn(page, 'train/loss');
