@@ -46,6 +46,27 @@ function NumberField(props: {
   );
 }
 
+/** A labelled choice among `options` ([value, label] pairs). */
+function SelectField(props: {
+  label: string;
+  value: string;
+  options: readonly (readonly [string, string])[];
+  onChange: (value: string) => void;
+}) {
+  return (
+    <label className="chart-field">
+      <span>{props.label}</span>
+      <select value={props.value} onChange={(e) => props.onChange(e.target.value)}>
+        {props.options.map(([value, label]) => (
+          <option key={value} value={value}>
+            {label}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
 /**
  * A chart's own settings in a modal dialog (Escape or Done closes it): what it draws (metric
  * names and a regular expression), its x axis (the page's, step, time or another metric),
@@ -171,39 +192,36 @@ export function ChartSettingsDialog(props: {
           placeholder={`Page default (${page.smoothing.toFixed(2)})`}
           onChange={(v) => setOwn({ smoothing: v === undefined ? undefined : Math.min(0.99, Math.max(0, v)) })}
         />
-        <label className="chart-field">
-          <span>Log scale</span>
-          <select
-            value={own.logScale === undefined ? '' : own.logScale ? 'on' : 'off'}
-            onChange={(e) => setOwn({ logScale: e.target.value === '' ? undefined : e.target.value === 'on' })}
-          >
-            <option value="">Page default ({page.logScale ? 'on' : 'off'})</option>
-            <option value="on">On</option>
-            <option value="off">Off</option>
-          </select>
-        </label>
+        <SelectField
+          label="Log scale"
+          value={own.logScale === undefined ? '' : own.logScale ? 'on' : 'off'}
+          options={[
+            ['', `Page default (${page.logScale ? 'on' : 'off'})`],
+            ['on', 'On'],
+            ['off', 'Off'],
+          ]}
+          onChange={(v) => setOwn({ logScale: v === '' ? undefined : v === 'on' })}
+        />
         <NumberField label="Y min" value={own.yMin} placeholder="Auto" onChange={(v) => setOwn({ yMin: v })} />
         <NumberField label="Y max" value={own.yMax} placeholder="Auto" onChange={(v) => setOwn({ yMax: v })} />
-        <label className="chart-field">
-          <span>Width</span>
-          <select
-            value={panel.width}
-            onChange={(e) => actions.update({ width: e.target.value === 'full' ? 'full' : undefined })}
-          >
-            <option value="normal">Normal</option>
-            <option value="full">Full row</option>
-          </select>
-        </label>
-        <label className="chart-field">
-          <span>Height</span>
-          <select
-            value={panel.height}
-            onChange={(e) => actions.update({ height: e.target.value === 'tall' ? 'tall' : undefined })}
-          >
-            <option value="normal">Normal</option>
-            <option value="tall">Tall</option>
-          </select>
-        </label>
+        <SelectField
+          label="Width"
+          value={panel.width}
+          options={[
+            ['normal', 'Normal'],
+            ['full', 'Full row'],
+          ]}
+          onChange={(v) => actions.update({ width: v === 'full' ? 'full' : undefined })}
+        />
+        <SelectField
+          label="Height"
+          value={panel.height}
+          options={[
+            ['normal', 'Normal'],
+            ['tall', 'Tall'],
+          ]}
+          onChange={(v) => actions.update({ height: v === 'tall' ? 'tall' : undefined })}
+        />
       </div>
       <div className="chart-settings-actions">
         <button type="button" className="secondary" disabled={actions.first} onClick={() => actions.move(-1)}>

@@ -1,4 +1,4 @@
-import { useCallback, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useParams } from 'react-router';
 import { useChartRunDetails, useRunMetricNames } from '../api/metric-queries';
 import { Empty, ErrorState, Loading } from '../components/States';
@@ -89,8 +89,11 @@ export function RunCharts(props: {
     project === undefined ? null : layoutStorageKey(params.org ?? '', project, kind),
     { layout: props.layout, onLayoutChange: props.onLayoutChange },
   );
-  // A panel just added opens its settings.
+  // A panel just added opens its settings as it first shows (not again when its section reopens).
   const [added, setAdded] = useState<string | null>(null);
+  useEffect(() => {
+    if (added !== null) setAdded(null);
+  }, [added]);
   const names = useRunMetricNames(
     runs.map((r, i) => ({ runId: r.runId, projectName: details[i]?.data?.projectName, live: r.live === true })),
   );
