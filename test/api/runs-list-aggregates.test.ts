@@ -37,6 +37,9 @@ beforeAll(async () => {
     if (name === 'r1') await ingestSeries(t.app, t.key, target, 0, 2, { 'val/top.1': (s) => [0.1, 0.9, 0.5][s]! });
     if (name === 'r2') await ingestSeries(t.app, t.key, target, 0, 1, { 'val/top.1': (s) => [0.7, 0.3][s]! });
     if (name === 'r6') await ingestSeries(t.app, t.key, target, 0, 0, { other: () => 1 });
+    // A mean that overflows (±1.7e308) is not finite: such a run has min and max but no mean.
+    if (name === 'r1') await ingestSeries(t.app, t.key, target, 0, 1, { huge: (s) => [1.7e308, -1.7e308][s]! });
+    if (name === 'r2') await ingestSeries(t.app, t.key, target, 0, 1, { huge: (s) => [1, 3][s]! });
   }
   const r1 = [...nameOf].find(([, n]) => n === 'r1')![0];
   const fork = await createRun(t.app, t.key, { runName: 'f', projectName: P, forkRunId: r1, forkStep: 1 });
@@ -63,6 +66,8 @@ const SORTS: [string, string, string[]][] = [
   ['mean with a + prefix', '+summaryMean.loss', ['r2', 'r4', 'r1', 'r3', 'f', 'r5', 'r6']],
   // The fork inherits r1's 0.1 and 0.9 (steps 0 and 1): a tie with r1, by id descending.
   ['a metric name with dots', '-summary_max.val/top.1', ['f', 'r1', 'r2', 'r6', 'r5', 'r4', 'r3']],
+  ['an overflowed mean counts as none', 'summary_mean.huge', ['r2', 'r1', 'r3', 'r4', 'r5', 'r6', 'f']],
+  ['beside a finite min', 'summary_min.huge', ['r1', 'f', 'r2', 'r3', 'r4', 'r5', 'r6']],
 ];
 
 describe('GET /api/runs/list sorted by min, max and mean', () => {
@@ -93,6 +98,7 @@ const FILTERS: [string, unknown, string[]][] = [
   ['mean $in', { 'summary_mean.loss': { $in: [2.5, 5] } }, ['f', 'r1', 'r3']],
   ['mean $exists false: NaN-only and missing', { 'summary_mean.loss': { $exists: false } }, ['r5', 'r6']],
   ['min $ne includes runs without it', { 'summary_min.loss': { $ne: 1 } }, ['r2', 'r3', 'r5', 'r6']],
+  ['an overflowed mean does not exist', { 'summary_mean.huge': { $exists: true } }, ['r2']],
   ['max of a name with dots', { 'summary_max.val/top.1': { $gte: 0.8 } }, ['f', 'r1']],
   ['last and min together', { 'summary_metrics.loss': { $gte: 3 }, 'summary_min.loss': { $lt: 1 } }, ['r3']],
 ];
