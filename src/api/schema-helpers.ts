@@ -15,6 +15,17 @@ export const Step = Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER 
 /** A project name. */
 export const ProjectName = Type.String({ minLength: 1, maxLength: 256 });
 
+/**
+ * The query parameters that narrow a run search to some of a project's runs (docs/api.md §9),
+ * taken by GET /api/runs/list and GET /api/runs/leaderboard; spread into a querystring object.
+ */
+export const RunNarrowingQuery = {
+  search: Type.Optional(Type.String({ maxLength: 256 })),
+  tags: Type.Optional(Type.String({ maxLength: 30_000 })),
+  status: Type.Optional(Type.String({ maxLength: 256 })),
+  filter: Type.Optional(Type.String({ maxLength: 20_000 })),
+};
+
 /** Tags: at most 100, each 1 to 256 characters. */
 export const Tags = Type.Array(Type.String({ minLength: 1, maxLength: 256 }), { maxItems: 100 });
 

@@ -1,7 +1,9 @@
 import { type Aggregation, type Direction, type RankedRun, sortRanked } from '../domain/aggregation.js';
 import type { RunHead, SeriesSummary } from '../domain/types.js';
+import { resultTooLarge } from '../errors.js';
 import { checkAnswerBytes, withConfigTexts } from './config-texts.js';
 import { type Ctx, MAX_LINEAGE_DEPTH } from './context.js';
+import { matchingRunIds, narrows, parseNarrowing, type RunNarrowing, type RunNarrowingParams } from './run-search.js';
 
 export { AGGREGATIONS, DIRECTIONS } from '../domain/aggregation.js';
 
@@ -28,7 +30,7 @@ async function effectiveSummary(ctx: Ctx, runId: number, logName: string): Promi
   return (await ctx.deps.series.summarize(lineage, [logName]))[0];
 }
 
-export interface LeaderboardQuery {
+export interface LeaderboardQuery extends RunNarrowingParams {
   projectName: string;
   logName: string;
   aggregation: Aggregation;
@@ -39,6 +41,9 @@ export interface LeaderboardQuery {
 
 /** Forks beyond this many in one project are ranked in memory with every other run. */
 const MAX_EXCLUDED_FORKS = 500;
+
+/** Most runs a narrowed leaderboard ranks: when more match, it is refused (RESULT_TOO_LARGE). */
+export const MAX_NARROWED_RUNS = 100_000;
 
 /** A ranked run of a leaderboard page, its value and its config as stored JSON text (null when unset). */
 export interface RankedRunRow {
@@ -51,40 +56,23 @@ export interface RankedRunRow {
  * Runs of a project ranked by an aggregate of one metric; ties by runId ascending; runs
  * without a finite value are not ranked. Unforked runs are ranked by the store from their
  * stored summaries; forks (whose series include their lineage's points) are ranked here and
- * merged in. Unknown project or metric → no runs. The page's configs are read a batch at a
- * time as the rows are taken; RESULT_TOO_LARGE, before any is read, when they would pass
- * config.readMaxBytes.
+ * merged in. With narrowing parameters (run search's: filter, search, tags, status), only
+ * the runs that match are ranked (see rankMatching). Unknown project or metric → no runs.
+ * The page's configs are read a batch at a time as the rows are taken; RESULT_TOO_LARGE,
+ * before any is read, when they would pass config.readMaxBytes. Throws BAD_REQUEST for bad
+ * narrowing parameters, as run search does.
  */
 export async function leaderboard(
   ctx: Ctx,
   q: LeaderboardQuery,
 ): Promise<{ rows: AsyncIterable<RankedRunRow[]> | Iterable<RankedRunRow[]>; total: number }> {
-  const { metadata, series } = ctx.deps;
+  const { metadata } = ctx.deps;
+  const narrowing = parseNarrowing(q);
   const project = await metadata.findProject(ctx.principal.orgId, q.projectName);
   if (!project) return { rows: [], total: 0 };
-  const forkIds = await metadata.listForkedRunIds(project.id);
-  let page: RankedRun[];
-  let total: number;
-  if (forkIds.length === 0) {
-    ({ rows: page, total } = await series.rankRuns({ ...q, projectId: project.id }, []));
-  } else {
-    const forks: RankedRun[] = [];
-    for (const runId of forkIds) {
-      const s = await effectiveSummary(ctx, runId, q.logName);
-      const value = s ? aggregate(s, q.aggregation) : null;
-      if (value !== null && Number.isFinite(value)) forks.push({ runId, value });
-    }
-    const exclude = forkIds.length <= MAX_EXCLUDED_FORKS ? forkIds : [];
-    // Without the exclusion list, forks may fill the head: ask for that many more rows.
-    const headSize = q.offset + q.limit + (exclude.length > 0 ? 0 : forkIds.length);
-    const head = await series.rankRuns({ ...q, projectId: project.id, limit: headSize, offset: 0 }, exclude);
-    const forkSet = new Set(forkIds);
-    const merged = sortRanked([...head.rows.filter((r) => !forkSet.has(r.runId)), ...forks], q.direction);
-    const ownRanked =
-      exclude.length > 0 ? head.total : head.total - (await countForksRanked(ctx, project.id, q, forkIds));
-    page = merged.slice(q.offset, q.offset + q.limit);
-    total = ownRanked + forks.length;
-  }
+  const { page, total } = narrows(narrowing)
+    ? await rankMatching(ctx, project.id, q, narrowing)
+    : await rankAll(ctx, project.id, q);
   const heads = await metadata.listRunHeads(
     ctx.principal.orgId,
     page.map((r) => r.runId),
@@ -101,6 +89,79 @@ export async function leaderboard(
     'ask for fewer runs with a lower limit (and page with offset)',
   );
   return { rows: withConfigTexts(ctx, rows), total };
+}
+
+/** A page of every run of the project ranked, and how many are ranked. */
+async function rankAll(
+  ctx: Ctx,
+  projectId: number,
+  q: LeaderboardQuery,
+): Promise<{ page: RankedRun[]; total: number }> {
+  const { metadata, series } = ctx.deps;
+  const forkIds = await metadata.listForkedRunIds(projectId);
+  if (forkIds.length === 0) {
+    const { rows, total } = await series.rankRuns({ ...q, projectId }, []);
+    return { page: rows, total };
+  }
+  const forks = await rankForks(ctx, forkIds, q);
+  const exclude = forkIds.length <= MAX_EXCLUDED_FORKS ? forkIds : [];
+  // Without the exclusion list, forks may fill the head: ask for that many more rows.
+  const headSize = q.offset + q.limit + (exclude.length > 0 ? 0 : forkIds.length);
+  const head = await series.rankRuns({ ...q, projectId, limit: headSize, offset: 0 }, exclude);
+  const forkSet = new Set(forkIds);
+  const merged = sortRanked([...head.rows.filter((r) => !forkSet.has(r.runId)), ...forks], q.direction);
+  const ownRanked = exclude.length > 0 ? head.total : head.total - (await countForksRanked(ctx, projectId, q, forkIds));
+  return { page: merged.slice(q.offset, q.offset + q.limit), total: ownRanked + forks.length };
+}
+
+/** Forks with a finite value of the aggregate of their effective series (one lineage and summary read each). */
+async function rankForks(ctx: Ctx, forkIds: readonly number[], q: LeaderboardQuery): Promise<RankedRun[]> {
+  const forks: RankedRun[] = [];
+  for (const runId of forkIds) {
+    const s = await effectiveSummary(ctx, runId, q.logName);
+    const value = s ? aggregate(s, q.aggregation) : null;
+    if (value !== null && Number.isFinite(value)) forks.push({ runId, value });
+  }
+  return forks;
+}
+
+/**
+ * A page of the project's runs that match the narrowing, ranked, and how many are ranked.
+ * The matching ids come from run search (the metadata store), then the series store ranks
+ * the unforked ones among them and forks are merged in by their effective summaries.
+ * RESULT_TOO_LARGE when more than MAX_NARROWED_RUNS match; QUERY_TIMEOUT and OVERLOADED as
+ * run search.
+ */
+async function rankMatching(
+  ctx: Ctx,
+  projectId: number,
+  q: LeaderboardQuery,
+  narrowing: RunNarrowing,
+): Promise<{ page: RankedRun[]; total: number }> {
+  const matching = await matchingRunIds(ctx, projectId, narrowing, MAX_NARROWED_RUNS);
+  if (matching.total > MAX_NARROWED_RUNS) {
+    throw resultTooLarge(
+      `${matching.total.toLocaleString('en-US')} runs match the filters and a leaderboard ranks at most ` +
+        `${MAX_NARROWED_RUNS.toLocaleString('en-US')}: narrow them with filter, search, tags or status`,
+    );
+  }
+  if (matching.ids.length === 0) return { page: [], total: 0 };
+  const projectForks = new Set(await ctx.deps.metadata.listForkedRunIds(projectId));
+  const own = matching.ids.filter((id) => !projectForks.has(id));
+  const forkIds = matching.ids.filter((id) => projectForks.has(id));
+  const { logName, aggregation, direction, limit, offset } = q;
+  const rank = { projectId, logName, aggregation, direction, runIds: own };
+  if (forkIds.length === 0) {
+    const { rows, total } = await ctx.deps.series.rankRuns({ ...rank, limit, offset }, []);
+    return { page: rows, total };
+  }
+  const forks = await rankForks(ctx, forkIds, q);
+  const head =
+    own.length === 0
+      ? { rows: [], total: 0 }
+      : await ctx.deps.series.rankRuns({ ...rank, limit: Math.min(offset + limit, own.length), offset: 0 }, []);
+  const merged = sortRanked([...head.rows, ...forks], direction);
+  return { page: merged.slice(offset, offset + limit), total: head.total + forks.length };
 }
 
 /** How many forks have a finite value in their own stored summaries (counted by the store's total). */

@@ -19,6 +19,8 @@ export interface RankQuery {
   direction: Direction;
   limit: number;
   offset: number;
+  /** Rank only these runs (any number of ids); undefined ranks every run of the project. */
+  runIds?: readonly number[];
 }
 
 /** A run as the series store needs it: ids only. */
@@ -125,7 +127,8 @@ export interface SeriesStore {
   /**
    * Runs of a project ranked by an aggregate of their own points of one metric (ties by
    * runId ascending), skipping `exclude` (forks, ranked by the caller) and runs without a
-   * finite value; the page and the number ranked.
+   * finite value, and with `q.runIds` every other run (a read with the search deadline:
+   * QUERY_TIMEOUT, OVERLOADED); the page and the number ranked.
    */
   rankRuns(q: RankQuery, exclude: readonly number[]): Promise<{ rows: RankedRun[]; total: number }>;
   /** Highest effective step over all metrics, or null when there are no points. */

@@ -193,12 +193,16 @@ describe('the runs table of a sweep', () => {
       await expect.poll(() => board.locator('tbody tr td:nth-child(3)').allTextContents()).toEqual(FAILED);
       await board.getByText(/3 matching runs ranked by last value/).waitFor();
       await board.getByRole('button', { name: 'Remove filter: status FAILED' }).waitFor();
-      // The API ranks other aggregations over every run: the page says so and offers the last value.
-      await page.getByLabel('Aggregation').selectOption('MIN');
-      await board.getByText(/The filters apply when ranking by last value/).waitFor();
-      await expect.poll(() => board.locator('tbody tr').count()).toBe(RUNS.length);
-      await board.getByRole('button', { name: 'Rank by last value' }).click();
-      await expect.poll(() => board.locator('tbody tr td:nth-child(3)').allTextContents()).toEqual(FAILED);
+      // Every aggregation ranks only the runs the filters keep (MAX ties at 2: by run id).
+      for (const [aggregation, label] of [
+        ['MIN', 'minimum'],
+        ['MAX', 'maximum'],
+        ['AVG', 'mean'],
+      ] as const) {
+        await page.getByLabel('Aggregation').selectOption(aggregation);
+        await board.getByText(new RegExp(`3 matching runs ranked by ${label}`)).waitFor();
+        await expect.poll(() => board.locator('tbody tr td:nth-child(3)').allTextContents()).toEqual(FAILED);
+      }
       await screenshot(page, 'leaderboard-filtered');
     });
   });

@@ -84,5 +84,45 @@ export function rankCases(open: OpenSeriesStore): void {
         expect(await series.rankRuns({ ...q, logName: 'nope' }, [])).toEqual({ rows: [], total: 0 });
       }),
     );
+
+    it(
+      'ranks only the given runs, any number of them, with the total over those runs',
+      withStore(open, async (series) => {
+        for (let run = 1; run <= 6; run++) {
+          await series.appendMetrics({ id: run, projectId: 1 }, [{ logName: 'acc', step: 0, time: 0, value: run }]);
+        }
+        await series.appendMetrics({ id: 7, projectId: 2 }, [{ logName: 'acc', step: 0, time: 0, value: 7 }]);
+        const q = {
+          projectId: 1,
+          logName: 'acc',
+          aggregation: 'LAST',
+          direction: 'DESC',
+          limit: 2,
+          offset: 0,
+        } as const;
+        // 7 is another project's run; 40,000 unknown ids make a set larger than any engine's parameter limit.
+        const runIds = [2, 5, 3, 7, ...Array.from({ length: 40_000 }, (_, i) => 1000 + i)];
+        expect(await series.rankRuns({ ...q, runIds }, [])).toEqual({
+          rows: [
+            { runId: 5, value: 5 },
+            { runId: 3, value: 3 },
+          ],
+          total: 3,
+        });
+        expect(await series.rankRuns({ ...q, runIds, offset: 2 }, [])).toEqual({
+          rows: [{ runId: 2, value: 2 }],
+          total: 3,
+        });
+        expect(await series.rankRuns({ ...q, runIds, offset: 5 }, [])).toEqual({ rows: [], total: 3 });
+        expect(await series.rankRuns({ ...q, runIds, limit: 10 }, [5])).toEqual({
+          rows: [
+            { runId: 3, value: 3 },
+            { runId: 2, value: 2 },
+          ],
+          total: 2,
+        });
+        expect(await series.rankRuns({ ...q, runIds: [] }, [])).toEqual({ rows: [], total: 0 });
+      }),
+    );
   });
 }

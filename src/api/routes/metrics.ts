@@ -1,11 +1,18 @@
 import { Type } from '@sinclair/typebox';
 import type { Deps } from '../../services/context.js';
 import { MAX_COMPARE_RUNS, parseRunIds, queryMetrics, runStatistics } from '../../services/metric-reads.js';
-import { AGGREGATIONS, compareRuns, DIRECTIONS, leaderboard, metricNames } from '../../services/metric-rankings.js';
+import {
+  AGGREGATIONS,
+  compareRuns,
+  DIRECTIONS,
+  leaderboard,
+  MAX_NARROWED_RUNS,
+  metricNames,
+} from '../../services/metric-rankings.js';
 import { comparisonUrl, runUrl } from '../../services/run-urls.js';
 import type { App } from '../app-types.js';
 import { ctxOf } from '../hooks/auth-hook.js';
-import { QueryInt, RunId, StringEnum } from '../schema-helpers.js';
+import { QueryInt, RunId, RunNarrowingQuery, StringEnum } from '../schema-helpers.js';
 import { MetricNames, MetricPoints, Statistics } from '../schemas/metrics.js';
 import { Compare, Leaderboard } from '../schemas/rankings.js';
 import { itemMembers, jsonPieces, jsonStream, objectMembers, sendJsonBuffer, sendJsonStream } from '../sliced-json.js';
@@ -17,7 +24,11 @@ const LEADERBOARD_DESCRIPTION =
   'Runs of a project ranked by an aggregate of one metric, each with its whole `config`. One answer ' +
   'holds at most STEPWISE_READ_MAX_BYTES bytes (default 64 MB), measured from the stored configs before ' +
   'any is read: a larger one is refused with 400 `RESULT_TOO_LARGE`, whose error asks for a lower `limit` ' +
-  '(paging with `offset`). Answers within the bound are streamed (chunked, without Content-Length).';
+  '(paging with `offset`). Answers within the bound are streamed (chunked, without Content-Length). ' +
+  '`filter`, `search`, `tags` and `status` narrow the ranking to the runs that GET /api/runs/list would ' +
+  `list with them (same meaning and errors); when more than ${MAX_NARROWED_RUNS.toLocaleString('en-US')} runs ` +
+  'match, it is refused with 400 ' +
+  '`RESULT_TOO_LARGE`, whose error asks for narrower filters.';
 
 const COMPARE_DESCRIPTION =
   "One metric's statistics in some runs of a project, each run with its whole `config`. One answer holds " +
@@ -94,6 +105,7 @@ export function registerMetricRoutes(app: App, deps: Deps): void {
           direction: Type.Optional(StringEnum(DIRECTIONS)),
           limit: QueryInt(1, 100, 20),
           offset: QueryInt(0, Number.MAX_SAFE_INTEGER, 0),
+          ...RunNarrowingQuery,
         }),
         response: { 200: Leaderboard },
       },

@@ -3,7 +3,7 @@ import type { Deps } from '../../services/context.js';
 import { listRuns } from '../../services/run-list.js';
 import type { App } from '../app-types.js';
 import { ctxOf } from '../hooks/auth-hook.js';
-import { ProjectName, QueryInt } from '../schema-helpers.js';
+import { ProjectName, QueryInt, RunNarrowingQuery } from '../schema-helpers.js';
 import { RunList } from '../schemas/runs.js';
 import { jsonStream, objectMembers, sendJsonStream } from '../sliced-json.js';
 import { runRowView } from '../views/run-view.js';
@@ -23,13 +23,10 @@ export function registerRunListRoutes(app: App, deps: Deps): void {
           '`limit` or for `configKeys`.',
         querystring: Type.Object({
           projectName: ProjectName,
-          search: Type.Optional(Type.String({ maxLength: 256 })),
-          tags: Type.Optional(Type.String({ maxLength: 30_000 })),
-          status: Type.Optional(Type.String({ maxLength: 256 })),
+          ...RunNarrowingQuery,
           limit: QueryInt(1, 200, 50),
           offset: QueryInt(0, 100_000, 0),
           sort: Type.Optional(Type.String({ maxLength: 1024 })),
-          filter: Type.Optional(Type.String({ maxLength: 20_000 })),
           metrics: Type.Optional(Type.String({ maxLength: 20_000 })),
           configKeys: Type.Optional(Type.String({ maxLength: 10_000 })),
         }),

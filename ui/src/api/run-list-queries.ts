@@ -110,20 +110,38 @@ export const useMetricNames = (projectName: string) =>
 
 const LEADERBOARD_PAGE = 50;
 
-/** `GET /api/runs/leaderboard`, LEADERBOARD_PAGE runs a page, the next page's offset from the rows so far. */
+/** The parameters of run search that narrow the leaderboard too (docs/api.md §4.7). */
+export type RunNarrowing = Pick<RunListParams, 'search' | 'tags' | 'status' | 'filter'>;
+
+/**
+ * `GET /api/runs/leaderboard` of the runs the narrowing keeps (every run without one),
+ * LEADERBOARD_PAGE runs a page, the next page's offset from the rows so far.
+ */
 export const leaderboardQuery = (
   projectName: string,
   logName: string,
   aggregation: Aggregation,
   direction: Direction,
+  narrowing: RunNarrowing = {},
 ) =>
   infiniteQueryOptions({
-    queryKey: ['leaderboard', projectName, logName, aggregation, direction],
+    queryKey: ['leaderboard', projectName, logName, aggregation, direction, narrowing],
     initialPageParam: 0,
     queryFn: ({ pageParam, signal }) =>
       apiGet<LeaderboardAnswer>(
         '/api/runs/leaderboard',
-        { projectName, logName, aggregation, direction, limit: LEADERBOARD_PAGE, offset: pageParam },
+        {
+          projectName,
+          logName,
+          aggregation,
+          direction,
+          search: narrowing.search || undefined,
+          tags: narrowing.tags,
+          status: narrowing.status,
+          filter: narrowing.filter?.trim() ? narrowing.filter : undefined,
+          limit: LEADERBOARD_PAGE,
+          offset: pageParam,
+        },
         signal,
       ),
     getNextPageParam: (last, all) => {
@@ -132,29 +150,17 @@ export const leaderboardQuery = (
     },
   });
 
-/** The project's runs ranked by one metric; more pages on `fetchNextPage`. */
-export function useLeaderboard(projectName: string, logName: string, aggregation: Aggregation, direction: Direction) {
+/** The project's runs (those the narrowing keeps) ranked by one metric; more pages on `fetchNextPage`. */
+export function useLeaderboard(
+  projectName: string,
+  logName: string,
+  aggregation: Aggregation,
+  direction: Direction,
+  narrowing: RunNarrowing = {},
+) {
   return useInfiniteQuery({
-    ...leaderboardQuery(projectName, logName, aggregation, direction),
+    ...leaderboardQuery(projectName, logName, aggregation, direction, narrowing),
     enabled: logName !== '',
-    placeholderData: keepPreviousData,
-  });
-}
-
-/**
- * `GET /api/runs/list` read from the top, RUN_PAGE_SIZE rows a page, more on `fetchNextPage`
- * (the leaderboard of filtered runs, ranked by the API's sort).
- */
-export function useRunListFromTop(params: RunListParams, enabled: boolean) {
-  return useInfiniteQuery({
-    queryKey: ['runs-list-from-top', params],
-    initialPageParam: 0,
-    queryFn: ({ pageParam, signal }) => listPage(params, pageParam, signal),
-    getNextPageParam: (last, all) => {
-      const loaded = all.reduce((n, p) => n + p.runs.length, 0);
-      return loaded < last.total && last.runs.length > 0 ? all.length : undefined;
-    },
-    enabled,
     placeholderData: keepPreviousData,
   });
 }

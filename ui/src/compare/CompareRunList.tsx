@@ -13,18 +13,25 @@ export interface ColoredRun {
 /** Up to this many runs are listed at once; more fold into one line with a toggle. */
 const OPEN_UP_TO = 8;
 
+/** A phone's width, as the stylesheets' breakpoint: the list starts folded whatever the count. */
+const PHONE_QUERY = '(max-width: 600px)';
+
 /**
  * The compared runs: colour swatch (as in the charts), name linking to the run, id and status.
- * Past eight runs the list starts folded to one line ("12 runs", a "Show runs" toggle) so the
- * charts stay on the first screen; opened, it scrolls within a bounded height.
+ * Past eight runs, or on a phone, the list starts folded to one line ("12 runs", a "Show runs"
+ * toggle) so the first chart is on the first screen and the charts' legend is the one list of
+ * runs in view; opened, a long list scrolls within a bounded height.
  */
 export function CompareRunList({ runs }: { runs: ColoredRun[] }) {
   const id = useId();
   const many = runs.length > OPEN_UP_TO;
-  const [open, setOpen] = useState(!many);
+  // Read once: the list opens or folds by the reader's choice after that, not by rotating the phone.
+  const [phone] = useState(() => window.matchMedia(PHONE_QUERY).matches);
+  const foldable = many || phone;
+  const [open, setOpen] = useState(!foldable);
   return (
     <div className="compare-runs-box">
-      {many && (
+      {foldable && (
         <p className="compare-runs-summary">
           <span>{runs.length} runs</span>
           <button

@@ -8,7 +8,7 @@ import { sqidOf } from './run-cells';
 import { Field } from './Field';
 import { FilterProblem } from './FilterProblem';
 import { useRanking } from './useRanking';
-import { isFiltered, NO_FILTERS, type RunsView, type UpdateView } from './useRunsView';
+import { NO_FILTERS, type RunsView, type UpdateView } from './useRunsView';
 import { ViewFilters } from './ViewFilters';
 
 const AGG_LABELS: Record<Aggregation, string> = {
@@ -25,7 +25,7 @@ const AGGREGATION_CHOICES: readonly Aggregation[] = ['LAST', ...AGGREGATIONS.fil
 /**
  * The project's runs ranked by one metric (see useRanking), by default the first loss (or
  * other non-system metric) with the best runs first. The table's filters (kept in the URL)
- * show as chips; they narrow the ranking by last value, and the page says when they do not.
+ * show as chips and narrow the ranking, whatever the aggregation.
  */
 export function Leaderboard({
   org,
@@ -49,7 +49,6 @@ export function Leaderboard({
   const direction = view.leaderboard.direction ?? defaultDirection(chosen);
   const board = useRanking(project, view, chosen, aggregation, direction);
   const { runs, total } = board;
-  const unfiltered = isFiltered(view) && !board.filtered;
 
   return (
     <section aria-label="Leaderboard" className="leaderboard">
@@ -114,15 +113,6 @@ export function Leaderboard({
         )}
       </form>
       <ViewFilters view={view} update={update} />
-      {unfiltered && (
-        <p className="notice" role="status">
-          The filters apply when ranking by last value: this ranking by {AGG_LABELS[aggregation].toLowerCase()} covers
-          every run of the project.{' '}
-          <button type="button" className="link-button" onClick={() => onChange({ aggregation: 'LAST' })}>
-            Rank by last value
-          </button>
-        </p>
-      )}
       {!chosen && !metricsLoading && (
         <Empty title="No metrics to rank by">Runs of this project have not logged any metric yet.</Empty>
       )}
