@@ -15,6 +15,7 @@ export function ChartGroup(props: {
   /** Clock-sampled charts: a drag zooms the chart's own time axis, not the page's steps. */
   timeZoom?: boolean;
   onPointClick?: (point: PickedPoint) => void;
+  highlightRunId?: number | null;
 }) {
   const id = useId();
   const title = props.group === '' ? 'Ungrouped' : props.group;
@@ -46,6 +47,7 @@ export function ChartGroup(props: {
               onZoom={props.onZoom}
               timeZoom={props.timeZoom}
               onPointClick={props.onPointClick}
+              highlightRunId={props.highlightRunId}
             />
           ))}
       </div>

@@ -4,6 +4,7 @@ import 'uplot/dist/uPlot.min.css';
 import { MAX_SERIES_LIMIT, useMetricSeriesList, type MetricSeries } from '../api/metric-queries';
 import { ErrorState } from '../components/States';
 import { downloadCsv, downloadPng } from './chart-export';
+import { applyHighlight, seriesLooks, type SeriesLook } from './chart-highlight';
 import { buildModel, stepWindow, type ChartModel } from './chart-model';
 import { chartOptions, type ChartHandles } from './chart-options';
 import { attachPointClick, type PickedPoint } from './chart-point-click';
@@ -30,9 +31,14 @@ export interface ResolvedRun {
 const PLOT_HEIGHT = 220;
 const intFormat = new Intl.NumberFormat('en-US');
 
-/** Points to ask per series: about two per pixel of width, in steps of 250 so a resize rarely refetches. */
-export function seriesLimit(width: number): number {
-  return Math.min(MAX_SERIES_LIMIT, Math.max(250, Math.ceil((2 * width) / 250) * 250));
+/**
+ * Points to ask per series: about two per pixel of width, in steps of 250 so a resize rarely
+ * refetches; with many runs fewer each, in tiers so hiding a run rarely refetches (more than
+ * 25 runs: at most 1,000 each; more than 50: 500, so a chart of 100 runs holds 50,000 points).
+ */
+export function seriesLimit(width: number, runs = 1): number {
+  const perPixel = Math.min(MAX_SERIES_LIMIT, Math.max(250, Math.ceil((2 * width) / 250) * 250));
+  return runs > 50 ? Math.min(perPixel, 500) : runs > 25 ? Math.min(perPixel, 1000) : perPixel;
 }
 
 /** The same array object while its elements are the same objects (keeps memos stable). */
@@ -62,8 +68,11 @@ export function MetricChart(props: {
   /** A drag zooms this chart's own x axis (clock-sampled series) instead of setting the page's step zoom. */
   timeZoom?: boolean;
   onPointClick?: (point: PickedPoint) => void;
+  /** The run drawn thick and in front, the others faded (chart-highlight.ts); null or absent: none. */
+  highlightRunId?: number | null;
 }) {
   const { logName, runs, settings, onZoom, onPointClick, timeZoom = false } = props;
+  const highlight = runs.some((r) => r.runId === props.highlightRunId) ? props.highlightRunId! : null;
   const { zoom, xMode, smoothing, logScale } = settings;
   const figureRef = useRef<HTMLElement>(null);
   const plotRef = useRef<HTMLDivElement>(null);
@@ -74,7 +83,7 @@ export function MetricChart(props: {
   if (near && !seen) setSeen(true);
   const width = useElementWidth(plotRef);
   const scheme = useColorScheme();
-  const limit = seriesLimit(width);
+  const limit = seriesLimit(width, runs.length);
 
   const queries = useMetricSeriesList(
     runs.map((r) => ({
@@ -112,6 +121,7 @@ export function MetricChart(props: {
   });
 
   const uRef = useRef<uPlot | null>(null);
+  const looksRef = useRef<SeriesLook[]>([]);
   const [drawn, setDrawn] = useState<ChartModel | null>(null);
   const showPlot = near && model !== null && model.points > 0 && width > 0;
   const shape = model ? shapeOf(model) : '';
@@ -165,6 +175,7 @@ export function MetricChart(props: {
     );
     const u = new uPlot(opts, first.data, target);
     uRef.current = u;
+    looksRef.current = seriesLooks(u);
     const enter = () => {
       hovered = true;
     };
@@ -188,6 +199,12 @@ export function MetricChart(props: {
     };
     // scheme: the theme colours are read when the chart is made.
   }, [showPlot, shape, xMode, logScale, scheme]);
+
+  // After the chart effect above: a new chart gets the highlight too.
+  useEffect(() => {
+    const u = uRef.current;
+    if (u && modelRef.current) applyHighlight(u, modelRef.current, looksRef.current, highlight);
+  }, [highlight, showPlot, shape, xMode, logScale, scheme]);
 
   useEffect(() => {
     const u = uRef.current;
@@ -213,7 +230,13 @@ export function MetricChart(props: {
   if (zoom) meta.push(`steps ${intFormat.format(zoom.min)}–${intFormat.format(zoom.max)}`);
 
   return (
-    <figure className="chart card" aria-label={logName} aria-busy={busy ? 'true' : 'false'} ref={figureRef}>
+    <figure
+      className="chart card"
+      aria-label={logName}
+      aria-busy={busy ? 'true' : 'false'}
+      data-highlighted-run={highlight ?? undefined}
+      ref={figureRef}
+    >
       <figcaption className="chart-caption">
         <span className="chart-title mono" title={logName}>
           {logName}
