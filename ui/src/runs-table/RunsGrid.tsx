@@ -7,8 +7,8 @@ import { useNow } from './useNow';
 
 const ROW_HEIGHT = 37;
 const SELECT_WIDTH = 44;
-/** The column of each run's swatch and charts toggle (when the page charts the runs). */
-const LOOK_WIDTH = 52;
+/** The selection column with each run's swatch and charts toggle beside its box. */
+const SELECT_LOOK_WIDTH = 96;
 
 /** `{field, descending}` of a `sort` value. */
 export function parseSortText(sort: string): { field: string; descending: boolean } {
@@ -84,7 +84,7 @@ export function RunsGrid({
   const now = useNow(anyRunning);
   const { field, descending } = parseSortText(sort);
   // The boxes (and the looks) stay at the left; a pinned column sits just right of them.
-  const lead = SELECT_WIDTH + (looks ? LOOK_WIDTH : 0);
+  const lead = looks ? SELECT_LOOK_WIDTH : SELECT_WIDTH;
   const pinStyle = (c: TableColumn) => (c.pinned ? { left: lead } : undefined);
   const width = useMemo(() => lead + columns.reduce((n, c) => n + c.width, 0), [columns, lead]);
   const pinned = columns.find((c) => c.pinned);
@@ -94,7 +94,7 @@ export function RunsGrid({
     [c.numeric ? 'num' : '', c.pinned ? 'pin pin-edge' : ''].filter(Boolean).join(' ') || undefined;
   const padTop = items[0]?.start ?? 0;
   const padBottom = items.length ? virtualizer.getTotalSize() - items[items.length - 1]!.end : 0;
-  const span = columns.length + (looks ? 2 : 1);
+  const span = columns.length + 1;
 
   return (
     <div
@@ -107,15 +107,14 @@ export function RunsGrid({
     >
       <table className="runs-table" style={{ width: tableWidth }} aria-rowcount={count + 1}>
         <colgroup>
-          <col style={{ width: SELECT_WIDTH }} />
-          {looks && <col style={{ width: LOOK_WIDTH }} />}
+          <col style={{ width: lead }} />
           {columns.map((c) => (
             <col key={c.id} style={{ width: c.pinned ? `var(--pinned-width, ${c.width}px)` : c.width }} />
           ))}
         </colgroup>
         <thead>
           <tr aria-rowindex={1}>
-            <th scope="col" className="select-cell pin">
+            <th scope="col" className={looks ? 'select-cell pin with-look' : 'select-cell pin'}>
               <input
                 type="checkbox"
                 aria-label="Select all runs"
@@ -128,11 +127,6 @@ export function RunsGrid({
                 onChange={(e) => onToggleAll(e.target.checked)}
               />
             </th>
-            {looks && (
-              <th scope="col" className="look-cell pin" style={{ left: SELECT_WIDTH }}>
-                <span className="visually-hidden">Colour and charts</span>
-              </th>
-            )}
             {columns.map((c) => {
               const active = c.sortField !== undefined && c.sortField === field;
               const ariaSort = active ? (descending ? 'descending' : 'ascending') : c.sortField ? 'none' : undefined;
@@ -203,7 +197,7 @@ export function RunsGrid({
                 }
                 onMouseEnter={looks ? () => looks.onHover(run.id) : undefined}
               >
-                <td className="select-cell pin">
+                <td className={looks ? 'select-cell pin with-look' : 'select-cell pin'}>
                   <input
                     type="checkbox"
                     checked={isSelected}
@@ -213,12 +207,8 @@ export function RunsGrid({
                       onToggle(item.index, e.target.checked, (e.nativeEvent as MouseEvent).shiftKey === true)
                     }
                   />
+                  {looks && <RowLook run={run} looks={looks} />}
                 </td>
-                {looks && (
-                  <td className="look-cell pin" style={{ left: SELECT_WIDTH }}>
-                    <RowLook run={run} looks={looks} />
-                  </td>
-                )}
                 {columns.map((c) => (
                   <td key={c.id} className={cellClass(c)} style={pinStyle(c)} title={c.title?.(run, now)}>
                     {c.cell(run, now)}

@@ -245,7 +245,6 @@ export function RunsTableView({
               project={project}
               rows={charted}
               total={data.total ?? charted.length}
-              filtered={filtered}
               state={workspace.state}
               actions={workspace.actions}
             />

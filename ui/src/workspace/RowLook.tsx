@@ -20,7 +20,11 @@ export function RowLook({ run, looks }: { run: { id: number; name: string; numbe
     <span className="chart-swatch row-swatch" style={swatchCss(runStyle(run.number))} aria-hidden="true" />
   );
   if (!looks.charted.has(run.id)) {
-    return <span title="Not charted: only the first rows are">{swatch}</span>;
+    return (
+      <span className="row-look" title="Not charted: the charts show the first 100 rows">
+        {swatch}
+      </span>
+    );
   }
   const shown = !looks.hidden.has(run.id);
   return (

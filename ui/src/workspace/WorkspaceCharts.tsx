@@ -16,7 +16,6 @@ export function WorkspaceCharts({
   project,
   rows,
   total,
-  filtered,
   state,
   actions,
 }: {
@@ -25,7 +24,6 @@ export function WorkspaceCharts({
   rows: readonly RunRow[];
   /** How many runs match. */
   total: number;
-  filtered: boolean;
   state: WorkspaceState;
   actions: WorkspaceActions;
 }) {
@@ -52,7 +50,7 @@ export function WorkspaceCharts({
   }, [names.data]);
   const hidden = useMemo(() => new Set(state.hidden), [state.hidden]);
   const setHidden = (next: ReadonlySet<number>) => actions.setHidden([...next]);
-  const note = chartedNote(rows.length, total, filtered);
+  const note = chartedNote(rows.length, total);
 
   const common = {
     runs,

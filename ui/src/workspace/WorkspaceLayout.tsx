@@ -7,6 +7,18 @@ import { type ReactNode, useState } from 'react';
 export function WorkspaceLayout({ runs, charts }: { runs: ReactNode; charts: ReactNode }) {
   const [pane, setPane] = useState<'runs' | 'charts'>('runs');
   const [chartsShown, setChartsShown] = useState(true);
+  // Wide screens: the charts can be put away (the table then takes the width).
+  const toggle = (
+    <button
+      type="button"
+      className="secondary workspace-charts-toggle"
+      aria-pressed={chartsShown}
+      title={chartsShown ? 'Hide the charts beside the table' : 'Show the charts beside the table'}
+      onClick={() => setChartsShown((on) => !on)}
+    >
+      Charts
+    </button>
+  );
   return (
     <div className={`workspace pane-${pane}${chartsShown ? '' : ' charts-off'}`}>
       <div className="workspace-bar">
@@ -23,18 +35,11 @@ export function WorkspaceLayout({ runs, charts }: { runs: ReactNode; charts: Rea
             </button>
           ))}
         </div>
-        <button
-          type="button"
-          className="secondary workspace-charts-toggle"
-          aria-pressed={chartsShown}
-          title={chartsShown ? 'Hide the charts beside the table' : 'Show the charts beside the table'}
-          onClick={() => setChartsShown((on) => !on)}
-        >
-          Charts
-        </button>
+        {!chartsShown && toggle}
       </div>
       <div className="workspace-runs">{runs}</div>
       <section className="workspace-charts" aria-labelledby="workspace-charts-title">
+        {chartsShown && toggle}
         {charts}
       </section>
     </div>

@@ -37,8 +37,7 @@ export function toggleHidden(hidden: readonly number[], runId: number, hide: boo
 }
 
 /** "Charting the first 100 of 2,000 matching runs", or null when every match is charted. */
-export function chartedNote(charted: number, total: number, filtered: boolean): string | null {
+export function chartedNote(charted: number, total: number): string | null {
   if (total <= charted) return null;
-  const noun = filtered ? 'matching runs' : 'runs';
-  return `Charting the first ${charted.toLocaleString('en-US')} of ${total.toLocaleString('en-US')} ${noun}`;
+  return `Charting the first ${charted.toLocaleString('en-US')} of ${total.toLocaleString('en-US')} matching runs`;
 }
