@@ -29,6 +29,8 @@ export interface ResolvedRun {
 }
 
 const PLOT_HEIGHT = 220;
+/** Up to this many runs a chart draws each run's series as it arrives. */
+const PROGRESSIVE_RUNS = 12;
 const intFormat = new Intl.NumberFormat('en-US');
 
 /**
@@ -97,8 +99,13 @@ export function MetricChart(props: {
       enabled: seen && width > 0,
     })),
   );
-  const seriesList = useStableList(queries.map((q) => q.data));
-  const waiting = queries.some((q) => q.isPending && q.fetchStatus !== 'idle') || !seen || width === 0;
+  const fetched = useStableList(queries.map((q) => q.data));
+  const loading = queries.some((q) => q.isPending && q.fetchStatus !== 'idle');
+  const waiting = loading || !seen || width === 0;
+  // Many runs: the chart is drawn once their series are in, not again as each one arrives.
+  const held = useRef(fetched);
+  if (!loading || runs.length <= PROGRESSIVE_RUNS) held.current = fetched;
+  const seriesList = held.current;
   const placeholder = queries.some((q) => q.isPlaceholderData);
   const failed = queries.filter((q) => q.isError && q.data === undefined);
 
