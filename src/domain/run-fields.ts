@@ -3,7 +3,7 @@
  * clients use), and the `sort` parameter.
  */
 import { badRequest } from '../errors.js';
-import type { JsonColumn, SearchField, SearchSort } from './run-search.js';
+import type { JsonColumn, MetricAgg, SearchField, SearchSort } from './run-search.js';
 
 const PLAIN: Record<string, SearchField> = {
   status: { kind: 'status' },
@@ -26,7 +26,16 @@ const JSON_PREFIXES: Record<string, JsonColumn> = {
   systemMetadata: 'system_metadata',
   system_metadata: 'system_metadata',
 };
-const METRIC_PREFIXES = ['summaryMetrics', 'summary_metrics'];
+const METRIC_PREFIXES: Record<string, MetricAgg> = {
+  summaryMetrics: 'last',
+  summary_metrics: 'last',
+  summaryMin: 'min',
+  summary_min: 'min',
+  summaryMax: 'max',
+  summary_max: 'max',
+  summaryMean: 'mean',
+  summary_mean: 'mean',
+};
 
 /** Longest field name accepted. */
 const MAX_FIELD_LENGTH = 1024;
@@ -34,7 +43,8 @@ const MAX_FIELD_LENGTH = 1024;
 /** The field names accepted, for error messages. */
 export const FIELD_NAMES =
   'status (state), name (displayName, display_name), tags, createdAt (created_at), updatedAt (updated_at), ' +
-  'heartbeat_at (heartbeatAt), forkedFromRunId, config.<key>, systemMetadata.<key>, summary_metrics.<metric> (summaryMetrics.<metric>)';
+  'heartbeat_at (heartbeatAt), forkedFromRunId, config.<key>, systemMetadata.<key>, summary_metrics.<metric> (summaryMetrics.<metric>, ' +
+  'the last value), summary_min.<metric>, summary_max.<metric>, summary_mean.<metric> (summaryMin.<metric>, …)';
 
 /** A dotted key path into a JSON column; a trailing `.value` (W&B's config wrapper) is ignored. */
 function jsonPath(name: string, rest: string): string[] {
@@ -59,14 +69,16 @@ export function resolveField(name: string): SearchField {
   if (Object.hasOwn(JSON_PREFIXES, head) && rest !== '') {
     return { kind: 'json', column: JSON_PREFIXES[head]!, path: jsonPath(name, rest) };
   }
-  if (METRIC_PREFIXES.includes(head) && rest !== '') return { kind: 'metric', name: rest };
+  const agg = Object.hasOwn(METRIC_PREFIXES, head) ? METRIC_PREFIXES[head] : undefined;
+  if (agg && rest !== '') return { kind: 'metric', name: rest, agg };
   throw badRequest(`unknown field ${JSON.stringify(name)}; fields are ${FIELD_NAMES}`);
 }
 
 /** The sort fields accepted, for error messages. */
 export const SORT_NAMES =
   'createdAt, updatedAt, name, status, heartbeat_at (snake_case spellings too), forkedFromRunId, config.<key>, ' +
-  'systemMetadata.<key>, summary_metrics.<metric>, each with an optional - (descending) or + prefix';
+  'systemMetadata.<key>, summary_metrics.<metric> (last value), summary_min.<metric>, summary_max.<metric>, ' +
+  'summary_mean.<metric>, each with an optional - (descending) or + prefix';
 
 /**
  * Parses `sort`: a field with an optional `-` (descending) or `+` prefix; default

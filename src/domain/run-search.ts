@@ -10,6 +10,9 @@ export type TimeColumn = 'created_at' | 'updated_at' | 'last_seen_at';
 /** A JSON column of a run searched by key path. */
 export type JsonColumn = 'config' | 'system_metadata';
 
+/** Which of a metric's summaries a condition or sort reads: its last finite value, or min, max or mean of its finite values. */
+export type MetricAgg = 'last' | 'min' | 'max' | 'mean';
+
 /** What a condition or a sort looks at. `forkParent` is the id of the run a run was forked from (null when none). */
 export type SearchField =
   | { kind: 'status' }
@@ -18,7 +21,7 @@ export type SearchField =
   | { kind: 'time'; column: TimeColumn }
   | { kind: 'forkParent' }
   | { kind: 'json'; column: JsonColumn; path: readonly string[] }
-  | { kind: 'metric'; name: string };
+  | { kind: 'metric'; name: string; agg: MetricAgg };
 
 /** A value a condition compares with. */
 export type Operand = string | number | boolean | null;

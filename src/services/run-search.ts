@@ -96,7 +96,7 @@ export async function searchRuns(ctx: Ctx, p: RunSearchParams): Promise<{ rows: 
   if (sort.field.kind === 'metric') {
     const all = await metadata.searchRuns({ ...base, page: undefined });
     total = all.total;
-    ids = await pageByMetric(ctx, project.id, sort.field.name, all.ids, forks, {
+    ids = await pageByMetric(ctx, project.id, sort.field, all.ids, forks, {
       ...sort,
       limit: p.limit,
       offset: p.offset,

@@ -1,5 +1,5 @@
 import type { Aggregation, Direction, RankedRun } from '../domain/aggregation.js';
-import type { Condition } from '../domain/run-search.js';
+import type { Condition, MetricAgg } from '../domain/run-search.js';
 import type { PackedPoints } from '../domain/packed-points.js';
 import type {
   ConsoleLine,
@@ -97,17 +97,25 @@ export interface SeriesStore {
    */
   summarize(lineage: readonly LineageLink[], logNames?: readonly string[], q?: SummaryQuery): Promise<SeriesSummary[]>;
   /**
-   * Ids of a project's runs whose metric has a last finite value (own points only) that
-   * satisfies `cond`, or with `negate`, one that does not; any order. One index range.
+   * Ids of a project's runs whose metric has a finite `agg` value (last, or min, max or mean
+   * of the finite values; own points only) that satisfies `cond`, or with `negate`, one that
+   * does not; any order. One index range (the last value from the index alone).
    */
-  projectRunsByLastValue(projectId: number, logName: string, cond: Condition, negate: boolean): Promise<number[]>;
-  /**
-   * A page of [runId, last finite value] of one metric (own points only) over a project's
-   * runs that have one, by value then runId, both ascending or both descending.
-   */
-  projectLastValues(
+  projectRunsByValue(
     projectId: number,
     logName: string,
+    agg: MetricAgg,
+    cond: Condition,
+    negate: boolean,
+  ): Promise<number[]>;
+  /**
+   * A page of [runId, finite `agg` value] of one metric (own points only) over a project's
+   * runs that have one, by value then runId, both ascending or both descending.
+   */
+  projectValues(
+    projectId: number,
+    logName: string,
+    agg: MetricAgg,
     descending: boolean,
     limit: number,
     offset: number,

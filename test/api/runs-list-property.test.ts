@@ -25,7 +25,8 @@ interface Spec {
   tags: string[];
   createdAt: number;
   config: { a?: Json; b?: Json };
-  m: number | undefined;
+  /** Points of metric m at steps 0, 1, …; undefined = none logged. */
+  m: number[] | undefined;
 }
 interface Stored extends Spec {
   id: number;
@@ -37,10 +38,15 @@ const specArb: fc.Arbitrary<Spec> = fc.record({
   tags: fc.subarray(TAGS),
   createdAt: fc.integer({ min: 0, max: 3 }).map((k) => T0 + k * 1000),
   config: fc.record({ a: fc.constantFrom(...JSON_VALUES), b: fc.constantFrom(...JSON_VALUES) }, { requiredKeys: [] }),
-  m: fc.option(fc.constantFrom(-1, 0, 1, 2), { nil: undefined }),
+  m: fc.option(fc.array(fc.constantFrom(-1, 0, 1, 2, NaN, Infinity), { minLength: 1, maxLength: 3 }), {
+    nil: undefined,
+  }),
 });
 
-type Field = 'status' | 'name' | 'tags' | 'createdAt' | 'config.a' | 'config.b' | 'summary_metrics.m';
+const METRIC_FIELDS = ['summary_metrics.m', 'summary_min.m', 'summary_max.m', 'summary_mean.m'] as const;
+type MetricField = (typeof METRIC_FIELDS)[number];
+type Field = 'status' | 'name' | 'tags' | 'createdAt' | 'config.a' | 'config.b' | MetricField;
+const isMetric = (field: string): field is MetricField => (METRIC_FIELDS as readonly string[]).includes(field);
 const TEXT_FIELDS: Field[] = ['status', 'name', 'tags', 'config.a', 'config.b'];
 
 /** Operands that each field accepts. */
@@ -55,7 +61,10 @@ function operandArb(field: Field, range: boolean): fc.Arbitrary<Json> {
     case 'createdAt':
       return fc.integer({ min: -1, max: 4 }).map((k) => T0 + k * 1000);
     case 'summary_metrics.m':
-      return range ? fc.constantFrom(-1, 0, 0.5, 1, 2) : fc.constantFrom(-1, 0, 1, 2, null);
+    case 'summary_min.m':
+    case 'summary_max.m':
+    case 'summary_mean.m':
+      return range ? fc.constantFrom(-1, 0, 0.5, 1, 2) : fc.constantFrom(-1, 0, 0.5, 1, 2, null);
     default:
       return range ? fc.constantFrom(-1, 0, 1, 2.5, 'p', 'q', 'P') : fc.constantFrom(...JSON_VALUES);
   }
@@ -64,7 +73,7 @@ function operandArb(field: Field, range: boolean): fc.Arbitrary<Json> {
 const REGEXES = ['^a', 'b$', 'a.', '[xy]', '^(a|b)', 'A', 'p|q', '^.$', 'run'];
 
 const leafArb: fc.Arbitrary<Record<string, unknown>> = fc
-  .constantFrom<Field>('status', 'name', 'tags', 'createdAt', 'config.a', 'config.b', 'summary_metrics.m')
+  .constantFrom<Field>('status', 'name', 'tags', 'createdAt', 'config.a', 'config.b', ...METRIC_FIELDS)
   .chain((field) => {
     const ops: fc.Arbitrary<unknown>[] = [
       operandArb(field, false),
@@ -99,13 +108,23 @@ const filterArb: fc.Arbitrary<Record<string, unknown>> = fc.letrec<{ f: Record<s
 
 // ---- the in-memory evaluator ----
 
+/** A metric summary of the finite points: the last, min, max or mean; undefined without one. */
+function metricValue(points: number[] | undefined, field: MetricField): number | undefined {
+  const finite = (points ?? []).filter((v) => Number.isFinite(v));
+  if (finite.length === 0) return undefined;
+  if (field === 'summary_min.m') return Math.min(...finite);
+  if (field === 'summary_max.m') return Math.max(...finite);
+  if (field === 'summary_mean.m') return finite.reduce((a, b) => a + b, 0) / finite.length;
+  return finite[finite.length - 1];
+}
+
 /** The value of a field of a run: undefined when missing; tags are an array. */
 function valueOf(r: Stored, field: string): Json | string[] | undefined {
   if (field === 'status') return r.status;
   if (field === 'name') return r.name;
   if (field === 'tags') return r.tags;
   if (field === 'createdAt') return r.createdAt;
-  if (field === 'summary_metrics.m') return r.m;
+  if (isMetric(field)) return metricValue(r.m, field);
   const key = field.slice('config.'.length) as 'a' | 'b';
   return key in r.config ? r.config[key] : undefined;
 }
@@ -208,14 +227,14 @@ async function load(specs: Spec[]): Promise<{ projectName: string; runs: Stored[
     if (s.status !== 'RUNNING') await setStatus(t.app, t.key, ref.runId, s.status);
     if (s.m !== undefined) {
       const m = s.m;
-      await ingestSeries(t.app, t.key, { runId: ref.runId, projectName }, 0, 0, { m: () => m });
+      await ingestSeries(t.app, t.key, { runId: ref.runId, projectName }, 0, m.length - 1, { m: (step) => m[step]! });
     }
     runs.push({ ...s, id: ref.runId });
   }
   return { projectName, runs };
 }
 
-const SORTS = ['name', 'status', 'createdAt', 'config.a', 'config.b', 'summary_metrics.m'].flatMap((s) => [s, `-${s}`]);
+const SORTS = ['name', 'status', 'createdAt', 'config.a', 'config.b', ...METRIC_FIELDS].flatMap((s) => [s, `-${s}`]);
 
 describe('GET /api/runs/list against an in-memory evaluator', () => {
   it('lists exactly the runs the evaluator matches, in its order, for random runs, filters and sorts', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { defaultDirection, defaultMetric } from './default-metric';
+import { bestExtreme, defaultDirection, defaultMetric } from './default-metric';
 
 describe('the default metric', () => {
   it.each([
@@ -22,5 +22,17 @@ describe('the default metric', () => {
     ['sys/cpu.pct', 'ASC'],
   ] as const)('ranks %s %s', (name, direction) => {
     expect(defaultDirection(name)).toBe(direction);
+  });
+
+  it.each([
+    ['train/loss', 'min'],
+    ['val/error', 'min'],
+    ['val/accuracy_loss', 'min'],
+    ['val/acc', 'max'],
+    ['eval/f1', 'max'],
+    ['lr', undefined],
+    ['sys/cpu.pct', undefined],
+  ] as const)('takes the best %s at its %s', (name, extreme) => {
+    expect(bestExtreme(name)).toBe(extreme);
   });
 });

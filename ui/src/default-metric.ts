@@ -17,6 +17,16 @@ export function defaultMetric(names: readonly string[]): string {
   return own.find((n) => /loss/i.test(n)) ?? own[0] ?? names[0] ?? '';
 }
 
+/**
+ * Returns which extreme of a metric is its best value: 'min' for a loss or an error, 'max'
+ * for a score such as accuracy, undefined for anything else (a learning rate, a system metric).
+ */
+export function bestExtreme(name: string): 'min' | 'max' | undefined {
+  if (isSystem(name)) return undefined;
+  if (isLoss(name)) return 'min';
+  return isScore(name) ? 'max' : undefined;
+}
+
 /** Returns 'DESC' (highest first) for a score such as accuracy, else 'ASC' (lowest first, for a loss or an error). */
 export function defaultDirection(name: string): 'ASC' | 'DESC' {
   return !isLoss(name) && isScore(name) ? 'DESC' : 'ASC';

@@ -6,7 +6,7 @@ import { bindStore, storeClass, type SqlFunctions } from './bind-store.js';
 import type { SqlDb } from './db.js';
 import { createFiles, fileListStats, findFile, listFiles, listPendingFiles, markFileUploaded } from './files.js';
 import { metricNames, projectSummaries } from './metrics/metric-names.js';
-import { projectLastValues, projectRunsByLastValue } from './metrics/last-values.js';
+import { projectRunsByValue, projectValues } from './metrics/summary-values.js';
 import { rankRuns } from './metrics/rank-runs.js';
 import { countMetricPoints } from './metrics/metric-count.js';
 import { maxStep, metricSeries, queryMetrics, readPoints, summarize } from './metrics/metric-read.js';
@@ -38,8 +38,8 @@ const SERIES_FUNCTIONS: SqlFunctions<FunctionMethods> = {
   metricSeries,
   countMetricPoints,
   summarize,
-  projectRunsByLastValue,
-  projectLastValues,
+  projectRunsByValue,
+  projectValues,
   projectSummaries,
   rankRuns,
   maxStep,

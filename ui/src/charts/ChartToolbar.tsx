@@ -4,7 +4,10 @@ import type { ChartSettings, StepZoom } from './useChartSettings';
 
 const intFormat = new Intl.NumberFormat('en-US');
 
-/** The page-level chart controls: filter, smoothing, x axis, log scale, and the zoom in force. */
+/**
+ * The page-level chart controls: filter, smoothing, x axis, log scale (defaults for every
+ * chart without its own), adding a panel, bringing back removed charts, and the zoom in force.
+ */
 export function ChartToolbar(props: {
   /** The group's accessible name ("Chart controls" unless told). */
   label?: string;
@@ -16,6 +19,11 @@ export function ChartToolbar(props: {
   setXMode: (mode: XMode) => void;
   setLogScale: (on: boolean) => void;
   setZoom: (zoom: StepZoom | null) => void;
+  /** Adds a panel (the "Add panel" button shows when given). */
+  onAddPanel?: () => void;
+  /** How many charts were removed, and how to bring them back (a button while any are). */
+  removed?: number;
+  onRestore?: () => void;
 }) {
   const { settings } = props;
   const id = useId();
@@ -59,6 +67,16 @@ export function ChartToolbar(props: {
         <input type="checkbox" checked={settings.logScale} onChange={(e) => props.setLogScale(e.target.checked)} />
         <span>Log scale</span>
       </label>
+      {props.onAddPanel && (
+        <button type="button" className="secondary" onClick={props.onAddPanel}>
+          Add panel
+        </button>
+      )}
+      {props.onRestore && (props.removed ?? 0) > 0 && (
+        <button type="button" className="secondary" onClick={props.onRestore}>
+          Restore {props.removed} removed {props.removed === 1 ? 'chart' : 'charts'}
+        </button>
+      )}
       {settings.zoom && (
         <span className="chart-control chart-zoom">
           <span>

@@ -1,15 +1,17 @@
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import { MAX_SERIES_LIMIT, useMetricSeriesList, type MetricSeries } from '../api/metric-queries';
 import { ErrorState } from '../components/States';
 import { downloadCsv, downloadPng } from './chart-export';
 import { applyHighlight, seriesLooks, type SeriesLook } from './chart-highlight';
-import { buildModel, stepWindow, type ChartModel } from './chart-model';
+import { buildModel, stepWindow, type ChartModel, type XAxis } from './chart-model';
 import { chartOptions, type ChartHandles } from './chart-options';
 import { attachPointClick, type PickedPoint } from './chart-point-click';
 import { readTheme } from './chart-theme';
 import { renderTooltip } from './chart-tooltip';
+import type { PanelSettings } from './panel-layout';
+import { panelInputs } from './panel-inputs';
 import type { ChartSettings, StepZoom } from './useChartSettings';
 import { useColorScheme } from './useColorScheme';
 import { useElementWidth } from './useElementWidth';
@@ -28,7 +30,8 @@ export interface ResolvedRun {
   startMs: number | null;
 }
 
-const PLOT_HEIGHT = 220;
+/** The plot's height in CSS px unless a panel asks for another. */
+export const PLOT_HEIGHT = 220;
 /** Up to this many runs a chart draws each run's series as it arrives. */
 const PROGRESSIVE_RUNS = 12;
 const intFormat = new Intl.NumberFormat('en-US');
@@ -58,9 +61,14 @@ const shapeOf = (m: ChartModel): string =>
     .join('|');
 
 /**
- * One metric's chart: a `<figure aria-label=logName aria-busy>` that fetches when near the
- * viewport, draws the runs' sampled series with uPlot, re-queries the zoomed step window,
+ * One chart: a `<figure aria-label=logName aria-busy>` that fetches when near the viewport,
+ * draws the runs' sampled series of its metrics with uPlot, re-queries the zoomed step window,
  * and exports PNG and CSV. With `onPointClick`, a single click near a point hands that point on.
+ *
+ * A panel's chart draws `metrics` (default: `logName` alone) with its `own` settings over the
+ * page's; on another metric's x axis it also fetches that metric's series of each run (the
+ * same query, so the same cache entry, as that metric's own chart at this width).
+ * `renderSettings` adds a "Chart settings" button whose dialog it renders.
  */
 export function MetricChart(props: {
   logName: string;
@@ -70,12 +78,29 @@ export function MetricChart(props: {
   /** A drag zooms this chart's own x axis (clock-sampled series) instead of setting the page's step zoom. */
   timeZoom?: boolean;
   onPointClick?: (point: PickedPoint) => void;
+  metrics?: readonly string[];
+  own?: PanelSettings;
+  /** The plot's height in CSS px (PLOT_HEIGHT unless told). */
+  height?: number;
+  /** A line under the caption (e.g. how many metrics a pattern matched). */
+  note?: string;
+  renderSettings?: (close: () => void) => ReactNode;
+  /** The settings dialog is open when the chart first shows. */
+  settingsOpenAtFirst?: boolean;
   /** The run drawn thick and in front, the others faded (chart-highlight.ts); null or absent: none. */
   highlightRunId?: number | null;
 }) {
-  const { logName, runs, settings, onZoom, onPointClick, timeZoom = false } = props;
+  const { logName, runs, settings, onZoom, onPointClick, timeZoom = false, own, renderSettings } = props;
+  const { zoom } = settings;
   const highlight = runs.some((r) => r.runId === props.highlightRunId) ? props.highlightRunId! : null;
-  const { zoom, xMode, smoothing, logScale } = settings;
+  const plotHeight = props.height ?? PLOT_HEIGHT;
+  const metrics = useStableList(props.metrics ? [...props.metrics] : [logName]);
+  const xMetric = typeof own?.x === 'object' ? own.x.metric : undefined;
+  const xMode: XAxis = xMetric !== undefined ? 'metric' : typeof own?.x === 'string' ? own.x : settings.xMode;
+  const smoothing = own?.smoothing ?? settings.smoothing;
+  const logScale = own?.logScale ?? settings.logScale;
+  const { yMin, yMax } = own ?? {};
+  const [settingsOpen, setSettingsOpen] = useState(props.settingsOpenAtFirst === true);
   const figureRef = useRef<HTMLElement>(null);
   const plotRef = useRef<HTMLDivElement>(null);
   const hostRef = useRef<HTMLDivElement>(null);
@@ -87,44 +112,54 @@ export function MetricChart(props: {
   const scheme = useColorScheme();
   const limit = seriesLimit(width, runs.length);
 
-  const queries = useMetricSeriesList(
-    runs.map((r) => ({
-      runId: r.runId,
-      logName,
-      limit,
-      stepMin: zoom?.min,
-      stepMax: zoom?.max,
-      live: r.live,
-      poll: near,
-      enabled: seen && width > 0,
-    })),
+  // Each (run, name) once: the x metric may be one of the drawn metrics.
+  const fetched = useMemo(
+    () => [...new Set(xMetric === undefined ? metrics : [...metrics, xMetric])],
+    [metrics, xMetric],
   );
-  const fetched = useStableList(queries.map((q) => q.data));
+  const queries = useMetricSeriesList(
+    fetched
+      .flatMap((name) => runs.map((r) => ({ name, r })))
+      .map(({ name, r }) => ({
+        runId: r.runId,
+        logName: name,
+        limit,
+        stepMin: zoom?.min,
+        stepMax: zoom?.max,
+        live: r.live,
+        poll: near,
+        enabled: seen && width > 0,
+      })),
+  );
+  const arrived = useStableList(queries.map((q) => q.data));
   const loading = queries.some((q) => q.isPending && q.fetchStatus !== 'idle');
   const waiting = loading || !seen || width === 0;
   // Many runs: the chart is drawn once their series are in, not again as each one arrives.
-  const held = useRef(fetched);
-  if (!loading || runs.length <= PROGRESSIVE_RUNS) held.current = fetched;
+  const held = useRef(arrived);
+  if (!loading || runs.length <= PROGRESSIVE_RUNS) held.current = arrived;
   const seriesList = held.current;
   const placeholder = queries.some((q) => q.isPlaceholderData);
   const failed = queries.filter((q) => q.isError && q.data === undefined);
 
   const model = useMemo(() => {
-    const inputs = runs.flatMap((run, i) => {
-      const series: MetricSeries | undefined = seriesList[i];
-      return series ? [{ ...run, series }] : [];
-    });
+    const seriesOf = (runId: number, name: string): MetricSeries | undefined => {
+      const r = runs.findIndex((run) => run.runId === runId);
+      const n = fetched.indexOf(name);
+      return r < 0 || n < 0 ? undefined : seriesList[n * runs.length + r];
+    };
+    const inputs = panelInputs(runs, metrics, seriesOf, xMetric);
     if (inputs.length === 0) return null;
     return buildModel(inputs, { xMode, smoothing, logScale });
-  }, [runs, seriesList, xMode, smoothing, logScale]);
+  }, [runs, seriesList, fetched, metrics, xMetric, xMode, smoothing, logScale]);
 
-  const count = pointCount(seriesList);
+  // The drawn metrics' points (an x metric that is not drawn is not counted).
+  const count = pointCount(seriesList.slice(0, metrics.length * runs.length));
 
   // What the uPlot hooks read when they run (they outlive renders).
   const modelRef = useRef<ChartModel | null>(model);
-  const live = useRef({ zoom, xMode, onZoom, logName, onPointClick, timeZoom });
+  const live = useRef({ zoom, xMode, xMetric, onZoom, logName, onPointClick, timeZoom });
   useEffect(() => {
-    live.current = { zoom, xMode, onZoom, logName, onPointClick, timeZoom };
+    live.current = { zoom, xMode, xMetric, onZoom, logName, onPointClick, timeZoom };
   });
 
   const uRef = useRef<uPlot | null>(null);
@@ -165,7 +200,7 @@ export function MetricChart(props: {
         const tip = tipRef.current;
         if (!tip) return;
         // The synced crosshair moves on every chart; only the hovered one shows its readout.
-        if (hovered) renderTooltip(tip, u, modelRef.current ?? first, live.current.xMode);
+        if (hovered) renderTooltip(tip, u, modelRef.current ?? first, live.current.xMode, live.current.xMetric);
         else tip.hidden = true;
       },
     };
@@ -173,10 +208,13 @@ export function MetricChart(props: {
       first,
       {
         width: plotRef.current?.clientWidth ?? target.clientWidth,
-        height: PLOT_HEIGHT,
+        height: plotHeight,
         xMode,
         logScale,
         theme: readTheme(),
+        xLabel: xMetric,
+        yMin,
+        yMax,
       },
       handles,
     );
@@ -205,18 +243,18 @@ export function MetricChart(props: {
       uRef.current = null;
     };
     // scheme: the theme colours are read when the chart is made.
-  }, [showPlot, shape, xMode, logScale, scheme]);
+  }, [showPlot, shape, xMode, xMetric, logScale, yMin, yMax, plotHeight, scheme]);
 
   // After the chart effect above: a new chart gets the highlight too.
   useEffect(() => {
     const u = uRef.current;
     if (u && modelRef.current) applyHighlight(u, modelRef.current, looksRef.current, highlight);
-  }, [highlight, showPlot, shape, xMode, logScale, scheme]);
+  }, [highlight, showPlot, shape, xMode, xMetric, logScale, yMin, yMax, plotHeight, scheme]);
 
   useEffect(() => {
     const u = uRef.current;
-    if (u && width > 0 && u.width !== width) u.setSize({ width, height: PLOT_HEIGHT });
-  }, [width]);
+    if (u && width > 0 && u.width !== width) u.setSize({ width, height: plotHeight });
+  }, [width, plotHeight]);
 
   // A new zoom: re-range at once over what is drawn; the window's own points follow.
   const zoomKey = zoom ? `${zoom.min}-${zoom.max}` : '';
@@ -235,6 +273,7 @@ export function MetricChart(props: {
     );
   }
   if (zoom) meta.push(`steps ${intFormat.format(zoom.min)}–${intFormat.format(zoom.max)}`);
+  if (xMetric !== undefined) meta.push(`x: ${xMetric}`);
 
   return (
     <figure
@@ -270,6 +309,19 @@ export function MetricChart(props: {
           </span>
         )}
         <span className="chart-actions">
+          {renderSettings && (
+            <button
+              type="button"
+              className="secondary chart-button"
+              aria-haspopup="dialog"
+              aria-expanded={settingsOpen}
+              title={`Settings of ${logName}`}
+              onClick={() => setSettingsOpen(true)}
+            >
+              <span aria-hidden="true">⚙</span>
+              <span className="visually-hidden">Chart settings</span>
+            </button>
+          )}
           <button
             type="button"
             className="secondary chart-button"
@@ -295,10 +347,12 @@ export function MetricChart(props: {
           </button>
         </span>
       </figcaption>
+      {props.note && <p className="chart-note muted">{props.note}</p>}
+      {settingsOpen && renderSettings?.(() => setSettingsOpen(false))}
       <div
         className="chart-plot"
         ref={plotRef}
-        style={{ height: PLOT_HEIGHT }}
+        style={{ height: plotHeight }}
         title={onPointClick && showPlot ? 'Click a point to open the console at its time' : undefined}
       >
         <div className="chart-host" ref={hostRef} />
@@ -307,6 +361,8 @@ export function MetricChart(props: {
           <div className="chart-state">
             {allFailed ? (
               <ErrorState error={failed[0]!.error} onRetry={() => failed.forEach((q) => void q.refetch())} />
+            ) : metrics.length === 0 ? (
+              <p className="muted">No metrics yet: choose some in its settings</p>
             ) : model && model.points === 0 && !waiting && !placeholder ? (
               <p className="muted">{zoom ? 'No points in this step range' : 'No points'}</p>
             ) : waiting || placeholder ? (
@@ -347,7 +403,7 @@ function pointCount(seriesList: readonly (MetricSeries | undefined)[]): { total:
 }
 
 /** The x range a zoom holds: its steps on the step axis, the x extent of its points otherwise. */
-function heldRange(model: ChartModel, zoom: StepZoom | null, mode: ChartSettings['xMode']): [number, number] | null {
+function heldRange(model: ChartModel, zoom: StepZoom | null, mode: XAxis): [number, number] | null {
   if (!zoom) return null;
   if (mode === 'step') return zoom.min === zoom.max ? [zoom.min - 0.5, zoom.max + 0.5] : [zoom.min, zoom.max];
   let min = Infinity;

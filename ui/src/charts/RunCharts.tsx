@@ -1,8 +1,25 @@
-import { useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useParams } from 'react-router';
 import { useChartRunDetails, useRunMetricNames } from '../api/metric-queries';
 import { Empty, ErrorState, Loading } from '../components/States';
 import { ChartGroup } from './ChartGroup';
 import { ChartToolbar } from './ChartToolbar';
+import type { PanelActions } from './ChartSettingsDialog';
+import {
+  addPanel,
+  byCodePoint,
+  CUSTOM_SECTION,
+  movePanel,
+  removePanel,
+  resolveSections,
+  restoreRemoved,
+  toggleSection,
+  updatePanel,
+  type PanelLayout,
+  type PanelSection,
+  type ResolvedPanel,
+} from './panel-layout';
+import { layoutStorageKey, usePanelLayout } from './usePanelLayout';
 import { isSystemName } from '../system/system-names';
 import { runStyle } from './run-colors';
 import type { PickedPoint } from './chart-point-click';
@@ -30,15 +47,6 @@ export interface ChartRun {
 /** Which names a set of charts draws: every name but the system ones, or those only. */
 export type ChartKind = 'metrics' | 'system';
 
-/** The group of a log name: the part before its last `/` (src/domain/log-group.ts). */
-const logGroupOf = (logName: string): string => {
-  const i = logName.lastIndexOf('/');
-  return i < 0 ? '' : logName.slice(0, i);
-};
-
-/** Code-point order, as the API sorts names. */
-const byCodePoint = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
-
 /**
  * The charts of one or more runs: a toolbar (filter, smoothing, x axis, log scale, zoom), a
  * legend that hides and shows runs when there are several, and one chart per metric grouped
@@ -52,6 +60,11 @@ const byCodePoint = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 
  * zooms that chart's time axis alone (double-click resets). `legend` shows the run legend
  * (default: with several runs); `paramPrefix` names this set's URL parameters when a page has
  * two (useChartSettings). `onPointClick` receives the point nearest a single click on a chart.
+ *
+ * The panels (added ones, each chart's own settings, sizes, order, removed charts, collapsed
+ * sections) are one PanelLayout (panel-layout.ts): the parent's when it passes `layout`
+ * (and `onLayoutChange` to hear of changes), else kept in local storage per organization,
+ * project and kind (usePanelLayout). The toolbar's settings stay page-wide defaults.
  */
 export function RunCharts(props: {
   runs: ChartRun[];
@@ -59,6 +72,8 @@ export function RunCharts(props: {
   legend?: boolean;
   paramPrefix?: string;
   onPointClick?: (point: PickedPoint) => void;
+  layout?: PanelLayout;
+  onLayoutChange?: (layout: PanelLayout) => void;
   /** The metric names to chart (sorted or not): no per-run details or names are asked for. */
   names?: readonly string[];
   /** Runs hidden from the charts, and their setter (default: the URL's `hide`). */
@@ -79,11 +94,20 @@ export function RunCharts(props: {
     () => (system ? { ...chartSettings.settings, zoom: null } : chartSettings.settings),
     [system, chartSettings.settings],
   );
-  const [collapsed, setCollapsed] = useState<ReadonlySet<string>>(new Set());
-
   // Given names: the caller knows them (and each run's start), so nothing per run is asked for.
   const given = props.names !== undefined;
   const details = useChartRunDetails(given ? [] : runs.map((r) => r.runId));
+  const params = useParams();
+  const project = params.project ?? details[0]?.data?.projectName;
+  const { layout, change } = usePanelLayout(
+    project === undefined ? null : layoutStorageKey(params.org ?? '', project, kind),
+    { layout: props.layout, onLayoutChange: props.onLayoutChange },
+  );
+  // A panel just added opens its settings as it first shows (not again when its section reopens).
+  const [added, setAdded] = useState<string | null>(null);
+  useEffect(() => {
+    if (added !== null) setAdded(null);
+  }, [added]);
   const names = useRunMetricNames(
     given
       ? []
@@ -130,19 +154,34 @@ export function RunCharts(props: {
   const everyName = useMemo(() => [...new Set(JSON.parse(namesKey) as string[])].sort(byCodePoint), [namesKey]);
   const allNames = useMemo(() => everyName.filter((name) => isSystemName(name) === system), [everyName, system]);
 
-  const filter = settings.filter.trim().toLowerCase();
-  const groups = useMemo(() => {
-    const map = new Map<string, string[]>();
-    for (const name of allNames) {
-      if (filter && !name.toLowerCase().includes(filter)) continue;
-      const group = logGroupOf(name);
-      const list = map.get(group);
-      if (list) list.push(name);
-      else map.set(group, [name]);
-    }
-    return [...map.entries()].sort((a, b) => byCodePoint(a[0], b[0]));
-  }, [allNames, filter]);
-  const shownCount = groups.reduce((n, [, list]) => n + list.length, 0);
+  const sections = useMemo(
+    () => resolveSections(layout, allNames, settings.filter),
+    [layout, allNames, settings.filter],
+  );
+  const totalCount = useMemo(
+    () => resolveSections(layout, allNames).reduce((n, s) => n + s.panels.length, 0),
+    [layout, allNames],
+  );
+  const shownCount = sections.reduce((n, s) => n + s.panels.length, 0);
+  const actionsOf = useCallback(
+    (section: PanelSection) =>
+      (panel: ResolvedPanel, index: number): PanelActions => ({
+        update: (patch) => change((l) => updatePanel(l, panel.id, patch)),
+        move: (delta) =>
+          change((l) =>
+            movePanel(
+              l,
+              section.panels.map((p) => p.id),
+              panel.id,
+              delta,
+            ),
+          ),
+        remove: () => change((l) => removePanel(l, panel.id)),
+        first: index === 0,
+        last: index === section.panels.length - 1,
+      }),
+    [change],
+  );
 
   const namesLoading =
     !given && allNames.length === 0 && (details.some((d) => d.isPending) || names.some((n) => n.isPending));
@@ -154,7 +193,7 @@ export function RunCharts(props: {
   else if (namesLoading) body = <Loading label="Loading charts…" />;
   else if (allFailed)
     body = <ErrorState error={failures[0]!.error} onRetry={() => failures.forEach((q) => void q.refetch())} />;
-  else if (allNames.length === 0)
+  else if (allNames.length === 0 && totalCount === 0)
     body = (
       <Empty title={system ? 'No system metrics' : 'No metrics logged yet'}>
         <p className="muted">
@@ -170,22 +209,16 @@ export function RunCharts(props: {
     );
   else if (shownCount === 0) body = <Empty title="No charts match the filter" />;
   else
-    body = groups.map(([group, list]) => (
+    body = sections.map((section) => (
       <ChartGroup
-        key={group}
-        group={group}
-        names={list}
+        key={section.key}
+        section={section}
+        names={allNames}
         runs={shownRuns}
         settings={settings}
-        collapsed={collapsed.has(group)}
-        onToggle={() =>
-          setCollapsed((prev) => {
-            const next = new Set(prev);
-            if (next.has(group)) next.delete(group);
-            else next.add(group);
-            return next;
-          })
-        }
+        onToggle={() => change((l) => toggleSection(l, section.key))}
+        actionsOf={actionsOf(section)}
+        openSettingsOf={added}
         onZoom={setZoom}
         timeZoom={system}
         onPointClick={onPointClick}
@@ -199,7 +232,18 @@ export function RunCharts(props: {
         label={system ? 'System chart controls' : undefined}
         settings={settings}
         shown={shownCount}
-        total={allNames.length}
+        total={totalCount}
+        onAddPanel={() =>
+          change((l) => {
+            const next = addPanel(l);
+            setAdded(next.id);
+            return next.layout.collapsed.includes(CUSTOM_SECTION)
+              ? toggleSection(next.layout, CUSTOM_SECTION)
+              : next.layout;
+          })
+        }
+        removed={layout.removed.length}
+        onRestore={() => change(restoreRemoved)}
         setFilter={setFilter}
         setSmoothing={setSmoothing}
         setXMode={setXMode}

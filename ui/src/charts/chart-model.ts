@@ -5,9 +5,13 @@
  */
 import uPlot from 'uplot';
 import type { MetricSeries } from '../api/metric-queries';
+import { xAtSteps } from './metric-x';
 
 /** The x axis: step, seconds since the run started, or wall-clock time. */
 export type XMode = 'step' | 'relative' | 'wall';
+
+/** A chart's x axis: an XMode, or another metric's value at the same step (ModelInput.xSeries). */
+export type XAxis = XMode | 'metric';
 
 /** One run's series as a chart receives it. */
 export interface ModelInput {
@@ -17,6 +21,8 @@ export interface ModelInput {
   /** Line dash in CSS px (run-colors.ts); absent or empty: solid. */
   dash?: readonly number[];
   series: MetricSeries;
+  /** On a 'metric' x axis: the run's series of that metric (matched by step: metric-x.ts). */
+  xSeries?: MetricSeries;
   forkStep: number | null;
   /** The run's creation time (epoch ms), zero of the relative-time axis; null: its first point's. */
   startMs: number | null;
@@ -95,11 +101,21 @@ function orderByX(xs: readonly number[]): number[] {
   return idx;
 }
 
-function traceOf(input: ModelInput, mode: XMode, smoothing: number): RunTrace {
+function traceOf(input: ModelInput, mode: XAxis, smoothing: number): RunTrace {
   const s = input.series;
   const start = input.startMs ?? s.times[0] ?? 0;
-  const rawXs = s.steps.map((step, i) => xOf(mode, step, s.times[i]!, start));
-  const order = orderByX(rawXs);
+  let rawXs: number[];
+  let order: number[];
+  if (mode === 'metric') {
+    // Points whose step the x metric does not reach are left out.
+    const xs = input.xSeries ? xAtSteps(input.xSeries, s.steps) : [];
+    rawXs = xs.map((x) => x ?? NaN);
+    const kept = s.steps.map((_, i) => i).filter((i) => xs[i] !== null && xs[i] !== undefined);
+    order = kept.sort((a, b) => rawXs[a]! - rawXs[b]! || a - b);
+  } else {
+    rawXs = s.steps.map((step, i) => xOf(mode, step, s.times[i]!, start));
+    order = orderByX(rawXs);
+  }
   const ys = order.map((i) => s.values[i] ?? null);
   return {
     runId: input.runId,
@@ -134,7 +150,7 @@ function partOf(
 /** Builds the chart of the given runs' series. */
 export function buildModel(
   inputs: readonly ModelInput[],
-  opts: { xMode: XMode; smoothing: number; logScale: boolean },
+  opts: { xMode: XAxis; smoothing: number; logScale: boolean },
 ): ChartModel {
   const lines: LineSpec[] = [];
   const tables: uPlot.AlignedData[] = [];
@@ -198,7 +214,7 @@ export function nearestIndex(xs: readonly number[], x: number): number {
  */
 export function stepWindow(
   traces: readonly RunTrace[],
-  mode: XMode,
+  mode: XAxis,
   x0: number,
   x1: number,
 ): { min: number; max: number } | null {

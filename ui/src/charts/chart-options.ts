@@ -5,7 +5,7 @@
  */
 import uPlot from 'uplot';
 import { formatDuration, formatValue } from '../format';
-import type { ChartModel, XMode } from './chart-model';
+import type { ChartModel, XAxis } from './chart-model';
 import type { ChartTheme } from './chart-theme';
 
 /** Every chart of the page shares one crosshair. */
@@ -97,10 +97,21 @@ function drawForkLines(u: uPlot, model: ChartModel, theme: ChartTheme): void {
 /** The options of a chart `width`×`height` of `model` (series shape fixed for its lifetime). */
 export function chartOptions(
   model: ChartModel,
-  opts: { width: number; height: number; xMode: XMode; logScale: boolean; theme: ChartTheme },
+  opts: {
+    width: number;
+    height: number;
+    xMode: XAxis;
+    logScale: boolean;
+    theme: ChartTheme;
+    /** The x axis' title (the metric's name on a 'metric' axis). */
+    xLabel?: string;
+    /** Fixed ends of the y axis; absent: fitted to the data. */
+    yMin?: number;
+    yMax?: number;
+  },
   handles: ChartHandles,
 ): uPlot.Options {
-  const { theme, xMode } = opts;
+  const { theme, xMode, yMin, yMax } = opts;
   const axis: uPlot.Axis = {
     stroke: theme.muted,
     font: theme.font,
@@ -112,7 +123,18 @@ export function chartOptions(
       ? (_u, splits) => splits.map((v) => (Math.abs(v) >= 10_000 ? compact.format(v) : String(v)))
       : xMode === 'relative'
         ? (_u, splits) => splits.map((v) => (v < 0 ? `−${formatDuration(-v * 1000)}` : formatDuration(v * 1000)))
-        : undefined;
+        : xMode === 'metric'
+          ? (_u, splits) => splits.map((v) => formatValue(v))
+          : undefined;
+  const yRange: uPlot.Scale['range'] | undefined =
+    yMin === undefined && yMax === undefined
+      ? undefined
+      : (_u, min, max) => {
+          const lo = yMin ?? min;
+          const hi = yMax ?? max;
+          if (lo === null || hi === null || !Number.isFinite(lo) || !Number.isFinite(hi)) return [yMin ?? 0, yMax ?? 1];
+          return lo < hi ? [lo, hi] : [lo, lo + 1];
+        };
 
   const series: uPlot.Series[] = [{}];
   for (const line of model.lines) {
@@ -146,10 +168,15 @@ export function chartOptions(
           return min === max ? [min - 1, max + 1] : [min, max];
         },
       },
-      y: opts.logScale ? { distr: 3, log: 10 } : {},
+      y: { ...(opts.logScale ? { distr: 3, log: 10 } : {}), ...(yRange ? { range: yRange } : {}) },
     },
     axes: [
-      { ...axis, values: xValues, size: 34 },
+      {
+        ...axis,
+        values: xValues,
+        size: 34,
+        ...(opts.xLabel ? { label: opts.xLabel, labelSize: 18, labelFont: theme.font } : {}),
+      },
       // A log axis leaves its minor ticks unlabelled (null splits).
       { ...axis, size: yAxisSize, values: (_u, splits) => splits.map((v) => (v === null ? '' : formatValue(v))) },
     ],

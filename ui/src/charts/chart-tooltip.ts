@@ -7,7 +7,7 @@
  */
 import type uPlot from 'uplot';
 import { formatDuration, formatTime, formatValue } from '../format';
-import { nearestIndex, type ChartModel, type XMode } from './chart-model';
+import { nearestIndex, type ChartModel, type XAxis } from './chart-model';
 import { setCrosshairStep } from './crosshair-step';
 import { middleEllipsis } from './middle-ellipsis';
 import { swatchCss } from './run-colors';
@@ -27,8 +27,9 @@ export function tipRowCount(total: number, fit: number): number {
 
 const intFormat = new Intl.NumberFormat('en-US');
 
-/** "Step 1,234" and the time beside it, for the x value under the cursor. */
-export function formatX(mode: XMode, x: number): string {
+/** "Step 1,234", a time, or "<metric> <value>" on a metric axis: the x value under the cursor. */
+export function formatX(mode: XAxis, x: number, xLabel = 'x'): string {
+  if (mode === 'metric') return `${xLabel} ${formatValue(x)}`;
   if (mode === 'step') return `Step ${intFormat.format(Math.round(x))}`;
   if (mode === 'wall') return formatTime(new Date(x * 1000).toISOString());
   return x < 0 ? `−${formatDuration(-x * 1000)}` : formatDuration(x * 1000);
@@ -42,7 +43,7 @@ function el<K extends keyof HTMLElementTagNameMap>(tag: K, className: string, te
 }
 
 /** Updates `box` for the cursor of `u`; hides it when the cursor is off the plot. */
-export function renderTooltip(box: HTMLElement, u: uPlot, model: ChartModel, mode: XMode): void {
+export function renderTooltip(box: HTMLElement, u: uPlot, model: ChartModel, mode: XAxis, xLabel?: string): void {
   const idx = u.cursor.idx;
   const left = u.cursor.left ?? -1;
   const x = idx === null || idx === undefined ? undefined : u.data[0][idx];
@@ -87,7 +88,7 @@ export function renderTooltip(box: HTMLElement, u: uPlot, model: ChartModel, mod
   setCrosshairStep(mode === 'step' ? Math.round(x) : rows[0]!.step);
   if (rows.length > 1) rows.sort((a, b) => (b.value ?? -Infinity) - (a.value ?? -Infinity));
 
-  const head = el('div', 'chart-tip-head', formatX(mode, x));
+  const head = el('div', 'chart-tip-head', formatX(mode, x, xLabel));
   if (rows.length === 1) {
     const only = rows[0]!;
     head.textContent +=

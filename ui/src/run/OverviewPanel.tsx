@@ -2,9 +2,13 @@ import type { RunDetails } from '@server/api/schemas/runs';
 import { JsonTree } from './JsonTree';
 import { NotesEditor } from './NotesEditor';
 import { AlertList } from './RunAlerts';
+import { RunMetrics } from './RunMetrics';
 import { StatusTimeline } from './StatusTimeline';
 
-/** Notes, alerts, the status timeline, config and system metadata of a run (`live`: alerts are polled). */
+/**
+ * Notes, alerts, the status timeline, each metric's final and best value, config and system
+ * metadata of a run (`live`: alerts and metrics are polled).
+ */
 export function OverviewPanel({ run, live }: { run: RunDetails; live: boolean }) {
   return (
     <div className="overview">
@@ -22,6 +26,10 @@ export function OverviewPanel({ run, live }: { run: RunDetails; live: boolean })
         </section>
       </div>
       <div className="overview-main">
+        <section className="card" aria-labelledby="metrics-title">
+          <h2 id="metrics-title">Metrics</h2>
+          <RunMetrics runId={run.id} projectName={run.projectName} live={live} />
+        </section>
         <section className="card" aria-labelledby="config-title">
           <h2 id="config-title">Config</h2>
           <JsonTree value={run.config} name="config" />

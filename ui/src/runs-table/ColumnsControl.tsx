@@ -13,7 +13,7 @@ import { Field } from './Field';
 const SHOWN = 60;
 
 /**
- * "Columns" drop-down: add or remove a column per metric summary (last/min/max) and per
+ * "Columns" drop-down: add or remove a column per metric summary (last/min/max/mean) and per
  * config key; a find box narrows long lists.
  */
 export function ColumnsControl({

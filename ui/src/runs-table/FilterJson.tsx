@@ -60,8 +60,9 @@ export function FilterJson({
           </Field>
           <p className="muted small-text">
             Fields: name, status, tags, createdAt, updatedAt, heartbeat_at, config.&lt;key&gt;,
-            systemMetadata.&lt;key&gt;, summary_metrics.&lt;metric&gt;; operators $eq $ne $gt $gte $lt $lte $in $nin
-            $regex $exists $not, combined with $and / $or.
+            systemMetadata.&lt;key&gt;, summary_metrics.&lt;metric&gt; (last value), summary_min.&lt;metric&gt;,
+            summary_max.&lt;metric&gt;, summary_mean.&lt;metric&gt;; operators $eq $ne $gt $gte $lt $lte $in $nin $regex
+            $exists $not, combined with $and / $or.
           </p>
           {problem && (
             <p className="form-problem" role="alert">

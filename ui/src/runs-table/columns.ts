@@ -1,8 +1,16 @@
 /** The columns a person adds to the runs table: config keys and metric summaries. */
 
-/** Which summary of a metric a column shows. */
-export type MetricAgg = 'last' | 'min' | 'max';
-export const METRIC_AGGS: readonly MetricAgg[] = ['last', 'min', 'max'];
+/** Which summary of a metric a column shows (of the run's finite points). */
+export type MetricAgg = 'last' | 'min' | 'max' | 'mean';
+export const METRIC_AGGS: readonly MetricAgg[] = ['last', 'min', 'max', 'mean'];
+
+/** The API's sort field prefix of each summary (docs/api.md §9). */
+const SORT_PREFIX: Record<MetricAgg, string> = {
+  last: 'summary_metrics',
+  min: 'summary_min',
+  max: 'summary_max',
+  mean: 'summary_mean',
+};
 
 export type ExtraColumn = { kind: 'config'; key: string } | { kind: 'metric'; name: string; agg: MetricAgg };
 
@@ -17,7 +25,7 @@ export function encodeColumn(column: ExtraColumn): string {
 /** The column of a `col=` value, or undefined for anything else. */
 export function decodeColumn(text: string): ExtraColumn | undefined {
   if (text.startsWith('config:') && text.length > 7) return { kind: 'config', key: text.slice(7) };
-  const m = /^metric:(last|min|max):(.+)$/s.exec(text);
+  const m = /^metric:(last|min|max|mean):(.+)$/s.exec(text);
   return m ? { kind: 'metric', agg: m[1] as MetricAgg, name: m[2]! } : undefined;
 }
 
@@ -26,12 +34,13 @@ export const columnLabel = (column: ExtraColumn): string =>
   column.kind === 'config' ? column.key : `${column.name} (${column.agg})`;
 
 /**
- * The `sort` field that orders by this column, if the API can: config keys and a metric's
- * last value (`summary_metrics.<name>`). Min and max are shown but not sortable.
+ * The `sort` field that orders by this column: `config.<key>`, or a metric's summary
+ * (`summary_metrics.<name>` for the last value, `summary_min.<name>`, `summary_max.<name>`,
+ * `summary_mean.<name>`).
  */
-export function columnSortField(column: ExtraColumn): string | undefined {
+export function columnSortField(column: ExtraColumn): string {
   if (column.kind === 'config') return `config.${column.key}`;
-  return column.agg === 'last' ? `summary_metrics.${column.name}` : undefined;
+  return `${SORT_PREFIX[column.agg]}.${column.name}`;
 }
 
 /** The distinct metric names the columns need summarised. */

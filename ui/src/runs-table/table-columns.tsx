@@ -101,13 +101,13 @@ export function tableColumns(org: string, columns: readonly ExtraColumn[]): Tabl
       width: 170,
       sortField,
       numeric: true,
-      note: sortField ? undefined : `The API sorts by a metric's last value only; add “${column.name} (last)” to sort.`,
       extra: column,
       cell: (run) => formatValue(run.summary?.[column.name]?.[column.agg]),
       title: (run) => {
         const s = run.summary?.[column.name];
         return s
-          ? `last ${formatValue(s.last)} · min ${formatValue(s.min)} · max ${formatValue(s.max)} · ${s.count} points`
+          ? `last ${formatValue(s.last)} · min ${formatValue(s.min)} · max ${formatValue(s.max)} · ` +
+              `mean ${formatValue(s.mean)} · ${s.count} points`
           : undefined;
       },
     };
