@@ -26,6 +26,7 @@ export function ChartGroup(props: {
   /** Clock-sampled charts: a drag zooms the chart's own time axis, not the page's steps. */
   timeZoom?: boolean;
   onPointClick?: (point: PickedPoint) => void;
+  highlightRunId?: number | null;
 }) {
   const id = useId();
   const { section, settings } = props;
@@ -65,6 +66,7 @@ export function ChartGroup(props: {
                 onZoom={props.onZoom}
                 timeZoom={props.timeZoom}
                 onPointClick={props.onPointClick}
+                highlightRunId={props.highlightRunId}
                 settingsOpenAtFirst={panel.id === props.openSettingsOf}
                 renderSettings={(close) => (
                   <ChartSettingsDialog

@@ -4,6 +4,7 @@ import 'uplot/dist/uPlot.min.css';
 import { MAX_SERIES_LIMIT, useMetricSeriesList, type MetricSeries } from '../api/metric-queries';
 import { ErrorState } from '../components/States';
 import { downloadCsv, downloadPng } from './chart-export';
+import { applyHighlight, seriesLooks, type SeriesLook } from './chart-highlight';
 import { buildModel, stepWindow, type ChartModel, type XAxis } from './chart-model';
 import { chartOptions, type ChartHandles } from './chart-options';
 import { attachPointClick, type PickedPoint } from './chart-point-click';
@@ -31,11 +32,18 @@ export interface ResolvedRun {
 
 /** The plot's height in CSS px unless a panel asks for another. */
 export const PLOT_HEIGHT = 220;
+/** Up to this many runs a chart draws each run's series as it arrives. */
+const PROGRESSIVE_RUNS = 12;
 const intFormat = new Intl.NumberFormat('en-US');
 
-/** Points to ask per series: about two per pixel of width, in steps of 250 so a resize rarely refetches. */
-export function seriesLimit(width: number): number {
-  return Math.min(MAX_SERIES_LIMIT, Math.max(250, Math.ceil((2 * width) / 250) * 250));
+/**
+ * Points to ask per series: about two per pixel of width, in steps of 250 so a resize rarely
+ * refetches; with many runs fewer each, in tiers so hiding a run rarely refetches (more than
+ * 25 runs: at most 1,000 each; more than 50: 500, so a chart of 100 runs holds 50,000 points).
+ */
+export function seriesLimit(width: number, runs = 1): number {
+  const perPixel = Math.min(MAX_SERIES_LIMIT, Math.max(250, Math.ceil((2 * width) / 250) * 250));
+  return runs > 50 ? Math.min(perPixel, 500) : runs > 25 ? Math.min(perPixel, 1000) : perPixel;
 }
 
 /** The same array object while its elements are the same objects (keeps memos stable). */
@@ -79,9 +87,12 @@ export function MetricChart(props: {
   renderSettings?: (close: () => void) => ReactNode;
   /** The settings dialog is open when the chart first shows. */
   settingsOpenAtFirst?: boolean;
+  /** The run drawn thick and in front, the others faded (chart-highlight.ts); null or absent: none. */
+  highlightRunId?: number | null;
 }) {
   const { logName, runs, settings, onZoom, onPointClick, timeZoom = false, own, renderSettings } = props;
   const { zoom } = settings;
+  const highlight = runs.some((r) => r.runId === props.highlightRunId) ? props.highlightRunId! : null;
   const plotHeight = props.height ?? PLOT_HEIGHT;
   const metrics = useStableList(props.metrics ? [...props.metrics] : [logName]);
   const xMetric = typeof own?.x === 'object' ? own.x.metric : undefined;
@@ -99,7 +110,7 @@ export function MetricChart(props: {
   if (near && !seen) setSeen(true);
   const width = useElementWidth(plotRef);
   const scheme = useColorScheme();
-  const limit = seriesLimit(width);
+  const limit = seriesLimit(width, runs.length);
 
   // Each (run, name) once: the x metric may be one of the drawn metrics.
   const fetched = useMemo(
@@ -120,8 +131,13 @@ export function MetricChart(props: {
         enabled: seen && width > 0,
       })),
   );
-  const seriesList = useStableList(queries.map((q) => q.data));
-  const waiting = queries.some((q) => q.isPending && q.fetchStatus !== 'idle') || !seen || width === 0;
+  const arrived = useStableList(queries.map((q) => q.data));
+  const loading = queries.some((q) => q.isPending && q.fetchStatus !== 'idle');
+  const waiting = loading || !seen || width === 0;
+  // Many runs: the chart is drawn once their series are in, not again as each one arrives.
+  const held = useRef(arrived);
+  if (!loading || runs.length <= PROGRESSIVE_RUNS) held.current = arrived;
+  const seriesList = held.current;
   const placeholder = queries.some((q) => q.isPlaceholderData);
   const failed = queries.filter((q) => q.isError && q.data === undefined);
 
@@ -147,6 +163,7 @@ export function MetricChart(props: {
   });
 
   const uRef = useRef<uPlot | null>(null);
+  const looksRef = useRef<SeriesLook[]>([]);
   const [drawn, setDrawn] = useState<ChartModel | null>(null);
   const showPlot = near && model !== null && model.points > 0 && width > 0;
   const shape = model ? shapeOf(model) : '';
@@ -203,6 +220,7 @@ export function MetricChart(props: {
     );
     const u = new uPlot(opts, first.data, target);
     uRef.current = u;
+    looksRef.current = seriesLooks(u);
     const enter = () => {
       hovered = true;
     };
@@ -226,6 +244,12 @@ export function MetricChart(props: {
     };
     // scheme: the theme colours are read when the chart is made.
   }, [showPlot, shape, xMode, xMetric, logScale, yMin, yMax, plotHeight, scheme]);
+
+  // After the chart effect above: a new chart gets the highlight too.
+  useEffect(() => {
+    const u = uRef.current;
+    if (u && modelRef.current) applyHighlight(u, modelRef.current, looksRef.current, highlight);
+  }, [highlight, showPlot, shape, xMode, xMetric, logScale, yMin, yMax, plotHeight, scheme]);
 
   useEffect(() => {
     const u = uRef.current;
@@ -252,7 +276,13 @@ export function MetricChart(props: {
   if (xMetric !== undefined) meta.push(`x: ${xMetric}`);
 
   return (
-    <figure className="chart card" aria-label={logName} aria-busy={busy ? 'true' : 'false'} ref={figureRef}>
+    <figure
+      className="chart card"
+      aria-label={logName}
+      aria-busy={busy ? 'true' : 'false'}
+      data-highlighted-run={highlight ?? undefined}
+      ref={figureRef}
+    >
       <figcaption className="chart-caption">
         <span className="chart-title mono" title={logName}>
           {logName}

@@ -40,6 +40,8 @@ export interface ChartRun {
   live?: boolean;
   /** For a fork: steps <= forkStep are inherited from the parent. */
   forkStep?: number | null;
+  /** The run's creation time (zero of relative time); absent: from its details. */
+  createdAt?: string;
 }
 
 /** Which names a set of charts draws: every name but the system ones, or those only. */
@@ -72,17 +74,29 @@ export function RunCharts(props: {
   onPointClick?: (point: PickedPoint) => void;
   layout?: PanelLayout;
   onLayoutChange?: (layout: PanelLayout) => void;
+  /** The metric names to chart (sorted or not): no per-run details or names are asked for. */
+  names?: readonly string[];
+  /** Runs hidden from the charts, and their setter (default: the URL's `hide`). */
+  hiddenRunIds?: ReadonlySet<number>;
+  onHiddenChange?: (ids: ReadonlySet<number>) => void;
+  /** The run drawn thick and in front, the others dimmed; a legend entry hovered reports its run. */
+  highlightRunId?: number | null;
+  onHighlight?: (runId: number | null) => void;
 }) {
-  const { runs, kind = 'metrics', paramPrefix, onPointClick } = props;
+  const { runs, kind = 'metrics', paramPrefix, onPointClick, highlightRunId, onHighlight } = props;
   const system = kind === 'system';
   const chartSettings = useChartSettings(system ? 'relative' : 'step', paramPrefix);
-  const { setZoom, setSmoothing, setXMode, setLogScale, setHidden, setFilter } = chartSettings;
+  const { setZoom, setSmoothing, setXMode, setLogScale, setFilter } = chartSettings;
+  const setHidden = props.onHiddenChange ?? chartSettings.setHidden;
+  const hidden = props.hiddenRunIds ?? chartSettings.settings.hidden;
   // A step window means nothing to clock-sampled series.
   const settings = useMemo(
     () => (system ? { ...chartSettings.settings, zoom: null } : chartSettings.settings),
     [system, chartSettings.settings],
   );
-  const details = useChartRunDetails(runs.map((r) => r.runId));
+  // Given names: the caller knows them (and each run's start), so nothing per run is asked for.
+  const given = props.names !== undefined;
+  const details = useChartRunDetails(given ? [] : runs.map((r) => r.runId));
   const params = useParams();
   const project = params.project ?? details[0]?.data?.projectName;
   const { layout, change } = usePanelLayout(
@@ -95,18 +109,20 @@ export function RunCharts(props: {
     if (added !== null) setAdded(null);
   }, [added]);
   const names = useRunMetricNames(
-    runs.map((r, i) => ({ runId: r.runId, projectName: details[i]?.data?.projectName, live: r.live === true })),
+    given
+      ? []
+      : runs.map((r, i) => ({ runId: r.runId, projectName: details[i]?.data?.projectName, live: r.live === true })),
   );
 
   // Keyed on content: a parent may pass a fresh array each render.
   const runsKey = runs
-    .map((r) => `${r.runId}\u0000${r.name}\u0000${r.number}\u0000${r.live}\u0000${r.forkStep}`)
+    .map((r) => `${r.runId}\u0000${r.name}\u0000${r.number}\u0000${r.live}\u0000${r.forkStep}\u0000${r.createdAt}`)
     .join('\u0001');
   const startsKey = details.map((d) => `${d.data?.createdAt ?? ''}/${d.data?.forkStep ?? ''}`).join(',');
   const allRuns = useMemo<ResolvedRun[]>(
     () =>
       runs.map((r, i) => {
-        const created = details[i]?.data?.createdAt;
+        const created = r.createdAt ?? details[i]?.data?.createdAt;
         const style = runStyle(r.number);
         return {
           runId: r.runId,
@@ -121,16 +137,17 @@ export function RunCharts(props: {
     // eslint-disable-next-line react-hooks/exhaustive-deps -- runsKey and startsKey stand for runs and details
     [runsKey, startsKey],
   );
-  const hiddenKey = [...settings.hidden].join(',');
+  const hiddenKey = [...hidden].join(',');
   const shownRuns = useMemo(
-    () => allRuns.filter((r) => !settings.hidden.has(r.runId)),
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- hiddenKey stands for settings.hidden
+    () => allRuns.filter((r) => !hidden.has(r.runId)),
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- hiddenKey stands for hidden
     [allRuns, hiddenKey],
   );
 
   // The run details' METRIC log names come first (no extra round trip); metric-names adds
   // what a fork inherits from its parents.
   const namesKey = JSON.stringify([
+    ...(props.names ?? []),
     ...details.flatMap((d) => (d.data?.logNames ?? []).filter((n) => n.logType === 'METRIC').map((n) => n.logName)),
     ...names.flatMap((n) => n.data ?? []),
   ]);
@@ -166,7 +183,8 @@ export function RunCharts(props: {
     [change],
   );
 
-  const namesLoading = allNames.length === 0 && (details.some((d) => d.isPending) || names.some((n) => n.isPending));
+  const namesLoading =
+    !given && allNames.length === 0 && (details.some((d) => d.isPending) || names.some((n) => n.isPending));
   const failures = [...details, ...names].filter((q) => q.isError);
   const allFailed = allNames.length === 0 && failures.length > 0 && !namesLoading;
 
@@ -204,6 +222,7 @@ export function RunCharts(props: {
         onZoom={setZoom}
         timeZoom={system}
         onPointClick={onPointClick}
+        highlightRunId={highlightRunId}
       />
     ));
 
@@ -231,7 +250,15 @@ export function RunCharts(props: {
         setLogScale={setLogScale}
         setZoom={setZoom}
       />
-      {(props.legend ?? runs.length > 1) && <RunLegend runs={allRuns} hidden={settings.hidden} setHidden={setHidden} />}
+      {(props.legend ?? runs.length > 1) && (
+        <RunLegend
+          runs={allRuns}
+          hidden={hidden}
+          setHidden={setHidden}
+          highlighted={highlightRunId}
+          onHighlight={onHighlight}
+        />
+      )}
       {failures.length > 0 && !allFailed && (
         <p className="chart-warning" role="alert">
           Some runs' metric names could not be loaded: {failures[0]!.error?.message}

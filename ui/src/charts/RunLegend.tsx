@@ -12,8 +12,11 @@ export function RunLegend(props: {
   runs: readonly { runId: number; name: string; color: string; dash: readonly number[] }[];
   hidden: ReadonlySet<number>;
   setHidden: (ids: ReadonlySet<number>) => void;
+  /** The run drawn highlighted; hovering or focusing an entry reports its run (null on leaving). */
+  highlighted?: number | null;
+  onHighlight?: (runId: number | null) => void;
 }) {
-  const { runs, hidden } = props;
+  const { runs, hidden, onHighlight } = props;
   const toggle = (runId: number) => {
     const next = new Set(hidden);
     if (next.has(runId)) next.delete(runId);
@@ -28,11 +31,15 @@ export function RunLegend(props: {
           <li key={run.runId}>
             <button
               type="button"
-              className="chart-legend-item"
+              className={props.highlighted === run.runId ? 'chart-legend-item highlighted' : 'chart-legend-item'}
               aria-pressed={shown}
               aria-label={run.name}
               title={shown ? `Hide ${run.name}` : `Show ${run.name}`}
               onClick={() => toggle(run.runId)}
+              onMouseEnter={onHighlight && (() => onHighlight(run.runId))}
+              onMouseLeave={onHighlight && (() => onHighlight(null))}
+              onFocus={onHighlight && (() => onHighlight(run.runId))}
+              onBlur={onHighlight && (() => onHighlight(null))}
             >
               <span className="chart-swatch" style={swatchCss(run)} aria-hidden="true" />
               <span className="chart-legend-name">{middleEllipsis(run.name, LEGEND_NAME_CHARS)}</span>

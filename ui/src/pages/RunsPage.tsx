@@ -1,3 +1,4 @@
+import { useMemo } from 'react';
 import { Link, useParams } from 'react-router';
 import { useProjects } from '../api/project-queries';
 import { useMetricNames } from '../api/run-list-queries';
@@ -8,15 +9,22 @@ import { LoggingSnippet } from '../projects/LoggingSnippet';
 import { Leaderboard } from '../runs-table/Leaderboard';
 import { RunsTableView } from '../runs-table/RunsTableView';
 import { useRunsView } from '../runs-table/useRunsView';
+import { useWorkspace } from '../workspace/useWorkspace';
 import '../runs-table/toolbar.css';
+import '../workspace/workspace.css';
 import './runs-page.css';
 
-/** A project's runs: the table (filter, sort, columns, compare) or the leaderboard. */
+/**
+ * A project's runs: the workspace (the table to filter, sort, select and compare, with the
+ * charts of its first rows beside it) or the leaderboard.
+ */
 export function RunsPage() {
   const { org = '', project = '' } = useParams();
   const session = useSession();
   const own = session.data?.organization.slug ?? org;
   const { view, update } = useRunsView();
+  const { state, setHidden, setRunHidden, setHighlight } = useWorkspace();
+  const actions = useMemo(() => ({ setHidden, setRunHidden, setHighlight }), [setHidden, setRunHidden, setHighlight]);
   const metricNames = useMetricNames(project);
   const projects = useProjects();
   if (own !== org) return <ForeignOrganization org={org} own={own} />;
@@ -85,6 +93,7 @@ export function RunsPage() {
           metricNames={names}
           metricsLoading={metricNames.isPending}
           empty={empty}
+          workspace={{ state, actions }}
         />
       )}
     </div>

@@ -1,14 +1,14 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useMemo, useRef } from 'react';
 import { RUN_PAGE_SIZE, type RunPages } from '../api/run-list-queries';
+import { RowLook, type RowLooks } from '../workspace/RowLook';
 import type { TableColumn } from './table-columns';
 import { useNow } from './useNow';
 
 const ROW_HEIGHT = 37;
 const SELECT_WIDTH = 44;
-
-/** A pinned column sits just right of the selection boxes. */
-const pinStyle = (c: TableColumn) => (c.pinned ? { left: SELECT_WIDTH } : undefined);
+/** The selection column with each run's swatch and charts toggle beside its box. */
+const SELECT_LOOK_WIDTH = 96;
 
 /** `{field, descending}` of a `sort` value. */
 export function parseSortText(sort: string): { field: string; descending: boolean } {
@@ -35,6 +35,7 @@ export function RunsGrid({
   onToggleAll,
   onRemoveColumn,
   onPagesInView,
+  looks,
 }: {
   data: RunPages;
   columns: TableColumn[];
@@ -51,6 +52,8 @@ export function RunsGrid({
   onToggleAll: (on: boolean) => void;
   onRemoveColumn: (column: TableColumn) => void;
   onPagesInView: (pages: number[]) => void;
+  /** Each run's colour swatch and charts toggle, and hover to highlight it (the project workspace). */
+  looks?: RowLooks;
 }) {
   const scrollRef = useRef<HTMLDivElement>(null);
   const count = data.total ?? 0;
@@ -80,7 +83,10 @@ export function RunsGrid({
   const anyRunning = items.some((i) => data.rowAt(i.index)?.status === 'RUNNING');
   const now = useNow(anyRunning);
   const { field, descending } = parseSortText(sort);
-  const width = useMemo(() => SELECT_WIDTH + columns.reduce((n, c) => n + c.width, 0), [columns]);
+  // The boxes (and the looks) stay at the left; a pinned column sits just right of them.
+  const lead = looks ? SELECT_LOOK_WIDTH : SELECT_WIDTH;
+  const pinStyle = (c: TableColumn) => (c.pinned ? { left: lead } : undefined);
+  const width = useMemo(() => lead + columns.reduce((n, c) => n + c.width, 0), [columns, lead]);
   const pinned = columns.find((c) => c.pinned);
   // The pinned column is as wide as --pinned-width says (narrower on a phone, in CSS).
   const tableWidth = pinned ? `calc(${width - pinned.width}px + var(--pinned-width, ${pinned.width}px))` : width;
@@ -101,14 +107,14 @@ export function RunsGrid({
     >
       <table className="runs-table" style={{ width: tableWidth }} aria-rowcount={count + 1}>
         <colgroup>
-          <col style={{ width: SELECT_WIDTH }} />
+          <col style={{ width: lead }} />
           {columns.map((c) => (
             <col key={c.id} style={{ width: c.pinned ? `var(--pinned-width, ${c.width}px)` : c.width }} />
           ))}
         </colgroup>
         <thead>
           <tr aria-rowindex={1}>
-            <th scope="col" className="select-cell pin">
+            <th scope="col" className={looks ? 'select-cell pin with-look' : 'select-cell pin'}>
               <input
                 type="checkbox"
                 aria-label="Select all runs"
@@ -161,7 +167,7 @@ export function RunsGrid({
             })}
           </tr>
         </thead>
-        <tbody className={data.isPlaceholder ? 'stale' : undefined}>
+        <tbody className={data.isPlaceholder ? 'stale' : undefined} onMouseLeave={() => looks?.onHover(null)}>
           {padTop > 0 && (
             <tr aria-hidden="true" className="spacer">
               <td colSpan={span} style={{ height: padTop }} />
@@ -185,9 +191,13 @@ export function RunsGrid({
                 key={run.id}
                 aria-rowindex={item.index + 2}
                 aria-selected={isSelected}
-                className={isSelected ? 'selected' : undefined}
+                className={
+                  [isSelected ? 'selected' : '', looks?.highlight === run.id ? 'highlighted' : ''].join(' ').trim() ||
+                  undefined
+                }
+                onMouseEnter={looks ? () => looks.onHover(run.id) : undefined}
               >
-                <td className="select-cell pin">
+                <td className={looks ? 'select-cell pin with-look' : 'select-cell pin'}>
                   <input
                     type="checkbox"
                     checked={isSelected}
@@ -197,6 +207,7 @@ export function RunsGrid({
                       onToggle(item.index, e.target.checked, (e.nativeEvent as MouseEvent).shiftKey === true)
                     }
                   />
+                  {looks && <RowLook run={run} looks={looks} />}
                 </td>
                 {columns.map((c) => (
                   <td key={c.id} className={cellClass(c)} style={pinStyle(c)} title={c.title?.(run, now)}>

@@ -17,6 +17,11 @@ import { tableColumns } from './table-columns';
 import { TagsFilter } from './TagsFilter';
 import { isFiltered, NO_FILTERS, type RunsView, type UpdateView } from './useRunsView';
 import { ViewFilters } from './ViewFilters';
+import type { RowLooks } from '../workspace/RowLook';
+import type { WorkspaceActions } from '../workspace/useWorkspace';
+import { WorkspaceCharts } from '../workspace/WorkspaceCharts';
+import { WorkspaceLayout } from '../workspace/WorkspaceLayout';
+import { MAX_CHARTED_RUNS, type WorkspaceState } from '../workspace/workspace-state';
 
 /** "12 runs", or with filters "1 run matches" / "3 runs match". */
 function countText(total: number, filtered: boolean): string {
@@ -40,6 +45,7 @@ export function RunsTableView({
   metricNames,
   metricsLoading,
   empty,
+  workspace,
 }: {
   org: string;
   project: string;
@@ -49,6 +55,8 @@ export function RunsTableView({
   metricsLoading: boolean;
   /** What to show when the project has no runs at all. */
   empty: ReactNode;
+  /** Chart the first rows beside the table, with each row's colour, charts toggle and highlight. */
+  workspace?: { state: WorkspaceState; actions: WorkspaceActions };
 }) {
   const navigate = useNavigate();
   const [pages, setPages] = useState<number[]>([0]);
@@ -119,7 +127,55 @@ export function RunsTableView({
     setSelected(ids, on);
   };
 
+  // The charted rows: the table's first, in its order.
+  const charted = useMemo(() => (data.firstPage ?? []).slice(0, MAX_CHARTED_RUNS), [data.firstPage]);
+  const chartedIds = useMemo(() => new Set(charted.map((r) => r.id)), [charted]);
+  const hiddenIds = useMemo(() => new Set(workspace?.state.hidden), [workspace?.state.hidden]);
+  const looks: RowLooks | undefined = workspace && {
+    charted: chartedIds,
+    hidden: hiddenIds,
+    highlight: workspace.state.highlight,
+    onHide: workspace.actions.setRunHidden,
+    onHover: workspace.actions.setHighlight,
+  };
+
   if (!filtered && data.total === 0 && !data.isPlaceholder) return <>{empty}</>;
+
+  const tableBody = data.isPending ? (
+    <Loading label="Loading runs…" />
+  ) : data.error && data.total === undefined ? (
+    <FilterProblem
+      error={data.error}
+      hasJsonFilter={view.filter !== ''}
+      onEdit={() => setJsonOpen(true)}
+      onClear={() => update(view.filter !== '' ? { filter: '' } : NO_FILTERS)}
+      onRetry={data.refetch}
+    />
+  ) : data.total === 0 ? (
+    <Empty title="No runs match these filters">
+      <button type="button" className="secondary" onClick={clearFilters}>
+        Clear filters
+      </button>
+    </Empty>
+  ) : (
+    <>
+      {data.error !== null && <ErrorState error={data.error} onRetry={data.refetch} />}
+      <RunsGrid
+        data={data}
+        columns={columns}
+        sort={view.sort}
+        resetKey={resetKey}
+        selected={selected}
+        onSort={(sort) => update({ sort })}
+        allState={allState}
+        onToggleAll={(on) => setSelected(loadedIds, on)}
+        onToggle={onToggle}
+        onRemoveColumn={(c) => setColumns(view.columns.filter((x) => encodeColumn(x) !== c.id))}
+        onPagesInView={onPagesInView}
+        looks={looks}
+      />
+    </>
+  );
 
   return (
     <div className="runs-view">
@@ -181,39 +237,21 @@ export function RunsTableView({
           </button>
         </span>
       </div>
-      {data.isPending ? (
-        <Loading label="Loading runs…" />
-      ) : data.error && data.total === undefined ? (
-        <FilterProblem
-          error={data.error}
-          hasJsonFilter={view.filter !== ''}
-          onEdit={() => setJsonOpen(true)}
-          onClear={() => update(view.filter !== '' ? { filter: '' } : NO_FILTERS)}
-          onRetry={data.refetch}
+      {workspace && charted.length > 0 ? (
+        <WorkspaceLayout
+          runs={tableBody}
+          charts={
+            <WorkspaceCharts
+              project={project}
+              rows={charted}
+              total={data.total ?? charted.length}
+              state={workspace.state}
+              actions={workspace.actions}
+            />
+          }
         />
-      ) : data.total === 0 ? (
-        <Empty title="No runs match these filters">
-          <button type="button" className="secondary" onClick={clearFilters}>
-            Clear filters
-          </button>
-        </Empty>
       ) : (
-        <>
-          {data.error !== null && <ErrorState error={data.error} onRetry={data.refetch} />}
-          <RunsGrid
-            data={data}
-            columns={columns}
-            sort={view.sort}
-            resetKey={resetKey}
-            selected={selected}
-            onSort={(sort) => update({ sort })}
-            allState={allState}
-            onToggleAll={(on) => setSelected(loadedIds, on)}
-            onToggle={onToggle}
-            onRemoveColumn={(c) => setColumns(view.columns.filter((x) => encodeColumn(x) !== c.id))}
-            onPagesInView={onPagesInView}
-          />
-        </>
+        tableBody
       )}
     </div>
   );

@@ -73,8 +73,12 @@ function read(params: URLSearchParams): RunsView {
   };
 }
 
-function write(view: RunsView): URLSearchParams {
-  const out = new URLSearchParams();
+/** The URL parameters the view owns; write() leaves every other one (the charts' settings) as it is. */
+const VIEW_PARAMS = ['q', 'status', 'tags', 'sort', 'filter', 'col', 'sel', 'view', 'metric', 'agg', 'dir'];
+
+function write(view: RunsView, prev: URLSearchParams): URLSearchParams {
+  const out = new URLSearchParams(prev);
+  for (const name of VIEW_PARAMS) out.delete(name);
   if (view.search) out.set('q', view.search);
   if (view.status.length) out.set('status', view.status.join(','));
   if (view.tags.length) out.set('tags', view.tags.join(','));
@@ -109,7 +113,7 @@ export function useRunsView() {
       const next = { ...before, ...(typeof change === 'function' ? change(before) : change) };
       latest.current = next;
       setPending({ base, view: next });
-      setParams(write(next), { replace: !options.push });
+      setParams((prev) => write(next, prev), { replace: !options.push });
     },
     [base, setParams],
   );

@@ -1,0 +1,92 @@
+import { useMemo } from 'react';
+import type { RunRow } from '@server/api/schemas/runs';
+import { useMetricNames } from '../api/compare-queries';
+import { type ChartRun, RunCharts } from '../charts/RunCharts';
+import { ErrorState, Loading } from '../components/States';
+import { isSystemName } from '../system/system-names';
+import type { WorkspaceActions } from './useWorkspace';
+import { chartedNote, type WorkspaceState } from './workspace-state';
+
+/** The most RUNNING runs whose charts poll for new points (the first in the table's order). */
+const MAX_LIVE_RUNS = 12;
+
+/**
+ * The charts of the runs the table shows (its first rows, in its order): one request for
+ * their metric names, then RunCharts with those names (no per-run lookups), `sys/` series in
+ * their own System section against time. Hidden runs and the highlight are the workspace's.
+ */
+export function WorkspaceCharts({
+  project,
+  rows,
+  total,
+  state,
+  actions,
+}: {
+  project: string;
+  /** The charted rows (at most MAX_CHARTED_RUNS), in the table's order. */
+  rows: readonly RunRow[];
+  /** How many runs match. */
+  total: number;
+  state: WorkspaceState;
+  actions: WorkspaceActions;
+}) {
+  const rowsKey = rows.map((r) => `${r.id}:${r.name}:${r.status}:${r.number}`).join(',');
+  const runs = useMemo<ChartRun[]>(() => {
+    // Only the first few RUNNING runs poll for new points: every live run polls each chart.
+    let live = 0;
+    return rows.map((r) => ({
+      runId: r.id,
+      name: r.name,
+      number: r.number,
+      live: r.status === 'RUNNING' && ++live <= MAX_LIVE_RUNS,
+      forkStep: r.forkStep,
+      createdAt: r.createdAt,
+    }));
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- rowsKey stands for rows
+  }, [rowsKey]);
+  // Sorted: a new sort of the same runs asks nothing again.
+  const ids = useMemo(() => runs.map((r) => r.runId).sort((a, b) => a - b), [runs]);
+  const names = useMetricNames(project, ids, ids.length > 0);
+  const { metricNames, systemNames } = useMemo(() => {
+    const all = names.data ?? [];
+    return { metricNames: all.filter((n) => !isSystemName(n)), systemNames: all.filter(isSystemName) };
+  }, [names.data]);
+  const hidden = useMemo(() => new Set(state.hidden), [state.hidden]);
+  const setHidden = (next: ReadonlySet<number>) => actions.setHidden([...next]);
+  const note = chartedNote(rows.length, total);
+
+  const common = {
+    runs,
+    hiddenRunIds: hidden,
+    onHiddenChange: setHidden,
+    highlightRunId: state.highlight,
+    onHighlight: actions.setHighlight,
+  };
+  return (
+    <>
+      <div className="workspace-charts-head">
+        <h2 id="workspace-charts-title">Charts</h2>
+        {note && (
+          <p className="muted workspace-note" role="status">
+            {note}
+          </p>
+        )}
+      </div>
+      {names.isPending && ids.length > 0 ? (
+        <Loading label="Loading charts…" />
+      ) : names.isError ? (
+        <ErrorState error={names.error} onRetry={() => void names.refetch()} />
+      ) : (
+        <>
+          <RunCharts {...common} names={metricNames} legend />
+          {systemNames.length > 0 && (
+            <section aria-labelledby="workspace-system-title">
+              <h2 id="workspace-system-title">System</h2>
+              <RunCharts {...common} names={systemNames} kind="system" legend={false} paramPrefix="sys" />
+            </section>
+          )}
+        </>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,48 @@
+import { useCallback, useMemo, useState } from 'react';
+import { useSearchParams } from 'react-router';
+import { readHidden, toggleHidden, writeHidden, type WorkspaceState } from './workspace-state';
+
+/** What the table and the charts call to change the workspace. */
+export interface WorkspaceActions {
+  setHidden: (ids: readonly number[]) => void;
+  /** Hides (`hide` true) or shows one run in the charts. */
+  setRunHidden: (runId: number, hide: boolean) => void;
+  setHighlight: (runId: number | null) => void;
+}
+
+/**
+ * The workspace's state (workspace-state.ts) and its setters. Hiding writes the URL's `hide`
+ * (replacing the history entry, other parameters kept) and shows at once from local state
+ * until the router has applied the new URL.
+ */
+export function useWorkspace(): { state: WorkspaceState } & WorkspaceActions {
+  const [params, setParams] = useSearchParams();
+  const urlText = params.get('hide');
+  const [pending, setPending] = useState<{ from: string | null; text: string | null } | null>(null);
+  const text = pending && pending.from === urlText ? pending.text : urlText;
+  const hidden = useMemo(() => readHidden(text), [text]);
+  const [highlight, setHighlight] = useState<number | null>(null);
+
+  const setHidden = useCallback(
+    (ids: readonly number[]) => {
+      const next = writeHidden(ids);
+      setPending({ from: urlText, text: next });
+      setParams(
+        (prev) => {
+          const out = new URLSearchParams(prev);
+          if (next === null) out.delete('hide');
+          else out.set('hide', next);
+          return out;
+        },
+        { replace: true },
+      );
+    },
+    [setParams, urlText],
+  );
+  const setRunHidden = useCallback(
+    (runId: number, hide: boolean) => setHidden(toggleHidden(hidden, runId, hide)),
+    [hidden, setHidden],
+  );
+  const state = useMemo(() => ({ hidden, highlight }), [hidden, highlight]);
+  return { state, setHidden, setRunHidden, setHighlight };
+}
