@@ -9,6 +9,7 @@
  * - A 10,000-run project's table: navigation to the first row, then a re-sort by a metric
  *   column to the new first row. Baseline: navigation to the projects page.
  * - The initial JavaScript of the app in KB gzip (the entry and what it preloads).
+ * - The compare page and the project page with every chart drawn (bench/bench-chart-pages.ts).
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -16,6 +17,7 @@ import zlib from 'node:zlib';
 import type { Page } from 'playwright-core';
 import { launchChromium } from '../test/helpers/browser.js';
 import { quantile } from './bench-stats.js';
+import { benchChartPages, loadChartProjects } from './bench-chart-pages.js';
 
 export interface BrowserBenchInput {
   baseUrl: string;
@@ -34,6 +36,9 @@ export interface BrowserBenchInput {
   runs: number;
   /** The repository root (for ui/dist). */
   root: string;
+  /** BENCH_SCALE: shrinks the chart pages' steps. */
+  scale: number;
+  progress: (line: string) => void;
 }
 
 const ms = (x: number) => `${x.toFixed(0)} ms`;
@@ -47,6 +52,7 @@ export async function benchBrowser(input: BrowserBenchInput, log: (line: string)
     return;
   }
   log(`initial JavaScript: ${initialJsKb(path.join(input.root, 'ui/dist')).toFixed(1)} KB gzip`);
+  const charted = await loadChartProjects(input.baseUrl, input.key, input.scale, input.progress);
   const browser = await launchChromium();
   try {
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
@@ -106,6 +112,11 @@ export async function benchBrowser(input: BrowserBenchInput, log: (line: string)
       `browser, ${input.runs.toLocaleString('en-US')}-run table (page clock): first rows ${ms(median(tableMs))}, re-sort by ${input.sortMetric} ` +
         `${ms(median(sortMs))} (medians of 3) | baseline: projects page ${ms(median(projectsMs))}`,
     );
+    await benchChartPages(
+      page,
+      { baseUrl: input.baseUrl, org: session, compareIds: charted.ids, steps: charted.steps },
+      log,
+    );
     await context.close();
   } finally {
     await browser.close();
@@ -116,14 +127,25 @@ export async function benchBrowser(input: BrowserBenchInput, log: (line: string)
  * Runs in every page before its own scripts: notes (page clock, ms since navigation start)
  * when a chart first reports `aria-busy="false"` (`fig:<label>`), when a table's first row
  * with a link appears (`row`) and when a link with a text appears (`link:<text>`);
- * `readyAt(name)` answers one.
+ * `readyAt(name)` answers one. `allDrawn` is the last time every chart figure on the page
+ * (`figure[aria-busy]`) turned `aria-busy="false"`; `allDrawnNow()` answers how many charts
+ * there are while all are drawn, else 0.
  * `timeSort(label)` clicks the header button named `label…` and resolves with the ms until
  * the first data row changes. Timing inside the page leaves out the test driver's polling.
  */
 const PAGE_CLOCK = `
   window.__marks = {};
   const note = (name) => { if (!(name in window.__marks)) window.__marks[name] = performance.now(); };
+  window.allDrawnNow = () => {
+    const figs = document.querySelectorAll('figure[aria-busy]');
+    for (const f of figs) if (f.getAttribute('aria-busy') !== 'false') return 0;
+    return figs.length;
+  };
+  let drawn = 0;
   new MutationObserver(() => {
+    const now = window.allDrawnNow();
+    if (now > 0 && drawn === 0) window.__marks.allDrawn = performance.now();
+    drawn = now;
     for (const f of document.querySelectorAll('figure[aria-busy="false"]')) note('fig:' + f.getAttribute('aria-label'));
     if (document.querySelector('tbody tr a, [role="row"] a')) note('row');
     for (const a of document.querySelectorAll('main a')) note('link:' + a.textContent.trim());

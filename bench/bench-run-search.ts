@@ -11,7 +11,7 @@ const METRICS = ['loss', 'acc', 'val_loss', 'val_acc', 'grad_norm'];
 const LRS = [1e-4, 3e-4, 1e-3, 3e-3, 1e-2];
 
 /** Creates the project's runs (8 at a time): a config and one line of 5 metrics each. */
-async function loadProject(api: BenchClient, project: string, runs: number): Promise<void> {
+export async function loadSearchProject(api: BenchClient, project: string, runs: number): Promise<void> {
   await runPool(runs, 8, async (i) => {
     const config = { lr: LRS[i % LRS.length], batch: 32 << (i % 3), optimizer: i % 2 ? 'adam' : 'sgd', seed: i };
     const r = await api.json<{ runId: number }>('POST', '/api/runs/create', {
@@ -34,7 +34,7 @@ export async function benchRunSearch(
 ): Promise<number> {
   const project = 'search-bench';
   progress(`creating ${runs.toLocaleString('en-US')} runs with a config and 5 metrics each`);
-  await loadProject(api, project, runs);
+  await loadSearchProject(api, project, runs);
   const url = (filter: unknown, sort: string) =>
     `/api/runs/list?projectName=${project}&limit=50&sort=${encodeURIComponent(sort)}` +
     (filter === undefined ? '' : `&filter=${encodeURIComponent(JSON.stringify(filter))}`);

@@ -2,7 +2,8 @@
  * `npm run bench`: starts the real server on a temp data dir, loads it over HTTP on
  * loopback and prints one line per figure with the baseline measured in the same run.
  * BENCH_SCALE (default 1) shrinks the data sizes for a quick look; BENCH_ONLY=ingest stops
- * each engine's pass after the ingest figures. The same workload then
+ * each engine's pass after the ingest figures; BENCH_ONLY=browser loads only what the
+ * dashboard figures need and prints those (SQLite only). The same workload then
  * runs on PostgreSQL (see bench/postgres.ts) at BENCH_PG_SCALE (default: BENCH_SCALE).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -15,8 +16,8 @@ import { cpuMs, p50p95, quantile, rssMb, timeCalls } from './bench-stats.js';
 import { openStores } from '../src/store/open-stores.js';
 import { benchPostgres } from './postgres.js';
 import { parseMetricLines } from '../src/ingest/lines.js';
-import { benchRunSearch } from './bench-run-search.js';
-import { benchBrowser } from './bench-browser.js';
+import { benchRunSearch, loadSearchProject } from './bench-run-search.js';
+import { benchBrowser, type BrowserBenchInput } from './bench-browser.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const SCALE = Number(process.env.BENCH_SCALE ?? 1);
@@ -139,6 +140,11 @@ async function main(): Promise<void> {
   log(
     `Stepwise benchmark — ${new Date().toISOString()} — ${os.cpus().length} cores, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}, scale ${SCALE}`,
   );
+  if (process.env.BENCH_ONLY === 'browser') {
+    log('\n== Dashboard in Chromium (SQLite, BENCH_ONLY=browser) ==');
+    await browserPass();
+    return;
+  }
   log('\n== SQLite (embedded default) ==');
   await benchBackend({ label: 'SQLite' });
   const pg = await benchPostgres();
@@ -249,14 +255,7 @@ async function benchBackend(backend: Backend): Promise<void> {
     // 1M-point metric: 100 requests × 10,000 lines of one metric.
     const big = n(1_000_000);
     const per = 10_000;
-    progress(`loading a ${fmt(big)}-point series`);
-    const bigRun = await api.json<{ runId: number }>('POST', '/api/runs/create', {
-      runName: 'big',
-      projectName: 'bench',
-    });
-    await runPool(Math.ceil(big / per), 4, (i) =>
-      api.ingest('metrics', bigRun.runId, 'bench', metricBody(i * per, Math.min(per, big - i * per), 1, 'loss')),
-    );
+    const bigRun = await loadBigRun(api, big);
     const whole = await timeCalls(20, () => api.get(`/api/runs/metrics?runId=${bigRun.runId}&logName=loss&limit=2000`));
     const lo = Math.floor(big * 0.45);
     const hi = lo + Math.floor(big * 0.1) - 1;
@@ -268,11 +267,7 @@ async function benchBackend(backend: Backend): Promise<void> {
     );
 
     // Fork create for a parent with 10 points and with the big series.
-    const small = await api.json<{ runId: number }>('POST', '/api/runs/create', {
-      runName: 'small',
-      projectName: 'bench',
-    });
-    await api.ingest('metrics', small.runId, 'bench', metricBody(0, 10, 1, 'loss'));
+    const small = await loadSmallRun(api);
     const forkSmall = await timeCalls(20, () =>
       api.json('POST', '/api/runs/create', { runName: 'f', projectName: 'bench', forkRunId: small.runId, forkStep: 5 }),
     );
@@ -328,22 +323,7 @@ async function benchBackend(backend: Backend): Promise<void> {
     // The dashboard in Chromium over the 1M-point run and the run-search project (SQLite pass).
     if (!backend.urls) {
       progress('opening the dashboard in Chromium');
-      await benchBrowser(
-        {
-          baseUrl: `http://127.0.0.1:${port}`,
-          key: KEY,
-          bigRunId: bigRun.runId,
-          bigPoints: big,
-          smallRunId: small.runId,
-          metric: 'loss',
-          chartProject: 'bench',
-          tableProject: 'search-bench',
-          sortMetric: 'loss',
-          runs: searchRuns,
-          root: ROOT,
-        },
-        log,
-      );
+      await benchBrowser(browserInput(port, bigRun.runId, big, small.runId, searchRuns), log);
     }
 
     // Logs: a run with 1,000,000 lines; pages of 10,000 at the start and the end.
@@ -372,6 +352,76 @@ async function benchBackend(backend: Backend): Promise<void> {
     log(
       `logs, 10,000-line page of a ${fmt(lines)}-line run: first page ${p50p95(first)}; last page ${p50p95(last)} | first page joined and decoded by the client too: ${p50p95(decoded)}`,
     );
+  } finally {
+    api.close();
+    child.kill('SIGTERM');
+    await new Promise((r) => child.once('exit', r));
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+/** 100 requests × 10,000 lines of one metric `loss` in project `bench`. */
+async function loadBigRun(api: BenchClient, big: number): Promise<{ runId: number }> {
+  const per = 10_000;
+  progress(`loading a ${fmt(big)}-point series`);
+  const bigRun = await api.json<{ runId: number }>('POST', '/api/runs/create', {
+    runName: 'big',
+    projectName: 'bench',
+  });
+  await runPool(Math.ceil(big / per), 4, (i) =>
+    api.ingest('metrics', bigRun.runId, 'bench', metricBody(i * per, Math.min(per, big - i * per), 1, 'loss')),
+  );
+  return bigRun;
+}
+
+/** A run of 10 points of `loss` in project `bench`. */
+async function loadSmallRun(api: BenchClient): Promise<{ runId: number }> {
+  const small = await api.json<{ runId: number }>('POST', '/api/runs/create', {
+    runName: 'small',
+    projectName: 'bench',
+  });
+  await api.ingest('metrics', small.runId, 'bench', metricBody(0, 10, 1, 'loss'));
+  return small;
+}
+
+function browserInput(
+  port: number,
+  bigRunId: number,
+  big: number,
+  smallRunId: number,
+  runs: number,
+): BrowserBenchInput {
+  return {
+    baseUrl: `http://127.0.0.1:${port}`,
+    key: KEY,
+    bigRunId,
+    bigPoints: big,
+    smallRunId,
+    metric: 'loss',
+    chartProject: 'bench',
+    tableProject: 'search-bench',
+    sortMetric: 'loss',
+    runs,
+    root: ROOT,
+    scale: SCALE,
+    progress,
+  };
+}
+
+/** BENCH_ONLY=browser: a SQLite server with only the browser figures' data, then those figures. */
+async function browserPass(): Promise<void> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'stepwise-bench-'));
+  const port = freePort();
+  const { child } = await startServer(dataDir, port);
+  const api = new BenchClient(`http://127.0.0.1:${port}`, KEY, 4);
+  try {
+    const big = n(1_000_000);
+    const bigRun = await loadBigRun(api, big);
+    const small = await loadSmallRun(api);
+    const searchRuns = Math.max(1, Math.round(10_000 * SCALE));
+    progress(`creating ${fmt(searchRuns)} runs with a config and 5 metrics each`);
+    await loadSearchProject(api, 'search-bench', searchRuns);
+    await benchBrowser(browserInput(port, bigRun.runId, big, small.runId, searchRuns), log);
   } finally {
     api.close();
     child.kill('SIGTERM');

@@ -32,17 +32,20 @@ export interface ResolvedRun {
 
 /** The plot's height in CSS px unless a panel asks for another. */
 export const PLOT_HEIGHT = 220;
-/** Up to this many runs a chart draws each run's series as it arrives. */
-const PROGRESSIVE_RUNS = 12;
 const intFormat = new Intl.NumberFormat('en-US');
 
+/** Px of a chart's width outside its plot area: the y axis (at least 36) and the right padding (20), chart-options.ts. */
+const NON_PLOT_PX = 56;
+
 /**
- * Points to ask per series: about two per pixel of width, in steps of 250 so a resize rarely
- * refetches; with many runs fewer each, in tiers so hiding a run rarely refetches (more than
- * 25 runs: at most 1,000 each; more than 50: 500, so a chart of 100 runs holds 50,000 points).
+ * Points to ask per series: two per pixel of the plot area (each bucket's lowest and highest,
+ * one bucket per pixel), in steps of 100 so a resize rarely refetches (counting the axis as
+ * plot asked a third more points than a chart can show: 1,000 instead of 800 at 448 px);
+ * with many runs fewer each, in tiers so hiding a run rarely refetches (more than 25 runs: at
+ * most 1,000 each; more than 50: 500, so a chart of 100 runs holds 50,000 points).
  */
 export function seriesLimit(width: number, runs = 1): number {
-  const perPixel = Math.min(MAX_SERIES_LIMIT, Math.max(250, Math.ceil((2 * width) / 250) * 250));
+  const perPixel = Math.min(MAX_SERIES_LIMIT, Math.max(250, Math.ceil((2 * (width - NON_PLOT_PX)) / 100) * 100));
   return runs > 50 ? Math.min(perPixel, 500) : runs > 25 ? Math.min(perPixel, 1000) : perPixel;
 }
 
@@ -131,29 +134,37 @@ export function MetricChart(props: {
         enabled: seen && width > 0,
       })),
   );
-  const arrived = useStableList(queries.map((q) => q.data));
+  const seriesList = useStableList(queries.map((q) => q.data));
   const loading = queries.some((q) => q.isPending && q.fetchStatus !== 'idle');
   const waiting = loading || !seen || width === 0;
-  // Many runs: the chart is drawn once their series are in, not again as each one arrives.
-  const held = useRef(arrived);
-  if (!loading || runs.length <= PROGRESSIVE_RUNS) held.current = arrived;
-  const seriesList = held.current;
   const placeholder = queries.some((q) => q.isPlaceholderData);
   const failed = queries.filter((q) => q.isError && q.data === undefined);
 
-  const model = useMemo(() => {
+  const inputs = useMemo(() => {
     const seriesOf = (runId: number, name: string): MetricSeries | undefined => {
       const r = runs.findIndex((run) => run.runId === runId);
       const n = fetched.indexOf(name);
       return r < 0 || n < 0 ? undefined : seriesList[n * runs.length + r];
     };
-    const inputs = panelInputs(runs, metrics, seriesOf, xMetric);
-    if (inputs.length === 0) return null;
-    return buildModel(inputs, { xMode, smoothing, logScale });
-  }, [runs, seriesList, fetched, metrics, xMetric, xMode, smoothing, logScale]);
+    const series = panelInputs(runs, metrics, seriesOf, xMetric);
+    const count = pointCount(seriesList.slice(0, metrics.length * runs.length));
+    return { series, count, xMode, xMetric };
+  }, [runs, seriesList, fetched, metrics, xMetric, xMode]);
+  // While a first answer is on its way, what is drawn waits: a chart of 12 runs is built once
+  // when their series are in, not once per arriving run (12 models and 12 uPlot instances).
+  // The series stay paired with their runs, so a run shown again keeps the others drawn as
+  // they were until its series arrives. A new x axis applies at once.
+  const [settled, setSettled] = useState(inputs);
+  const newAxis = settled.xMode !== inputs.xMode || settled.xMetric !== inputs.xMetric;
+  if (settled !== inputs && (!loading || newAxis)) setSettled(inputs);
+  const model = useMemo(
+    () =>
+      settled.series.length === 0 ? null : buildModel(settled.series, { xMode: settled.xMode, smoothing, logScale }),
+    [settled, smoothing, logScale],
+  );
 
   // The drawn metrics' points (an x metric that is not drawn is not counted).
-  const count = pointCount(seriesList.slice(0, metrics.length * runs.length));
+  const count = settled.count;
 
   // What the uPlot hooks read when they run (they outlive renders).
   const modelRef = useRef<ChartModel | null>(model);
