@@ -41,12 +41,15 @@ export function Dropdown({
     <div className="popover popover-right" ref={ref}>
       <button
         type="button"
-        className="secondary popover-button"
+        className="secondary popover-button views-button"
         aria-expanded={open}
         aria-controls={open ? id : undefined}
         onClick={() => onOpenChange(!open)}
       >
         {label}
+        <span className="views-caret" aria-hidden="true">
+          ▾
+        </span>
       </button>
       {open && (
         <div className="popover-panel views-panel" id={id} role="dialog" aria-label={panelLabel}>
