@@ -201,6 +201,17 @@ describe('saved views', () => {
       const taken = 'a saved view named "lr 0.1" already exists in this project; choose another name';
       await page.getByRole('dialog', { name: 'Save view' }).getByRole('alert').filter({ hasText: taken }).waitFor();
       expect(await page.getByText(/^View:/).count()).toBe(0);
+      await page.keyboard.press('Escape');
+
+      // Renaming another view to it says the same.
+      await saveView(page, 'all lr');
+      await page.getByText('View: all lr').waitFor();
+      await openViews(page);
+      await viewItem(page, 'all lr').getByRole('button', { name: 'Rename' }).click();
+      await viewsPanel(page).getByLabel('New name').fill('lr 0.1');
+      await viewsPanel(page).getByRole('button', { name: 'Save name' }).click();
+      await viewsPanel(page).getByRole('alert').filter({ hasText: taken }).waitFor();
+      expect(await viewItem(page, 'all lr').count()).toBe(1);
     });
   });
 

@@ -1,7 +1,7 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
-import type { SavedViewHead } from '@server/api/schemas/saved-views';
+import type { SavedViewHead, SavedViewList } from '@server/api/schemas/saved-views';
 import { savedViewQuery, savedViewsQuery } from '../api/saved-view-queries';
 import { applyViewState, sameViewState, toViewState, type ViewState } from './saved-view-state';
 import type { WorkspaceActions } from './useWorkspace';
@@ -26,6 +26,8 @@ export interface WorkspaceViews {
   /** Marks a view as the one the workspace shows (after saving or updating it). */
   setActiveId: (viewId: number | null) => void;
 }
+
+const viewsOf = (answer: SavedViewList) => answer.views;
 
 const storageKey = (org: string, project: string) => `stepwise:view:${org}/${project}`;
 
@@ -66,7 +68,7 @@ export function useWorkspaceViews(
   const client = useQueryClient();
   const [params, setParams] = useSearchParams();
   const enabled = known === true;
-  const list = useQuery({ ...savedViewsQuery(project), enabled, select: (answer) => answer.views });
+  const list = useQuery({ ...savedViewsQuery(project), enabled, select: viewsOf });
   const key = storageKey(org, project);
 
   // Per project: the view shown, and whether the page opened bare and still waits for its default.
@@ -99,16 +101,17 @@ export function useWorkspaceViews(
   // A bare URL: the default view once the list says which (none: the page as it is).
   const waiting = current.bare && known !== false;
   const views = list.data;
+  // undefined until the list has answered (or failed); null: the project has no default.
+  const defaultId = list.isPending ? undefined : (views?.find((v) => v.isDefault)?.id ?? null);
   useEffect(() => {
-    if (!waiting || !enabled || list.isPending) return;
-    const chosen = views?.find((v) => v.isDefault);
-    if (!chosen) {
+    if (!waiting || !enabled || defaultId === undefined) return;
+    if (defaultId === null) {
       setActiveId(null);
       return;
     }
     let cancelled = false;
     client
-      .fetchQuery(savedViewQuery(chosen.id))
+      .fetchQuery(savedViewQuery(defaultId))
       .then((view) => {
         if (cancelled) return;
         if (latestParams.current.size === 0) applyState(view.state, true);
@@ -120,7 +123,7 @@ export function useWorkspaceViews(
     return () => {
       cancelled = true;
     };
-  }, [waiting, enabled, list.isPending, views, client, applyState, setActiveId]);
+  }, [waiting, enabled, defaultId, client, applyState, setActiveId]);
 
   const apply = useCallback(
     async (viewId: number) => {
