@@ -9,27 +9,41 @@ import { LoggingSnippet } from '../projects/LoggingSnippet';
 import { Leaderboard } from '../runs-table/Leaderboard';
 import { RunsTableView } from '../runs-table/RunsTableView';
 import { useRunsView } from '../runs-table/useRunsView';
+import { Loading } from '../components/States';
 import { useWorkspace } from '../workspace/useWorkspace';
+import { useWorkspaceViews } from '../workspace/useWorkspaceViews';
+import { ViewsControl } from '../workspace/ViewsControl';
 import '../runs-table/toolbar.css';
 import '../workspace/workspace.css';
 import './runs-page.css';
 
 /**
  * A project's runs: the workspace (the table to filter, sort, select and compare, with the
- * charts of its first rows beside it) or the leaderboard.
+ * charts of its first rows beside it) or the leaderboard, and its saved views (the default
+ * one applied when the page opens on the project's bare URL).
  */
 export function RunsPage() {
   const { org = '', project = '' } = useParams();
   const session = useSession();
   const own = session.data?.organization.slug ?? org;
   const { view, update } = useRunsView();
-  const { state, setHidden, setRunHidden, setHighlight } = useWorkspace();
-  const actions = useMemo(() => ({ setHidden, setRunHidden, setHighlight }), [setHidden, setRunHidden, setHighlight]);
+  const { state, setHidden, setRunHidden, setHighlight, setLayout } = useWorkspace(org, project);
+  const actions = useMemo(
+    () => ({ setHidden, setRunHidden, setHighlight, setLayout }),
+    [setHidden, setRunHidden, setHighlight, setLayout],
+  );
   const metricNames = useMetricNames(project);
   const projects = useProjects();
+  const known = projects.data?.some((p) => p.name === project);
+  const views = useWorkspaceViews(
+    org,
+    project,
+    own !== org || projects.isError ? false : known,
+    state.layouts,
+    setLayout,
+  );
   if (own !== org) return <ForeignOrganization org={org} own={own} />;
 
-  const known = projects.data?.some((p) => p.name === project);
   const empty = (
     <section className="card empty-project" aria-labelledby="empty-project-title">
       <h2 id="empty-project-title">
@@ -55,6 +69,7 @@ export function RunsPage() {
       </nav>
       <div className="runs-heading">
         <h1>{project}</h1>
+        {known && <ViewsControl project={project} views={views} />}
         <div className="view-switch" role="group" aria-label="View">
           <button
             type="button"
@@ -74,7 +89,9 @@ export function RunsPage() {
           </button>
         </div>
       </div>
-      {view.view === 'leaderboard' ? (
+      {views.opening ? (
+        <Loading label="Opening the project’s default view…" />
+      ) : view.view === 'leaderboard' ? (
         <Leaderboard
           org={org}
           project={project}

@@ -13,7 +13,8 @@ const MAX_LIVE_RUNS = 12;
 /**
  * The charts of the runs the table shows (its first rows, in its order): one request for
  * their metric names, then RunCharts with those names (no per-run lookups), `sys/` series in
- * their own System section against time. Hidden runs and the highlight are the workspace's.
+ * their own System section against time. Hidden runs, the highlight and the panel layouts
+ * are the workspace's.
  */
 export function WorkspaceCharts({
   project,
@@ -78,11 +79,25 @@ export function WorkspaceCharts({
         <ErrorState error={names.error} onRetry={() => void names.refetch()} />
       ) : (
         <>
-          <RunCharts {...common} names={metricNames} legend />
+          <RunCharts
+            {...common}
+            names={metricNames}
+            legend
+            layout={state.layouts.metrics}
+            onLayoutChange={(layout) => actions.setLayout('metrics', layout)}
+          />
           {systemNames.length > 0 && (
             <section aria-labelledby="workspace-system-title">
               <h2 id="workspace-system-title">System</h2>
-              <RunCharts {...common} names={systemNames} kind="system" legend={false} paramPrefix="sys" />
+              <RunCharts
+                {...common}
+                names={systemNames}
+                kind="system"
+                legend={false}
+                paramPrefix="sys"
+                layout={state.layouts.system}
+                onLayoutChange={(layout) => actions.setLayout('system', layout)}
+              />
             </section>
           )}
         </>

@@ -1,9 +1,16 @@
 /**
- * The project workspace's state as plain data (a saved view can store it as JSON): the runs
- * hidden from the charts and the run drawn highlighted. Hidden runs live in the URL's `hide`
- * parameter (the charts' legend reads and writes the same one); the highlight follows the
- * pointer and is never stored.
+ * The project workspace's state as plain data (a saved view stores it as JSON, see
+ * saved-view-state.ts): the runs hidden from the charts, the run drawn highlighted and the
+ * charts' panel layouts. Hidden runs live in the URL's `hide` parameter (the charts' legend
+ * reads and writes the same one); the highlight follows the pointer and is never stored.
  */
+import type { PanelLayout } from '../charts/panel-layout';
+
+/** The panel layouts of the workspace's metric charts and of its System charts. */
+export interface WorkspaceLayouts {
+  metrics: PanelLayout;
+  system: PanelLayout;
+}
 
 /** What the workspace shows beside the runs table. */
 export interface WorkspaceState {
@@ -11,6 +18,7 @@ export interface WorkspaceState {
   hidden: number[];
   /** The run drawn thick and in front while a row or legend entry is hovered; null: none. */
   highlight: number | null;
+  layouts: WorkspaceLayouts;
 }
 
 /** The most runs the workspace charts at once: the table's first rows in its order. */
