@@ -28,8 +28,9 @@ async function openViews(page: Page) {
 }
 
 async function saveView(page: Page, name: string) {
-  await page.getByRole('button', { name: 'Save view', exact: true }).click();
   const form = page.getByRole('dialog', { name: 'Save view' });
+  // The form may still be open (after a refusal): the button would toggle it shut.
+  if ((await form.count()) === 0) await page.getByRole('button', { name: 'Save view', exact: true }).click();
   await form.getByLabel('View name').fill(name);
   await form.getByRole('button', { name: 'Save', exact: true }).click();
 }
