@@ -27,6 +27,12 @@ import { querySeriesBatch, type RunSeries as SeriesRead } from '../../services/s
 
 const Name = Type.String({ maxLength: 1024 });
 const OptName = Type.Optional(Name);
+/** The points per series and the step range of the point reads (metrics and series). */
+const SeriesWindow = {
+  limit: QueryInt(1, 10_000, 2000),
+  stepMin: Type.Optional(QueryInt(0, Number.MAX_SAFE_INTEGER)),
+  stepMax: Type.Optional(QueryInt(0, Number.MAX_SAFE_INTEGER)),
+};
 const LEADERBOARD_DESCRIPTION =
   'Runs of a project ranked by an aggregate of one metric, each with its whole `config`. One answer ' +
   'holds at most STEPWISE_READ_MAX_BYTES bytes (default 64 MB), measured from the stored configs before ' +
@@ -65,9 +71,7 @@ export function registerMetricRoutes(app: App, deps: Deps): void {
           projectName: OptName,
           logName: OptName,
           logGroup: OptName,
-          limit: QueryInt(1, 10_000, 2000),
-          stepMin: Type.Optional(QueryInt(0, Number.MAX_SAFE_INTEGER)),
-          stepMax: Type.Optional(QueryInt(0, Number.MAX_SAFE_INTEGER)),
+          ...SeriesWindow,
         }),
         response: { 200: MetricPoints },
       },
@@ -95,9 +99,7 @@ export function registerMetricRoutes(app: App, deps: Deps): void {
           runIds: Type.String({ minLength: 1, maxLength: 2000 }),
           logName: Type.String({ minLength: 1, maxLength: 1024 }),
           projectName: OptName,
-          limit: QueryInt(1, 10_000, 2000),
-          stepMin: Type.Optional(QueryInt(0, Number.MAX_SAFE_INTEGER)),
-          stepMax: Type.Optional(QueryInt(0, Number.MAX_SAFE_INTEGER)),
+          ...SeriesWindow,
         }),
         response: { 200: SeriesBatch },
       },
