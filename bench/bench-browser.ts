@@ -69,7 +69,7 @@ export async function benchBrowser(input: BrowserBenchInput, log: (line: string)
     const chart = async (url: string) => {
       let bytes = 0;
       const count = (res: import('playwright-core').Response) => {
-        if (res.url().includes('/api/runs/metrics'))
+        if (res.url().includes('/api/runs/metrics') || res.url().includes('/api/runs/series'))
           void res
             .body()
             .then((b) => (bytes += b.length))

@@ -76,7 +76,7 @@ describe('chart panels', () => {
       const lrRequests: string[] = [];
       page.on('request', (req) => {
         const url = new URL(req.url());
-        if (url.pathname === '/api/runs/metrics' && url.searchParams.get('logName') === 'train/lr') {
+        if (url.pathname === '/api/runs/series' && url.searchParams.get('logName') === 'train/lr') {
           lrRequests.push(req.url());
         }
       });

@@ -12,6 +12,7 @@ import { PHONE, withPage } from '../helpers/with-page.js';
 import { createRunHttp, drawn, ingestMetricsHttp, pageWidth, scrollIntoView } from '../helpers/browser-seed.js';
 import { http } from '../helpers/http-client.js';
 import { metricLine, type PyValue } from '../helpers/ingest-api.js';
+import type { SeriesBatch } from '../../src/api/schemas/metrics.js';
 
 const PROJECT = 'charts-demo';
 const STEPS = 5000;
@@ -24,10 +25,14 @@ const T0 = Date.UTC(2026, 0, 12, 8, 0, 0);
 const lossAt = (step: number) => (step === SPIKE_STEP ? SPIKE : 2 * Math.exp(-step / 1500) + 0.05 * Math.sin(step / 7));
 
 interface Point {
-  logName: string;
   step: number;
   value: number | null;
-  valueFlag?: string;
+}
+
+/** The points of a chart's one run in its GET /api/runs/series answer. */
+async function pointsOf(request: Request): Promise<Point[]> {
+  const [series] = ((await (await request.response())!.json()) as SeriesBatch).series;
+  return series!.steps.map((step, i) => ({ step, value: series!.values[i]! }));
 }
 
 const createRun = (base: string, key: string, runName: string, extra: Record<string, unknown> = {}) =>
@@ -46,11 +51,11 @@ async function finish(base: string, key: string, runId: number): Promise<void> {
 
 const figure = (page: Page, logName: string) => page.locator(`figure[aria-label="${logName}"]`);
 
-/** The metrics request of a chart: logName, and whether it asks for a step window. */
+/** The series request of a chart: logName, and whether it asks for a step window. */
 const metricsRequest = (logName: string, windowed: boolean) => (req: Request) => {
   const url = new URL(req.url());
   return (
-    url.pathname === '/api/runs/metrics' &&
+    url.pathname === '/api/runs/series' &&
     url.searchParams.get('logName') === logName &&
     url.searchParams.has('stepMax') === windowed
   );
@@ -121,7 +126,7 @@ describe('run charts', () => {
       const width = (await figure(page, 'train/loss').locator('.u-over').boundingBox())!.width;
       expect(limit).toBeGreaterThanOrEqual(width);
       expect(limit).toBeLessThanOrEqual(4 * width + 500);
-      const points = ((await (await request.response())!.json()) as { metrics: Point[] }).metrics;
+      const points = await pointsOf(request);
       expect(points.length).toBeLessThan(STEPS);
       expect(points.length).toBeLessThanOrEqual(limit);
       expect(points.find((p) => p.step === SPIKE_STEP)?.value).toBe(SPIKE);
@@ -164,7 +169,7 @@ describe('run charts', () => {
       const stepMax = Number(url.searchParams.get('stepMax'));
       expect(stepMax).toBeGreaterThan(stepMin);
       expect(stepMax - stepMin).toBeLessThan(400);
-      const points = ((await (await request.response())!.json()) as { metrics: Point[] }).metrics;
+      const points = await pointsOf(request);
       // Every step of the window, raw.
       expect(points.length).toBe(stepMax - stepMin + 1);
       expect(points.map((p) => p.step)).toEqual(Array.from({ length: points.length }, (_, i) => stepMin + i));
@@ -277,7 +282,7 @@ describe('run charts', () => {
     await withPage(dash, async ({ page }) => {
       const overview = page.waitForRequest(metricsRequest('train/loss', false));
       await signIn(page, dash.base, dash.key, fork.path);
-      const points = ((await (await (await overview).response())!.json()) as { metrics: Point[] }).metrics;
+      const points = await pointsOf(await overview);
       expect(points.some((p) => p.step <= FORK_STEP)).toBe(true);
       expect(points.some((p) => p.step > FORK_STEP)).toBe(true);
       expect(points.some((p) => p.step === SPIKE_STEP)).toBe(false);
@@ -292,7 +297,7 @@ describe('run charts', () => {
       const asked = new Set<string>();
       page.on('request', (req) => {
         const url = new URL(req.url());
-        if (url.pathname === '/api/runs/metrics') asked.add(url.searchParams.get('logName') ?? '');
+        if (url.pathname === '/api/runs/series') asked.add(url.searchParams.get('logName') ?? '');
       });
       await signIn(page, dash.base, dash.key, wide.path);
       await drawn(page, 'layers/000/norm');

@@ -121,7 +121,7 @@ describe('live charts', () => {
       let asked = 0;
       page.on('request', (req) => {
         const p = new URL(req.url()).pathname;
-        if (p === '/api/runs/metrics' || p === '/api/runs/metric-names') asked++;
+        if (p === '/api/runs/metrics' || p === '/api/runs/series' || p === '/api/runs/metric-names') asked++;
       });
       await signIn(page, dash.base, dash.key, path);
       await drawn(page, 'train/loss');

@@ -13,13 +13,26 @@ import { comparisonUrl, runUrl } from '../../services/run-urls.js';
 import type { App } from '../app-types.js';
 import { ctxOf } from '../hooks/auth-hook.js';
 import { QueryInt, RunId, RunNarrowingQuery, StringEnum } from '../schema-helpers.js';
-import { MetricNames, MetricPoints, Statistics } from '../schemas/metrics.js';
+import { MetricNames, MetricPoints, SeriesBatch, Statistics, type RunSeries } from '../schemas/metrics.js';
 import { Compare, Leaderboard } from '../schemas/rankings.js';
 import { itemMembers, jsonPieces, jsonStream, objectMembers, sendJsonBuffer, sendJsonStream } from '../sliced-json.js';
-import { compareRowView, leaderboardRowView, metricPointViews, metricStatsView } from '../views/metric-view.js';
+import {
+  compareRowView,
+  leaderboardRowView,
+  metricPointViews,
+  metricStatsView,
+  runSeriesView,
+} from '../views/metric-view.js';
+import { querySeriesBatch, type RunSeries as SeriesRead } from '../../services/series-reads.js';
 
 const Name = Type.String({ maxLength: 1024 });
 const OptName = Type.Optional(Name);
+/** The points per series and the step range of the point reads (metrics and series). */
+const SeriesWindow = {
+  limit: QueryInt(1, 10_000, 2000),
+  stepMin: Type.Optional(QueryInt(0, Number.MAX_SAFE_INTEGER)),
+  stepMax: Type.Optional(QueryInt(0, Number.MAX_SAFE_INTEGER)),
+};
 const LEADERBOARD_DESCRIPTION =
   'Runs of a project ranked by an aggregate of one metric, each with its whole `config`. One answer ' +
   'holds at most STEPWISE_READ_MAX_BYTES bytes (default 64 MB), measured from the stored configs before ' +
@@ -58,9 +71,7 @@ export function registerMetricRoutes(app: App, deps: Deps): void {
           projectName: OptName,
           logName: OptName,
           logGroup: OptName,
-          limit: QueryInt(1, 10_000, 2000),
-          stepMin: Type.Optional(QueryInt(0, Number.MAX_SAFE_INTEGER)),
-          stepMax: Type.Optional(QueryInt(0, Number.MAX_SAFE_INTEGER)),
+          ...SeriesWindow,
         }),
         response: { 200: MetricPoints },
       },
@@ -68,6 +79,39 @@ export function registerMetricRoutes(app: App, deps: Deps): void {
     async (request, reply) => {
       const { series, total } = await queryMetrics(ctxOf(deps, request), request.query);
       return sendJsonStream(reply, jsonStream<MetricPoints>({ metrics: itemMembers(metricPointViews(series)), total }));
+    },
+  );
+
+  app.get(
+    '/api/runs/series',
+    {
+      schema: {
+        description:
+          `One metric's effective points in up to ${MAX_COMPARE_RUNS} runs (each with its fork lineage), one ` +
+          'series per run in the order of `runIds`, as columns (`steps`, `times` in epoch ms, `values`; a ' +
+          'non-finite value is null with its kind in `flags` under its index). Each series is sampled to ' +
+          '`limit` (default 2000) points as GET /api/runs/metrics samples it; `total` counts its points in the ' +
+          'step range before sampling and `sampled` says it holds fewer. A run that is not in the organization ' +
+          '(or not in `projectName`) is a 404. The answer holds at most STEPWISE_READ_MAX_POINTS points, ' +
+          'counted before anything is sent as, per run, the smaller of `limit` and its points in the range: ' +
+          'more is refused with 400 `RESULT_TOO_LARGE`. Streamed (chunked, without Content-Length).',
+        querystring: Type.Object({
+          runIds: Type.String({ minLength: 1, maxLength: 2000 }),
+          logName: Type.String({ minLength: 1, maxLength: 1024 }),
+          projectName: OptName,
+          ...SeriesWindow,
+        }),
+        response: { 200: SeriesBatch },
+      },
+    },
+    async (request, reply) => {
+      const { logName } = request.query;
+      const runIds = parseRunIds(request.query.runIds, MAX_COMPARE_RUNS);
+      const reads = await querySeriesBatch(ctxOf(deps, request), { ...request.query, runIds });
+      return sendJsonStream(
+        reply,
+        jsonStream<SeriesBatch>({ logName, series: itemMembers(seriesViews(reads, logName)) }),
+      );
     },
   );
 
@@ -174,4 +218,9 @@ export function registerMetricRoutes(app: App, deps: Deps): void {
       return { projectName, metricNames: names };
     },
   );
+}
+
+/** Each run's series as GET /api/runs/series answers it, read one run at a time as the answer is sent. */
+async function* seriesViews(reads: readonly SeriesRead[], logName: string): AsyncIterable<RunSeries[]> {
+  for (const r of reads) yield [runSeriesView(r.runId, logName, r.total, await r.points())];
 }

@@ -48,3 +48,26 @@ export type Statistics = Static<typeof Statistics>;
 /** The answer of GET /api/runs/metric-names. */
 export const MetricNames = Type.Object({ projectName: Type.String(), metricNames: Type.Array(Type.String()) });
 export type MetricNames = Static<typeof MetricNames>;
+
+/**
+ * One run's series in GET /api/runs/series, as columns: `steps`, `times` (epoch ms) and
+ * `values` of the same length, ordered by step; a non-finite value is null in `values` and
+ * its kind ("NaN", "Infinity", "-Infinity") is in `flags` under its index (absent when every
+ * value is finite). `total`: the points in the step range before sampling; `sampled`: the
+ * series holds fewer points than that.
+ */
+export const RunSeries = Type.Object({
+  runId: Type.Integer(),
+  logGroup: Type.String(),
+  total: Type.Integer(),
+  sampled: Type.Boolean(),
+  steps: Type.Array(Type.Integer()),
+  times: Type.Array(Type.Number()),
+  values: Type.Array(Num),
+  flags: Type.Optional(Type.Record(Type.String(), Type.String())),
+});
+export type RunSeries = Static<typeof RunSeries>;
+
+/** The answer of GET /api/runs/series: one metric's series of each asked run, in the asked order. */
+export const SeriesBatch = Type.Object({ logName: Type.String(), series: Type.Array(RunSeries) });
+export type SeriesBatch = Static<typeof SeriesBatch>;

@@ -3,7 +3,7 @@ import { iso } from '../../domain/iso.js';
 import { logGroupOf } from '../../domain/log-group.js';
 import type { ComparedRun, RankedRunRow } from '../../services/metric-rankings.js';
 import { runUrl } from '../../services/run-urls.js';
-import type { MetricPoint, MetricStats } from '../schemas/metrics.js';
+import type { MetricPoint, MetricStats, RunSeries } from '../schemas/metrics.js';
 import type { CompareRow, CompareStats, LeaderboardRow } from '../schemas/rankings.js';
 import type { MetricSummary } from '../schemas/runs.js';
 import { RawJson, type WithRawJson } from '../sliced-json.js';
@@ -90,3 +90,31 @@ export const compareRowView = (
   stats: compareStatsView(summary),
   config: new RawJson(config ?? 'null'),
 });
+
+/** A run's points of one metric as columns, as GET /api/runs/series answers them. */
+export function runSeriesView(
+  runId: number,
+  logName: string,
+  total: number,
+  points: readonly StoredPoint[],
+): RunSeries {
+  const view: RunSeries = {
+    runId,
+    logGroup: logGroupOf(logName),
+    total,
+    sampled: points.length < total,
+    steps: points.map((p) => p.step),
+    times: points.map((p) => p.time),
+    values: points.map((p) => p.value),
+  };
+  const flags: Record<string, string> = {};
+  let flagged = false;
+  points.forEach((p, i) => {
+    if (p.flag !== null) {
+      flags[i] = p.flag;
+      flagged = true;
+    }
+  });
+  if (flagged) view.flags = flags;
+  return view;
+}

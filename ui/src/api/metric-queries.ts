@@ -1,10 +1,11 @@
 /**
  * The charts' data: a run's project and start (run details), the metric names of runs
  * (`GET /api/runs/metric-names`, which sees a fork's inherited metrics too) and sampled
- * metric series (`GET /api/runs/metrics`). A live series fetches only its tail on each poll.
+ * metric series: one metric of a chart's finished runs in one request (`GET /api/runs/series`),
+ * a live run's series on its own (`GET /api/runs/metrics`), fetching only its tail on each poll.
  */
 import { keepPreviousData, queryOptions, useQueries, type QueryClient, type QueryKey } from '@tanstack/react-query';
-import type { MetricNames, MetricPoint, MetricPoints } from '@server/api/schemas/metrics';
+import type { MetricNames, MetricPoint, MetricPoints, RunSeries, SeriesBatch } from '@server/api/schemas/metrics';
 import { apiGet } from './client';
 import { runDetailsQuery } from './run-queries';
 
@@ -155,16 +156,128 @@ async function fetchSeries(
   };
 }
 
-/** The series of several runs for one chart; live ones poll their tail every few seconds. */
-export function useMetricSeriesList(requests: readonly SeriesRequest[]) {
-  return useQueries({
-    queries: requests.map((r) => ({
-      ...metricSeriesQuery(r),
-      enabled: r.enabled,
-      refetchInterval: r.live && r.poll && r.enabled ? LIVE_CHARTS_MS : false,
-      refetchIntervalInBackground: false,
-      // A new zoom window keeps the overview on screen until its own points arrive.
+/** The most runs one `GET /api/runs/series` request names (docs/api.md §4.10). */
+export const MAX_BATCH_RUNS = 100;
+
+/** What to ask for one metric of several runs: the same limit and step range for each. */
+export interface BatchRequest {
+  /** Ascending, so the order the runs are shown in does not change the key. */
+  runIds: readonly number[];
+  logName: string;
+  limit: number;
+  stepMin?: number;
+  stepMax?: number;
+}
+
+/** A `GET /api/runs/series` answer's series as the charts hold it. */
+function fromColumns(s: RunSeries): MetricSeries {
+  const flags = s.values.map((v, i) => (v === null ? (s.flags?.[i] ?? 'NaN') : undefined));
+  return { steps: s.steps, times: s.times, values: s.values, flags, appended: 0, total: s.total };
+}
+
+/**
+ * `GET /api/runs/series`: one metric of several runs in one request, each run's series sampled
+ * to `b.limit` points, by run id.
+ */
+export const seriesBatchQuery = (b: BatchRequest) =>
+  queryOptions({
+    queryKey: ['metric-series-batch', b.runIds, b.logName, b.limit, b.stepMin ?? null, b.stepMax ?? null],
+    queryFn: ({ signal }) =>
+      apiGet<SeriesBatch>(
+        '/api/runs/series',
+        { runIds: b.runIds, logName: b.logName, limit: b.limit, stepMin: b.stepMin, stepMax: b.stepMax },
+        signal,
+      ).then((answer) => new Map(answer.series.map((s) => [s.runId, fromColumns(s)]))),
+    staleTime: 5 * 60_000,
+    gcTime: 5 * 60_000,
+    structuralSharing: false,
+  });
+
+/** One request's series as a chart reads it, whichever query holds it. */
+export interface SeriesState {
+  data: MetricSeries | undefined;
+  /** No series to draw yet and one is on its way. */
+  loading: boolean;
+  /** What is held is an earlier key's (another zoom window or run list). */
+  isPlaceholderData: boolean;
+  isError: boolean;
+  error: Error | null;
+  /** Asks again; the runs of one batch share it. */
+  refetch: () => unknown;
+}
+
+/** Groups the finished runs' requests by metric (at most MAX_BATCH_RUNS runs a batch). */
+function batchesOf(requests: readonly SeriesRequest[]): BatchRequest[] {
+  const byName = new Map<string, SeriesRequest[]>();
+  for (const r of requests) {
+    if (r.live) continue;
+    const list = byName.get(r.logName) ?? [];
+    list.push(r);
+    byName.set(r.logName, list);
+  }
+  const batches: BatchRequest[] = [];
+  for (const [logName, list] of byName) {
+    const runIds = [...new Set(list.map((r) => r.runId))].sort((a, b) => a - b);
+    const { limit, stepMin, stepMax } = list[0]!;
+    for (let i = 0; i < runIds.length; i += MAX_BATCH_RUNS) {
+      batches.push({ runIds: runIds.slice(i, i + MAX_BATCH_RUNS), logName, limit, stepMin, stepMax });
+    }
+  }
+  return batches;
+}
+
+/**
+ * The series of several runs for one chart, one state per request in order: a metric's
+ * finished runs come in one batch request; live runs each fetch their own and poll their tail
+ * every few seconds. Requests of one chart share limit, step range and `enabled`.
+ */
+export function useMetricSeriesList(requests: readonly SeriesRequest[]): SeriesState[] {
+  const enabled = requests.some((r) => r.enabled);
+  const batches = batchesOf(requests);
+  const liveOnes = requests.filter((r) => r.live);
+  const batchResults = useQueries({
+    queries: batches.map((b) => ({
+      ...seriesBatchQuery(b),
+      enabled,
+      // A new zoom window or run list keeps what is drawn until its own points arrive.
       placeholderData: keepPreviousData,
     })),
+  });
+  const liveResults = useQueries({
+    queries: liveOnes.map((r) => ({
+      ...metricSeriesQuery(r),
+      enabled: r.enabled,
+      refetchInterval: r.poll && r.enabled ? LIVE_CHARTS_MS : false,
+      refetchIntervalInBackground: false,
+      placeholderData: keepPreviousData,
+    })),
+  });
+  let nextLive = 0;
+  return requests.map((r) => {
+    if (r.live) {
+      const q = liveResults[nextLive++]!;
+      const state: SeriesState = {
+        data: q.data,
+        loading: q.isPending && q.fetchStatus !== 'idle',
+        isPlaceholderData: q.isPlaceholderData,
+        isError: q.isError,
+        error: q.error,
+        refetch: q.refetch,
+      };
+      return state;
+    }
+    const at = batches.findIndex((b) => b.logName === r.logName && b.runIds.includes(r.runId));
+    const q = batchResults[at]!;
+    const data = q.data?.get(r.runId);
+    const fetching = q.fetchStatus !== 'idle';
+    return {
+      data,
+      // A run shown again waits for its series while the others stay drawn (placeholder batch).
+      loading: fetching && (q.isPending || (q.isPlaceholderData && data === undefined)),
+      isPlaceholderData: q.isPlaceholderData,
+      isError: q.isError,
+      error: q.error,
+      refetch: q.refetch,
+    };
   });
 }

@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
-import { MAX_SERIES_LIMIT, useMetricSeriesList, type MetricSeries } from '../api/metric-queries';
+import { MAX_SERIES_LIMIT, useMetricSeriesList, type MetricSeries, type SeriesState } from '../api/metric-queries';
 import { ErrorState } from '../components/States';
 import { downloadCsv, downloadPng } from './chart-export';
 import { applyHighlight, seriesLooks, type SeriesLook } from './chart-highlight';
@@ -135,7 +135,7 @@ export function MetricChart(props: {
       })),
   );
   const seriesList = useStableList(queries.map((q) => q.data));
-  const loading = queries.some((q) => q.isPending && q.fetchStatus !== 'idle');
+  const loading = queries.some((q) => q.loading);
   const waiting = loading || !seen || width === 0;
   const placeholder = queries.some((q) => q.isPlaceholderData);
   const failed = queries.filter((q) => q.isError && q.data === undefined);
@@ -371,7 +371,7 @@ export function MetricChart(props: {
         {!showPlot && (
           <div className="chart-state">
             {allFailed ? (
-              <ErrorState error={failed[0]!.error} onRetry={() => failed.forEach((q) => void q.refetch())} />
+              <ErrorState error={failed[0]!.error} onRetry={() => retry(failed)} />
             ) : metrics.length === 0 ? (
               <p className="muted">No metrics yet: choose some in its settings</p>
             ) : model && model.points === 0 && !waiting && !placeholder ? (
@@ -388,17 +388,18 @@ export function MetricChart(props: {
       {failed.length > 0 && !allFailed && (
         <p className="chart-warning" role="alert">
           {failed.length} of {queries.length} runs could not be loaded: {failed[0]!.error?.message}{' '}
-          <button
-            type="button"
-            className="secondary chart-button"
-            onClick={() => failed.forEach((q) => void q.refetch())}
-          >
+          <button type="button" className="secondary chart-button" onClick={() => retry(failed)}>
             Try again
           </button>
         </p>
       )}
     </figure>
   );
+}
+
+/** Asks again for each failed query once (the runs of one batch share it). */
+function retry(failed: readonly SeriesState[]): void {
+  for (const refetch of new Set(failed.map((q) => q.refetch))) void refetch();
 }
 
 /** The series' points in the step range (`total`) and those held to draw (fewer: a sample). */

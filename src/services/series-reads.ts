@@ -1,0 +1,66 @@
+import type { LineageLink, MetricPoint } from '../domain/types.js';
+import { badRequest, notFound, resultTooLarge } from '../errors.js';
+import { type Ctx, MAX_LINEAGE_DEPTH } from './context.js';
+
+export interface SeriesBatchQuery {
+  runIds: readonly number[];
+  logName: string;
+  projectName?: string;
+  limit: number;
+  stepMin?: number;
+  stepMax?: number;
+}
+
+/** One run's series of the metric: its points in the range before sampling, and the read of the sample. */
+export interface RunSeries {
+  runId: number;
+  total: number;
+  points: () => Promise<MetricPoint[]>;
+}
+
+/**
+ * One metric of several runs (each with its fork lineage), in the order of `runIds`, sampled
+ * to `limit` points each exactly as queryMetrics samples one run's series. Every run must be
+ * in the caller's organization (and in `projectName` when given), else NOT_FOUND. Rejects
+ * with RESULT_TOO_LARGE when the answer would hold more than config.readMaxPoints points (per
+ * run min(limit, its points in range), summed before any point is read), so the caller may
+ * stream the answer; a run without the metric answers no points and total 0.
+ */
+export async function querySeriesBatch(ctx: Ctx, q: SeriesBatchQuery): Promise<RunSeries[]> {
+  const stepMin = q.stepMin ?? 0;
+  const stepMax = q.stepMax ?? Number.MAX_SAFE_INTEGER;
+  if (stepMin > stepMax) throw badRequest('stepMin must not be greater than stepMax');
+  const { metadata, series, config } = ctx.deps;
+  const heads = new Map((await metadata.listRunHeads(ctx.principal.orgId, q.runIds)).map((r) => [r.id, r]));
+  for (const runId of q.runIds) {
+    const run = heads.get(runId);
+    if (!run) throw notFound(`run ${runId} not found`);
+    if (q.projectName !== undefined && run.projectName !== q.projectName)
+      throw notFound(`run ${runId} not found in project ${q.projectName}`);
+  }
+  const read = { logNames: [q.logName], stepMin, stepMax, limit: q.limit };
+  const lineages: LineageLink[][] = [];
+  let asked = 0;
+  for (const runId of q.runIds) {
+    const lineage = await metadata.getLineage(ctx.principal.orgId, runId, MAX_LINEAGE_DEPTH);
+    lineages.push(lineage);
+    asked += await series.countMetricPoints(lineage, read, config.readMaxPoints - asked);
+    if (asked > config.readMaxPoints) {
+      throw resultTooLarge(
+        `this read would answer more than ${config.readMaxPoints} points (limit ${q.limit} applies to each run); ` +
+          'ask for fewer runIds, a lower limit, or a narrower stepMin/stepMax',
+      );
+    }
+  }
+  const whole = { ...read, limit: Number.MAX_SAFE_INTEGER };
+  return Promise.all(
+    q.runIds.map(async (runId, i) => {
+      const lineage = lineages[i]!;
+      return {
+        runId,
+        total: await series.countMetricPoints(lineage, whole),
+        points: async () => (await series.queryMetrics(lineage, read))[0]?.points ?? [],
+      };
+    }),
+  );
+}
