@@ -151,6 +151,20 @@ describe('the project workspace', () => {
     });
   });
 
+  it('charts a metric a running run starts logging while the page is open', async () => {
+    const project = 'live-names';
+    const run = await createRunHttp(dash.base, dash.key, { runName: 'live-run', projectName: project });
+    await ingestMetricsHttp(dash.base, dash.key, run.runId, project, [metricLine(0, { 'train/loss': 1 })]);
+    const org = run.path.split('/')[2]!;
+    await withPage(dash, { ...DESKTOP, signIn: `/o/${org}/projects/${project}` }, async ({ page }) => {
+      await drawn(page, 'train/loss');
+      expect(await page.locator('figure[aria-label="val/new"]').count()).toBe(0);
+      await ingestMetricsHttp(dash.base, dash.key, run.runId, project, [metricLine(1, { 'val/new': 0.5 })]);
+      // The names of a RUNNING run's charts are asked again every few seconds.
+      await drawn(page, 'val/new');
+    });
+  });
+
   it('switches between runs and charts on a phone without sideways scroll', async () => {
     await withPage(dash, { ...PHONE, signIn: projectPath }, async ({ page }) => {
       await page.getByRole('link', { name: nameOf(RUNS), exact: true }).waitFor();

@@ -6,7 +6,7 @@
 import { keepPreviousData, queryOptions, useQueries, useQuery } from '@tanstack/react-query';
 import type { Compare } from '@server/api/schemas/rankings';
 import { apiGet } from './client';
-import { metricNamesQuery } from './metric-queries';
+import { LIVE_CHARTS_MS, metricNamesQuery } from './metric-queries';
 import type { RunDetails } from '@server/api/schemas/runs';
 import { LIVE_DETAILS_MS, runDetailsQuery } from './run-queries';
 
@@ -33,10 +33,13 @@ export function useRunsDetails(runIds: readonly number[]) {
 }
 
 /** The distinct metric names the runs have (sorted), at most 1,000. */
-export function useMetricNames(projectName: string, runIds: readonly number[], enabled: boolean) {
+export function useMetricNames(projectName: string, runIds: readonly number[], enabled: boolean, live = false) {
   return useQuery({
     ...metricNamesQuery(projectName, runIds, 1000),
     enabled: enabled && runIds.length > 0,
+    // While a run is RUNNING it may start logging a metric: asked again, as its points are.
+    refetchInterval: live ? LIVE_CHARTS_MS : false,
+    refetchIntervalInBackground: false,
   });
 }
 

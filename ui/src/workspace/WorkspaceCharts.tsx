@@ -47,7 +47,12 @@ export function WorkspaceCharts({
   }, [rowsKey]);
   // Sorted: a new sort of the same runs asks nothing again.
   const ids = useMemo(() => runs.map((r) => r.runId).sort((a, b) => a - b), [runs]);
-  const names = useMetricNames(project, ids, ids.length > 0);
+  const names = useMetricNames(
+    project,
+    ids,
+    ids.length > 0,
+    runs.some((r) => r.live),
+  );
   const { metricNames, systemNames } = useMemo(() => {
     const all = names.data ?? [];
     return { metricNames: all.filter((n) => !isSystemName(n)), systemNames: all.filter(isSystemName) };
