@@ -11,6 +11,7 @@ import { chunksMigration } from './008-chunks/schema.js';
 import { userAdminMigration } from './009-user-admin.js';
 import { sessionKeyIndexMigration } from './010-session-key-index.js';
 import { savedViewsMigration } from './011-saved-views.js';
+import { runsActivityIndexMigration } from './012-runs-activity-index.js';
 
 /** Numbered, forward-only migrations; `{{name}}` markers are filled from the dialect. */
 export const MIGRATIONS: readonly { version: number; sql: string }[] = [
@@ -25,6 +26,7 @@ export const MIGRATIONS: readonly { version: number; sql: string }[] = [
   { version: 9, sql: userAdminMigration },
   { version: 10, sql: sessionKeyIndexMigration },
   { version: 11, sql: savedViewsMigration },
+  { version: 12, sql: runsActivityIndexMigration },
 ];
 
 function render(sql: string, db: SqlDb): string {
