@@ -74,8 +74,10 @@ export async function copy(args: readonly string[], out: (line: string) => void)
   const batchRows = Number(option(args, 'batch-rows') ?? 2000);
   if (!Number.isInteger(batchRows) || batchRows < 1) throw new ConfigError('--batch-rows must be a positive integer');
   if (blobUrl !== undefined && !/^s3:\/\/[^/?#]+/i.test(blobUrl)) throw new ConfigError(`--to-blob-url: ${USAGE}`);
-  const { openEmbeddedCopy } = await import('../store/copy/embedded-copy.js');
-  const job = await openEmbeddedCopy(dataDir, databaseUrl);
+  const { openEmbeddedCopy, CopyRefused } = await import('../store/copy/embedded-copy.js');
+  const job = await openEmbeddedCopy(dataDir, databaseUrl).catch((err: unknown) => {
+    throw err instanceof CopyRefused ? new ConfigError(err.message) : err;
+  });
   try {
     for (const t of job.unknownTables) out(`warning: table ${t} is not in the target's schema: not copied`);
     const bar = new ProgressBar('rows ', job.totalRows);

@@ -34,6 +34,7 @@ export async function restore(args: readonly string[], out: (line: string) => vo
     return 0;
   } catch (err) {
     for (const name of fs.readdirSync(dataDir)) fs.rmSync(path.join(dataDir, name), { recursive: true, force: true });
-    throw err;
+    if (err instanceof ConfigError) throw err;
+    throw new ConfigError(`cannot restore ${file}: ${err instanceof Error ? err.message : String(err)}`);
   }
 }

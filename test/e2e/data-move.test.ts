@@ -57,7 +57,14 @@ describe('backup and restore', () => {
     let stop = false;
     const writer = (async () => {
       while (!stop) {
-        const res = await ingestHttp(original.baseUrl, original.key, 'metrics', runId, 'bk', metricsBody(NAMES, acked, acked + 500));
+        const res = await ingestHttp(
+          original.baseUrl,
+          original.key,
+          'metrics',
+          runId,
+          'bk',
+          metricsBody(NAMES, acked, acked + 500),
+        );
         expect(res.status).toBe(200);
         acked += 500;
       }
@@ -116,7 +123,10 @@ describe('backup and restore', () => {
 describe.skipIf(postgresTestUrl() === undefined)('copy into PostgreSQL + S3', () => {
   let s3: S3TestServer;
   let database: { url: string; drop: () => Promise<void> };
-  const s3Env = { AWS_ACCESS_KEY_ID: S3_CREDENTIALS.accessKeyId, AWS_SECRET_ACCESS_KEY: S3_CREDENTIALS.secretAccessKey };
+  const s3Env = {
+    AWS_ACCESS_KEY_ID: S3_CREDENTIALS.accessKeyId,
+    AWS_SECRET_ACCESS_KEY: S3_CREDENTIALS.secretAccessKey,
+  };
   beforeAll(async () => {
     s3 = await startS3TestServer();
     database = await emptyPostgresUrl();
@@ -130,24 +140,41 @@ describe.skipIf(postgresTestUrl() === undefined)('copy into PostgreSQL + S3', ()
     const original = await serve([]);
     const parent = await createRun(original, { projectName: 'mv', runName: 'parent', config: '{"lr": 0.1}' });
     await ingestSteps(original, parent, 'mv', NAMES, 0, 400_000, 20_000);
-    const child = await createRun(original, { projectName: 'mv', runName: 'fork', forkRunId: parent, forkStep: 200_000 });
+    const child = await createRun(original, {
+      projectName: 'mv',
+      runName: 'fork',
+      forkRunId: parent,
+      forkStep: 200_000,
+    });
     await ingestSteps(original, child, 'mv', NAMES, 200_001, 300_001, 20_000);
     const sums = await addLinesAndFiles(original, parent, 'mv', 500, 4);
     await addLinesAndFiles(original, child, 'mv', 100, 2);
     const before = await acceptanceReads(original, 'mv');
     await original.stop({ keepData: true });
 
-    const args = ['copy', '--data', original.dataDir, '--to-database-url', database.url, '--to-blob-url', s3.blobUrl('moved')];
-    const killed = await cliKilledWhen([...args, '--batch-rows', '100'], /metric_chunks:series/, s3Env);
-    expect(killed).toMatch(/metric_chunks/);
+    const args = [
+      'copy',
+      '--data',
+      original.dataDir,
+      '--to-database-url',
+      database.url,
+      '--to-blob-url',
+      s3.blobUrl('moved'),
+    ];
+    // Killed once about half of the metric chunks (1,000,000 / 128 points each) are in.
     const db = new pg.Client({ connectionString: database.url });
     await db.connect();
+    const chunks = async () => {
+      const exists = await db.query<{ yes: boolean }>("SELECT to_regclass('metric_chunks') IS NOT NULL AS yes");
+      if (!exists.rows[0]!.yes) return 0;
+      return Number((await db.query<{ n: string }>('SELECT COUNT(*) AS n FROM metric_chunks')).rows[0]!.n);
+    };
     try {
-      const done = await db.query("SELECT item FROM copy_progress WHERE item = 'complete'");
-      expect(done.rowCount).toBe(0);
-      const chunks = await db.query<{ n: string }>('SELECT COUNT(*) AS n FROM metric_chunks');
-      expect(Number(chunks.rows[0]!.n)).toBeGreaterThan(0);
-      expect(Number(chunks.rows[0]!.n)).toBeLessThan(1_000_000 / 128);
+      await cliKilledWhen([...args, '--batch-rows', '50'], async () => (await chunks()) >= 3500, s3Env);
+      expect((await db.query("SELECT item FROM copy_progress WHERE item = 'complete'")).rowCount).toBe(0);
+      const copiedBefore = await chunks();
+      expect(copiedBefore).toBeGreaterThanOrEqual(3500);
+      expect(copiedBefore).toBeLessThan(1_000_000 / 128);
     } finally {
       await db.end();
     }
@@ -160,6 +187,17 @@ describe.skipIf(postgresTestUrl() === undefined)('copy into PostgreSQL + S3', ()
     expect(copied.stdout).toMatch(/^ok +blob /m);
     expect(copied.stdout).toMatch(/verification ok/);
     expect(copied.stdout).not.toMatch(/MISMATCH/);
+
+    // Run again, the finished copy only verifies; a copy from elsewhere is refused.
+    const again = await cli(args, s3Env);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stdout).toMatch(/verification ok/);
+    const elsewhere = tmp('stepwise-elsewhere-');
+    dirs.push(elsewhere);
+    fs.cpSync(original.dataDir, elsewhere, { recursive: true });
+    const other = await cli(['copy', '--data', elsewhere, '--to-database-url', database.url], s3Env);
+    expect(other.code).toBe(2);
+    expect(other.stderr).toMatch(/holds a copy from/);
 
     const copy = await serve(['--database-url', database.url, '--blob-url', s3.blobUrl('moved')], {
       key: original.key,
@@ -175,5 +213,7 @@ describe.skipIf(postgresTestUrl() === undefined)('copy into PostgreSQL + S3', ()
     expect(next.status, JSON.stringify(next.body)).toBe(200);
     expect(next.body.runId).toBe(child + 1);
     expect(next.body.number).toBe(3);
+    await ingestSteps(copy, next.body.runId as number, 'mv', NAMES, 0, 10);
+    await addLinesAndFiles(copy, next.body.runId as number, 'mv', 3, 1);
   });
 });

@@ -28,21 +28,33 @@ export async function cli(
   }
 }
 
-/** Starts `stepwise <args>` and SIGKILLs it once its stderr matches `when`; resolves with that stderr. */
-export function cliKilledWhen(args: readonly string[], when: RegExp, env: Record<string, string> = {}): Promise<string> {
+/**
+ * Starts `stepwise <args>` and SIGKILLs it as soon as `until()` (asked every 20 ms) is true;
+ * resolves with its stderr, rejects when it exits before.
+ */
+export function cliKilledWhen(
+  args: readonly string[],
+  until: () => Promise<boolean>,
+  env: Record<string, string> = {},
+): Promise<string> {
   const child = spawn(process.execPath, [path.join(REPO_ROOT, 'bin/stepwise.js'), ...args], {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   let stderr = '';
-  return new Promise((resolve, reject) => {
-    child.stderr.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString();
-      if (when.test(stderr) && child.exitCode === null) child.kill('SIGKILL');
-    });
-    child.once('exit', (code, signal) =>
-      signal === 'SIGKILL' ? resolve(stderr) : reject(new Error(`exited ${code} before it was killed:\n${stderr}`)),
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const timer = setInterval(() => {
+    void until().then(
+      (yes) => yes && child.exitCode === null && child.kill('SIGKILL'),
+      () => undefined,
     );
+  }, 20);
+  return new Promise((resolve, reject) => {
+    child.once('exit', (code, signal) => {
+      clearInterval(timer);
+      if (signal === 'SIGKILL') resolve(stderr);
+      else reject(new Error(`exited ${code} before it was killed:\n${stderr}`));
+    });
   });
 }
 
@@ -84,7 +96,15 @@ export async function ingestSteps(
   per = 10_000,
 ): Promise<void> {
   for (let at = from; at < to; at += per) {
-    const res = await ingestHttp(s.baseUrl, s.key, 'metrics', runId, project, metricsBody(names, at, Math.min(to, at + per)), 60_000);
+    const res = await ingestHttp(
+      s.baseUrl,
+      s.key,
+      'metrics',
+      runId,
+      project,
+      metricsBody(names, at, Math.min(to, at + per)),
+      60_000,
+    );
     expect(res.status, JSON.stringify(res.body)).toBe(200);
   }
 }
@@ -92,7 +112,12 @@ export async function ingestSteps(
 /** Writes `count` console lines and uploads `files` files of a few KB; returns their SHA-256 by name. */
 export async function addLinesAndFiles(s: Api, runId: number, project: string, count: number, files: number) {
   const lines = Array.from({ length: count }, (_, i) =>
-    JSON.stringify({ time: 1_700_000_000_000 + i, message: `line ${i} of run ${runId}`, lineNumber: i, logType: 'INFO' }),
+    JSON.stringify({
+      time: 1_700_000_000_000 + i,
+      message: `line ${i} of run ${runId}`,
+      lineNumber: i,
+      logType: 'INFO',
+    }),
   );
   expect((await ingestHttp(s.baseUrl, s.key, 'logs', runId, project, lines.join('\n'))).status).toBe(200);
   const sums: Record<string, string> = {};
@@ -100,7 +125,14 @@ export async function addLinesAndFiles(s: Api, runId: number, project: string, c
     const fileName = `sample-${i}.bin`;
     const bytes = createHash('sha512').update(`${runId}/${i}`).digest();
     const body = Buffer.concat(Array.from({ length: 40 * (i + 1) }, () => bytes));
-    const meta = { fileName, logName: 'samples', fileSize: body.length, fileType: 'bin', step: i, time: 1_700_000_000_000 };
+    const meta = {
+      fileName,
+      logName: 'samples',
+      fileSize: body.length,
+      fileType: 'bin',
+      step: i,
+      time: 1_700_000_000_000,
+    };
     const headers = { 'x-run-id': String(runId), 'x-project-name': project };
     const links = await http(s.baseUrl, 'POST', '/files', { key: s.key, json: { files: [meta] }, headers });
     expect(links.status, JSON.stringify(links.body)).toBe(200);
@@ -122,6 +154,7 @@ const normalise = (baseUrl: string) => (_key: string, v: unknown) => {
 async function read(s: Api, url: string): Promise<string> {
   const res = await fetch(`${s.baseUrl}${url}`, { headers: { authorization: `Bearer ${s.key}` } });
   const text = await res.text();
+  expect(res.status, `${url}: ${text.slice(0, 300)}`).toBe(200);
   return `${res.status} ${JSON.stringify(JSON.parse(text) as unknown, normalise(s.baseUrl))}`;
 }
 
@@ -131,7 +164,11 @@ async function read(s: Api, url: string): Promise<string> {
  * logs, files, and the multi-run series read. Returns each answer by URL.
  */
 export async function acceptanceReads(s: Api, project: string): Promise<Record<string, string>> {
-  const urls = ['/api/runs/projects', `/api/runs/list?projectName=${project}`, `/api/runs/metric-names?projectName=${project}`];
+  const urls = [
+    '/api/runs/projects',
+    `/api/runs/list?projectName=${project}`,
+    `/api/runs/metric-names?projectName=${project}`,
+  ];
   const list = await http(s.baseUrl, 'GET', `/api/runs/list?projectName=${project}`, { key: s.key });
   const runs = list.body.runs as { id: number; displayId: string }[];
   for (const r of runs) {

@@ -12,6 +12,9 @@ export interface CopyTablesOptions {
   onRows?: (rows: number, item: string) => void;
 }
 
+/** A target or source the copy will not use (not empty, another source's copy): the message says why. */
+export class CopyRefused extends Error {}
+
 /** The progress item holding the source's identity; present once a copy has started. */
 const SOURCE_ITEM = 'source';
 const TABLES_ITEM = 'tables';
@@ -28,12 +31,14 @@ export async function prepareTarget(target: SqlDb, plan: readonly TablePlan[], s
   const started = progress.get(SOURCE_ITEM);
   if (started) {
     const from = (started.position ?? [])[0];
-    if (from !== sourceId) throw new Error(`the target holds a copy from ${String(from)}, not from ${sourceId}`);
+    if (from !== sourceId) throw new CopyRefused(`the target holds a copy from ${String(from)}, not from ${sourceId}`);
     return progress.get(TABLES_ITEM)?.done === true;
   }
   for (const t of plan) {
     if (await hasRows(target, t.target.name)) {
-      throw new Error(`the target database is not empty (table ${t.target.name} has rows); copy needs an empty one`);
+      throw new CopyRefused(
+        `the target database is not empty (table ${t.target.name} has rows); copy needs an empty one`,
+      );
     }
   }
   await saveProgress(target, SOURCE_ITEM, { position: [sourceId], done: false });

@@ -7,10 +7,11 @@ import type { SqlDb } from '../sql/db.js';
 import { SqliteSource } from '../sqlite/sqlite-source.js';
 import { planCopy, type TablePlan } from './copy-plan.js';
 import { readProgress, saveProgress } from './copy-progress.js';
-import { copyTables, prepareTarget } from './copy-tables.js';
+import { CopyRefused, copyTables, prepareTarget } from './copy-tables.js';
 import { verifyTables, type Check } from './verify-tables.js';
 
 export type { Check } from './verify-tables.js';
+export { CopyRefused } from './copy-tables.js';
 
 /** A blob to copy: its file id (the order and resume point), key and recorded size. */
 export interface BlobRef {
@@ -52,11 +53,12 @@ const BLOB_PAGE = 256;
  * databaseUrl: migrates both (the source as a server start would), plans every table from
  * the target's schema, and checks the target is empty or holds this source's unfinished copy
  * (progress is kept in the target, table `copy_progress`). The source must not be written
- * meanwhile (stop its server, or copy a restored backup). Throws on any other target.
+ * meanwhile (stop its server, or copy a restored backup). Throws CopyRefused for any other target
+ * or a directory without an embedded store.
  */
 export async function openEmbeddedCopy(dataDir: string, databaseUrl: string): Promise<EmbeddedCopy> {
-  if (!/^(postgres|postgresql):\/\//i.test(databaseUrl)) throw new Error('the target must be a postgres:// URL');
-  if (!fs.existsSync(path.join(dataDir, 'stepwise.db'))) throw new Error(`${dataDir} holds no stepwise.db`);
+  if (!/^(postgres|postgresql):\/\//i.test(databaseUrl)) throw new CopyRefused('the target must be a postgres:// URL');
+  if (!fs.existsSync(path.join(dataDir, 'stepwise.db'))) throw new CopyRefused(`${dataDir} holds no stepwise.db`);
   await (await openStores({ dataDir })).close();
   const sources = FILES.filter((f) => fs.existsSync(path.join(dataDir, f.name))).map((f) => ({
     label: f.label,

@@ -33,7 +33,13 @@ class TableDigests {
   }
 }
 
-async function readTarget(target: SqlDb, table: string, key: readonly string[], columns: readonly string[], into: TableDigests) {
+async function readTarget(
+  target: SqlDb,
+  table: string,
+  key: readonly string[],
+  columns: readonly string[],
+  into: TableDigests,
+) {
   const select = `SELECT ${[...key, ...columns].join(', ')} FROM ${table}`;
   if (key.length === 0) {
     for (const row of await target.allArrays<unknown[]>(select)) into.add(row);
@@ -50,7 +56,11 @@ async function readTarget(target: SqlDb, table: string, key: readonly string[], 
   }
 }
 
-const check = (name: string, s: { count: number; digest: RowDigest }, t: { count: number; digest: RowDigest }): Check => ({
+const check = (
+  name: string,
+  s: { count: number; digest: RowDigest },
+  t: { count: number; digest: RowDigest },
+): Check => ({
   name,
   source: { count: s.count, checksum: s.digest.hex() },
   target: { count: t.count, checksum: t.digest.hex() },
@@ -89,7 +99,11 @@ export async function verifyTables(target: SqlDb, plan: readonly TablePlan[]): P
       const s = source.series.get(id) ?? { digest: new RowDigest(), points: 0 };
       const c = copied.series.get(id) ?? { digest: new RowDigest(), points: 0 };
       series.push(
-        check(`series ${id} ${t.target.name}`, { count: s.points, digest: s.digest }, { count: c.points, digest: c.digest }),
+        check(
+          `series ${id} ${t.target.name}`,
+          { count: s.points, digest: s.digest },
+          { count: c.points, digest: c.digest },
+        ),
       );
     }
   }

@@ -55,7 +55,13 @@ export class SqliteSource {
   /** The number of rows of table after the key `after`. */
   countAfter(table: SourceTable, after: readonly SourceValue[]): number {
     const where = `(${table.key.join(', ')}) > (${table.key.map(() => '?').join(', ')})`;
-    return Number(this.db.prepare(`SELECT COUNT(*) FROM ${table.name} WHERE ${where}`).pluck().safeIntegers(true).get(...after));
+    return Number(
+      this.db
+        .prepare(`SELECT COUNT(*) FROM ${table.name} WHERE ${where}`)
+        .pluck()
+        .safeIntegers(true)
+        .get(...after),
+    );
   }
 
   /**
