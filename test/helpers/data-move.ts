@@ -109,7 +109,7 @@ export async function ingestSteps(
   }
 }
 
-/** Writes `count` console lines and uploads `files` files of a few KB; returns their SHA-256 by name. */
+/** Writes `count` console lines and 20 data lines, and uploads `files` files of a few KB; returns their SHA-256 by name. */
 export async function addLinesAndFiles(s: Api, runId: number, project: string, count: number, files: number) {
   const lines = Array.from({ length: count }, (_, i) =>
     JSON.stringify({
@@ -120,6 +120,16 @@ export async function addLinesAndFiles(s: Api, runId: number, project: string, c
     }),
   );
   expect((await ingestHttp(s.baseUrl, s.key, 'logs', runId, project, lines.join('\n'))).status).toBe(200);
+  const data = Array.from({ length: 20 }, (_, step) =>
+    JSON.stringify({
+      time: 1_700_000_000_000 + step,
+      data: `{"bins":[${step},1]}`,
+      step,
+      dataType: 'HISTOGRAM',
+      logName: 'hist',
+    }),
+  );
+  expect((await ingestHttp(s.baseUrl, s.key, 'data', runId, project, data.join('\n'))).status).toBe(200);
   const sums: Record<string, string> = {};
   for (let i = 0; i < files; i++) {
     const fileName = `sample-${i}.bin`;
@@ -181,6 +191,7 @@ export async function acceptanceReads(s: Api, project: string): Promise<Record<s
       `/api/runs/metrics?${q}&logName=train/loss&stepMin=199000&stepMax=201999&limit=10000`,
       `/api/runs/statistics?${q}`,
       `/api/runs/logs?${q}&limit=10000`,
+      `/api/runs/data?${q}`,
       `/api/runs/files?${q}`,
       `/api/runs/leaderboard?projectName=${project}&logName=train/loss&aggregation=MAX`,
     );

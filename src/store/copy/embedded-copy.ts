@@ -66,7 +66,9 @@ export async function openEmbeddedCopy(dataDir: string, databaseUrl: string): Pr
   }));
   let target: SqlDb | undefined;
   try {
-    target = await openPostgres(databaseUrl, { maxConnections: 2 });
+    target = await openPostgres(databaseUrl, { maxConnections: 2 }).catch((err: unknown) => {
+      throw new CopyRefused(`cannot reach the target database: ${err instanceof Error ? err.message : String(err)}`);
+    });
     await migrate(target, { log: () => undefined });
     const { plan, unknown } = await planCopy(target, sources);
     await prepareTarget(target, plan, path.resolve(dataDir));

@@ -22,11 +22,12 @@ export async function backupSqliteFile(source: string, target: string): Promise<
 }
 
 /**
- * Runs `PRAGMA quick_check` on a database file and returns its findings, `['ok']` when the
- * file is whole. Opens the file read-only; throws when it is not a database.
+ * Runs `PRAGMA quick_check` on a database file no other process uses (a restored one) and
+ * returns its findings, `['ok']` when the file is whole. Opened for writing, so that closing
+ * it leaves no `-wal`/`-shm` file behind; throws when it is not a database.
  */
 export function checkSqliteFile(file: string): string[] {
-  const db = new Database(file, { readonly: true, fileMustExist: true });
+  const db = new Database(file, { fileMustExist: true });
   try {
     const rows = db.pragma('quick_check') as Record<string, unknown>[];
     return rows.map((r) => String(Object.values(r)[0]));
