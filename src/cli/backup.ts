@@ -58,6 +58,7 @@ export async function backup(args: readonly string[], out: (line: string) => voi
   const dataDir = path.resolve(required(args, 'data', USAGE));
   const file = path.resolve(required(args, 'out', USAGE));
   if (fs.existsSync(file)) throw new ConfigError(`${file} exists; backup writes a new file`);
+  if (!fs.existsSync(path.dirname(file))) throw new ConfigError(`${path.dirname(file)} does not exist`);
   if (!fs.existsSync(path.join(dataDir, 'stepwise.db'))) throw new ConfigError(`${dataDir} is not a Stepwise data dir`);
   const started = Date.now();
   const staging = fs.mkdtempSync(path.join(path.dirname(file), '.stepwise-backup-'));

@@ -52,8 +52,9 @@ const BLOB_PAGE = 256;
  * Prepares a copy of the embedded store in dataDir into the PostgreSQL database at
  * databaseUrl: migrates both (the source as a server start would), plans every table from
  * the target's schema, and checks the target is empty or holds this source's unfinished copy
- * (progress is kept in the target, table `copy_progress`). The source must not be written
- * meanwhile (stop its server, or copy a restored backup). Throws CopyRefused for any other target
+ * (progress is kept in the target, table `copy_progress`). Each run reads the source as of
+ * its start; a server writing meanwhile makes a resumed copy miss its later rows of tables
+ * copied before (verification reports them): stop it first, or copy a restored backup. Throws CopyRefused for any other target
  * or a directory without an embedded store.
  */
 export async function openEmbeddedCopy(dataDir: string, databaseUrl: string): Promise<EmbeddedCopy> {
@@ -64,6 +65,8 @@ export async function openEmbeddedCopy(dataDir: string, databaseUrl: string): Pr
     label: f.label,
     source: new SqliteSource(path.join(dataDir, f.name)),
   }));
+  // Series first, as a backup takes them: every point read belongs to a run read.
+  for (const s of [...sources].reverse()) s.source.pinSnapshot();
   let target: SqlDb | undefined;
   try {
     target = await openPostgres(databaseUrl, { maxConnections: 2 }).catch((err: unknown) => {

@@ -27,6 +27,15 @@ export class SqliteSource {
     this.db.pragma('busy_timeout = 10000');
   }
 
+  /**
+   * Starts a read transaction that every later read of this source stays in until close(),
+   * so they all see the file as of one commit even while a server writes to it.
+   */
+  pinSnapshot(): void {
+    this.db.exec('BEGIN');
+    this.db.prepare('SELECT COUNT(*) FROM sqlite_master').pluck().get();
+  }
+
   /** Every table of the file with its columns and key; throws on a name that is not a plain identifier. */
   tables(): SourceTable[] {
     const names = this.db
@@ -107,8 +116,9 @@ export class SqliteSource {
       .all(after, limit) as { id: number; key: string; size: number }[];
   }
 
-  /** Closes the file. */
+  /** Ends the pinned snapshot, if any, and closes the file. */
   close(): void {
+    if (this.db.inTransaction) this.db.exec('COMMIT');
     this.db.close();
   }
 }
