@@ -17,22 +17,20 @@ export class CopyRefused extends Error {}
 
 /** The progress item holding the source's identity; present once a copy has started. */
 const SOURCE_ITEM = 'source';
-const TABLES_ITEM = 'tables';
 
 /**
  * Checks that the target may receive this copy: empty (no row in any table of the plan) and
  * never copied into, or holding the progress of a copy from the same source. Creates the
- * progress table. Returns true when an earlier copy of the tables already finished.
- * Throws when the target holds other data or another source's copy.
+ * progress table. Throws CopyRefused when the target holds other data or another source's copy.
  */
-export async function prepareTarget(target: SqlDb, plan: readonly TablePlan[], sourceId: string): Promise<boolean> {
+export async function prepareTarget(target: SqlDb, plan: readonly TablePlan[], sourceId: string): Promise<void> {
   await createProgressTable(target);
   const progress = await readProgress(target);
   const started = progress.get(SOURCE_ITEM);
   if (started) {
     const from = (started.position ?? [])[0];
     if (from !== sourceId) throw new CopyRefused(`the target holds a copy from ${String(from)}, not from ${sourceId}`);
-    return progress.get(TABLES_ITEM)?.done === true;
+    return;
   }
   for (const t of plan) {
     if (await hasRows(target, t.target.name)) {
@@ -42,7 +40,6 @@ export async function prepareTarget(target: SqlDb, plan: readonly TablePlan[], s
     }
   }
   await saveProgress(target, SOURCE_ITEM, { position: [sourceId], done: false });
-  return false;
 }
 
 /**
@@ -65,7 +62,6 @@ export async function copyTables(target: SqlDb, plan: readonly TablePlan[], opti
     }
   }
   for (const t of plan) await advanceIdentities(target, t.target);
-  await saveProgress(target, TABLES_ITEM, { position: undefined, done: true });
 }
 
 async function copyPart(

@@ -54,8 +54,8 @@ const BLOB_PAGE = 256;
  * the target's schema, and checks the target is empty or holds this source's unfinished copy
  * (progress is kept in the target, table `copy_progress`). Each run reads the source as of
  * its start; a server writing meanwhile makes a resumed copy miss its later rows of tables
- * copied before (verification reports them): stop it first, or copy a restored backup. Throws CopyRefused for any other target
- * or a directory without an embedded store.
+ * copied before (verification reports them): stop it first, or copy a restored backup.
+ * Throws CopyRefused for any other target, an unreachable one, or a dir without a store.
  */
 export async function openEmbeddedCopy(dataDir: string, databaseUrl: string): Promise<EmbeddedCopy> {
   if (!/^(postgres|postgresql):\/\//i.test(databaseUrl)) throw new CopyRefused('the target must be a postgres:// URL');
