@@ -25,7 +25,7 @@ describe('ProgressBar', () => {
     const { out, written } = sink(true);
     const bar = new ProgressBar('blobs', 0, out);
     bar.end();
-    expect(written[0]).toMatch(/^\rblobs \[#{30}\] 100%  0\/0  /);
+    expect(written[0]).toMatch(/^\rblobs \[#{30}\] 100% {2}0\/0 {2}/);
     expect(written[written.length - 1]).toBe('\n');
   });
 });
