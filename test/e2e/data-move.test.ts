@@ -185,7 +185,8 @@ describe.skipIf(postgresTestUrl() === undefined)('copy into PostgreSQL + S3', ()
     expect(copied.stdout).toMatch(/^ok +table metric_chunks /m);
     expect(copied.stdout).toMatch(/^ok +table data_lines +40 /m);
     expect(copied.stdout).toMatch(/^ok +table console_lines +600 /m);
-    expect(copied.stdout).toMatch(/^ok +series \d+ metric_chunks +400000 /m);
+    expect(copied.stdout).toMatch(/^ok +series \d+ \(run \d+, train\/loss\) metric_chunks +400000 /m);
+    expect(copied.stdout).toMatch(/^ok +series \d+ \(run \d+, train\/acc\) metric_chunks +100000 /m);
     expect(copied.stdout).toMatch(/^ok +blob /m);
     expect(copied.stdout).toMatch(/verification ok/);
     expect(copied.stdout).not.toMatch(/MISMATCH/);

@@ -1,6 +1,6 @@
 import type { SqlDb } from '../sql/db.js';
 import type { SourceValue } from '../sqlite/sqlite-source.js';
-import type { TablePlan } from './copy-plan.js';
+import type { CopyPart, TablePlan } from './copy-plan.js';
 import { RowDigest } from './row-digest.js';
 
 /** One comparison of the verification: rows (or points) and checksum on each side. */
@@ -67,6 +67,29 @@ const check = (
   ok: s.count === t.count && s.digest.hex() === t.digest.hex(),
 });
 
+/** Calls fn with the values of columns of every row of a source part, read in pages. */
+function readSource(part: CopyPart, columns: readonly string[], fn: (values: SourceValue[]) => void): void {
+  let after: SourceValue[] | undefined;
+  for (;;) {
+    const rows = part.source.page(part.table, columns, after, PAGE);
+    for (const r of rows) fn(r.values);
+    if (rows.length === 0) return;
+    after = rows[rows.length - 1]!.key;
+  }
+}
+
+/** `run <runId>, <logName>` of every series id of the source (its `series` table), for the report. */
+function seriesNames(plan: readonly TablePlan[]): Map<number, string> {
+  const names = new Map<number, string>();
+  for (const part of plan.find((t) => t.target.name === 'series')?.parts ?? []) {
+    if (!['id', 'run_id', 'log_name'].every((c) => part.columns.includes(c))) continue;
+    readSource(part, ['id', 'run_id', 'log_name'], ([id, run, name]) =>
+      names.set(Number(id), `run ${String(run)}, ${String(name)}`),
+    );
+  }
+  return names;
+}
+
 /**
  * Compares every table of the plan between the source files and the target: row count and
  * an order-independent checksum of the copied columns per table, and per series (points
@@ -76,20 +99,13 @@ const check = (
 export async function verifyTables(target: SqlDb, plan: readonly TablePlan[]): Promise<Check[]> {
   const tables: Check[] = [];
   const series: Check[] = [];
+  const names = seriesNames(plan);
   for (const t of plan) {
     const columns = t.parts[0]?.columns ?? t.target.columns;
     const seriesAt = columns.indexOf('series_id');
     const pointsAt = columns.indexOf('points');
     const source = new TableDigests(seriesAt, pointsAt);
-    for (const part of t.parts) {
-      let after: SourceValue[] | undefined;
-      for (;;) {
-        const rows = part.source.page(part.table, columns, after, PAGE);
-        for (const r of rows) source.add(r.values);
-        if (rows.length === 0) break;
-        after = rows[rows.length - 1]!.key;
-      }
-    }
+    for (const part of t.parts) readSource(part, columns, (values) => source.add(values));
     const copied = new TableDigests(seriesAt, pointsAt);
     await readTarget(target, t.target.name, t.target.key, columns, copied);
     const count = (d: RowDigest) => ({ count: d.rows, digest: d });
@@ -100,7 +116,7 @@ export async function verifyTables(target: SqlDb, plan: readonly TablePlan[]): P
       const c = copied.series.get(id) ?? { digest: new RowDigest(), points: 0 };
       series.push(
         check(
-          `series ${id} ${t.target.name}`,
+          `series ${id} (${names.get(id) ?? 'no series row'}) ${t.target.name}`,
           { count: s.points, digest: s.digest },
           { count: c.points, digest: c.digest },
         ),
