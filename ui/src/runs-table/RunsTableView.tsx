@@ -3,6 +3,8 @@ import { useNavigate } from 'react-router';
 import { type RunListParams, useRunPages } from '../api/run-list-queries';
 import { Empty, ErrorState, Loading } from '../components/States';
 import { comparePath } from '../paths';
+import { brushedFilter } from '../sweep/brush';
+import { SweepPanels } from '../sweep/SweepPanels';
 import { columnMetrics, encodeColumn, type ExtraColumn } from './columns';
 import { ColumnsControl } from './ColumnsControl';
 import { ConditionBuilder } from './ConditionBuilder';
@@ -68,10 +70,10 @@ export function RunsTableView({
       tags: view.tags,
       status: view.status,
       sort: view.sort,
-      filter: view.filter,
+      filter: brushedFilter(view.filter, view.brushes),
       metrics,
     }),
-    [project, view.search, view.tags, view.status, view.sort, view.filter, metrics],
+    [project, view.search, view.tags, view.status, view.sort, view.filter, view.brushes, metrics],
   );
   const data = useRunPages(params, pages);
   const onPagesInView = useCallback(
@@ -91,7 +93,7 @@ export function RunsTableView({
   const selected = useMemo(() => new Set(view.selected), [view.selected]);
 
   const filtered = isFiltered(view);
-  const resetKey = JSON.stringify([view.search, view.status, view.tags, view.sort, view.filter]);
+  const resetKey = JSON.stringify([view.search, view.status, view.tags, view.sort, params.filter]);
   const setColumns = (next: ExtraColumn[]) => update({ columns: next });
   const clearFilters = () => update(NO_FILTERS);
   const [jsonOpen, setJsonOpen] = useState(false);
@@ -205,8 +207,22 @@ export function RunsTableView({
           configKeys={knownKeys}
           onChange={setColumns}
         />
+        <button
+          type="button"
+          className="secondary"
+          aria-pressed={view.sweep.open}
+          title={
+            view.sweep.open ? 'Hide the sweep panels' : 'Show parallel coordinates, a scatter and parameter importance'
+          }
+          onClick={() => update((v) => ({ sweep: { ...v.sweep, open: !v.sweep.open } }))}
+        >
+          Sweep panels
+        </button>
       </div>
       <ViewFilters view={view} update={update} />
+      {view.sweep.open && (
+        <SweepPanels project={project} view={view} update={update} metricNames={metricNames} configKeys={knownKeys} />
+      )}
       <div className="selection-bar">
         <span className="count" aria-live="polite">
           {data.total === undefined ? (data.error ? '' : 'Counting runs…') : countText(data.total, filtered)}

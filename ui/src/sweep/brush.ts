@@ -4,7 +4,7 @@
  * `[field, lo, hi]` or `[field, [values]]`) and narrow the runs table by joining the view's
  * `filter` (docs/api.md §4) with `$and`.
  */
-import type { AxisValue, SweepField } from './sweep-axes';
+import { type AxisValue, fieldLabel, showAxisValue, type SweepField } from './sweep-axes';
 
 export type Brush = { field: SweepField; lo: number; hi: number } | { field: SweepField; values: AxisValue[] };
 
@@ -65,4 +65,11 @@ export function brushedFilter(filter: string, brushes: readonly Brush[]): string
   }
   parts.push(...brushes.map(brushPart));
   return JSON.stringify(parts.length === 1 ? parts[0] : { $and: parts });
+}
+
+/** "brush lr 0.001–0.003" or "brush optimizer: adamw, sgd", as a chip shows it. */
+export function describeBrush(b: Brush): string {
+  const name = fieldLabel(b.field);
+  if ('values' in b) return `brush ${name}: ${b.values.map(showAxisValue).join(', ')}`;
+  return `brush ${name} ${showAxisValue(b.lo)}–${showAxisValue(b.hi)}`;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { axisOf, axisPosition, compareValues, featureColumn, fieldLabel } from './sweep-axes';
+import { axisOf, axisPosition, axisValueAt, compareValues, featureColumn, fieldLabel } from './sweep-axes';
 import { brushedFilter, decodeBrush, encodeBrush, inBrush } from './brush';
 
 describe('sweep axes', () => {
@@ -57,5 +57,14 @@ describe('brushes', () => {
       },
     );
     expect(brushedFilter('{oops', [{ field: 'config.lr', lo: 1, hi: 2 }])).toBe('{oops');
+  });
+});
+
+describe('axisValueAt', () => {
+  it('snaps places near an end to the end’s exact value', () => {
+    const axis = { field: 'config.lr', label: 'lr', kind: 'number', min: 0.0003, max: 0.003 } as const;
+    expect(axisValueAt(axis, 0.99)).toBe(0.003);
+    expect(axisValueAt(axis, 0.01)).toBe(0.0003);
+    expect(axisValueAt(axis, 0.5)).toBeCloseTo(0.00165, 12);
   });
 });

@@ -77,9 +77,15 @@ export function axisPosition(axis: Axis, value: AxisValue): number | null {
   return axis.categories.length === 1 ? 0.5 : i / (axis.categories.length - 1);
 }
 
-/** The value at a place on a number axis (the inverse of axisPosition). */
-export const axisValueAt = (axis: Axis & { kind: 'number' }, at: number): number =>
-  axis.min + at * (axis.max - axis.min);
+/**
+ * The value at a place on a number axis (the inverse of axisPosition); places within 3% of an
+ * end snap to the end's exact value, so a brush dragged from the top keeps the largest value.
+ */
+export function axisValueAt(axis: Axis & { kind: 'number' }, at: number): number {
+  if (at >= 0.97) return axis.max;
+  if (at <= 0.03) return axis.min;
+  return axis.min + at * (axis.max - axis.min);
+}
 
 /** A value as an axis shows it. */
 export function showAxisValue(value: AxisValue): string {
