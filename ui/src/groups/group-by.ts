@@ -16,6 +16,9 @@ export const BAND_LABELS: Record<BandKind, string> = {
   minmax: 'Min–max',
 };
 
+/** The band's short name in a readout. */
+export const BAND_SHORT: Record<BandKind, string> = { std: '±std', stderr: '±stderr', minmax: 'min–max' };
+
 /** A grouping field the dashboard offers: a config key, `status` or `group` (a `group:<name>` tag). */
 export const isGroupField = (field: string): boolean =>
   field === 'status' || field === 'group' || (field.startsWith('config.') && field.length > 7);

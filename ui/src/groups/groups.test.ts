@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { bandOf, meanPlusMinus, summarize } from './band';
 import { readBand, readGroupBy } from './group-by';
 import { groupId, groupLabel, groupLegend } from './group-label';
+import { groupNarrowing } from './group-runs';
+import { groupChartData, groupChartModel } from './group-chart-model';
 
 describe('group labels', () => {
   const groupBy = ['config.lr', 'config.optimizer'];
@@ -48,5 +50,64 @@ describe('bands', () => {
     expect(summarize([])).toBeNull();
     expect(meanPlusMinus(1, 0.5, String)).toBe('1 ± 0.5');
     expect(meanPlusMinus(1, null, String)).toBe('1');
+  });
+});
+
+describe('groupNarrowing', () => {
+  it('adds one condition per field to the view’s narrowing', () => {
+    const n = groupNarrowing({ search: 'res', filter: '{"status":"FINISHED"}' }, ['config.lr', 'config.opt'], {
+      'config.lr': 0.01,
+      'config.opt': null,
+    });
+    expect(n?.search).toBe('res');
+    expect(JSON.parse(n!.filter!)).toEqual({
+      $and: [{ status: 'FINISHED' }, { 'config.lr': { $eq: 0.01 } }, { 'config.opt': { $exists: false } }],
+    });
+  });
+
+  it('narrows by status and by the group tag, and gives up on runs without a group', () => {
+    expect(groupNarrowing({}, ['status', 'group'], { status: 'RUNNING', group: 'a' })).toEqual({
+      search: undefined,
+      status: ['RUNNING'],
+      tags: ['group:a'],
+      filter: '',
+    });
+    expect(groupNarrowing({}, ['group'], { group: null })).toBeUndefined();
+  });
+});
+
+describe('groupChartModel', () => {
+  const point = (step: number, mean: number, std: number | null, n = 4) => ({
+    step,
+    stepEnd: step,
+    n,
+    mean,
+    std,
+    stderr: std === null ? null : std / Math.sqrt(n),
+    min: mean - 3,
+    max: mean + 3,
+  });
+  const answer = {
+    projectName: 'p',
+    groupBy: ['config.lr'],
+    logName: 'loss',
+    total: 2,
+    groups: [
+      { key: { 'config.lr': 0.1 }, runCount: 4, points: [point(0, 1, 1), point(2, 2, 1)] },
+      { key: { 'config.lr': 0.2 }, runCount: 1, points: [point(1, 5, null, 1)] },
+    ],
+  };
+
+  it('lines the groups up on every bucket step, with gaps where a group has none', () => {
+    const m = groupChartModel(answer, 'std');
+    expect(m.xs).toEqual([0, 1, 2]);
+    expect(m.buckets).toBe(3);
+    expect(m.traces[0]).toMatchObject({ label: 'lr=0.1', mean: [1, null, 2], low: [0, null, 1], high: [2, null, 3] });
+    expect(m.traces[1]).toMatchObject({ label: 'lr=0.2', mean: [null, 5, null], low: [null, 5, null] });
+    expect(groupChartData(m)).toHaveLength(1 + 3 * 2);
+  });
+
+  it('widens the band to min–max', () => {
+    expect(groupChartModel(answer, 'minmax').traces[0]!.high).toEqual([4, null, 5]);
   });
 });

@@ -2,7 +2,11 @@ import { type ReactNode, useCallback, useMemo, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { type RunListParams, useRunPages } from '../api/run-list-queries';
 import { Empty, ErrorState, Loading } from '../components/States';
+import { GroupByControl } from '../groups/GroupByControl';
+import { GroupCharts } from '../groups/GroupCharts';
+import { GroupedRuns } from '../groups/GroupedRuns';
 import { comparePath } from '../paths';
+import { isSystemName } from '../system/system-names';
 import { brushedFilter } from '../sweep/brush';
 import { SweepPanels } from '../sweep/SweepPanels';
 import { columnMetrics, encodeColumn, type ExtraColumn } from './columns';
@@ -141,6 +145,10 @@ export function RunsTableView({
     onHover: workspace.actions.setHighlight,
   };
 
+  const grouped = view.groupBy.length > 0;
+  const narrowing = { search: params.search, tags: params.tags, status: params.status, filter: params.filter };
+  const groupParams = { projectName: project, groupBy: view.groupBy, ...narrowing };
+
   if (!filtered && data.total === 0 && !data.isPlaceholder) return <>{empty}</>;
 
   const tableBody = data.isPending ? (
@@ -159,6 +167,15 @@ export function RunsTableView({
         Clear filters
       </button>
     </Empty>
+  ) : grouped ? (
+    <GroupedRuns
+      org={org}
+      project={project}
+      groupBy={view.groupBy}
+      narrowing={narrowing}
+      sort={view.sort}
+      metrics={metrics}
+    />
   ) : (
     <>
       {data.error !== null && <ErrorState error={data.error} onRetry={data.refetch} />}
@@ -207,6 +224,7 @@ export function RunsTableView({
           configKeys={knownKeys}
           onChange={setColumns}
         />
+        <GroupByControl value={view.groupBy} configKeys={knownKeys} onChange={(groupBy) => update({ groupBy })} />
         <button
           type="button"
           className="secondary"
@@ -257,13 +275,23 @@ export function RunsTableView({
         <WorkspaceLayout
           runs={tableBody}
           charts={
-            <WorkspaceCharts
-              project={project}
-              rows={charted}
-              total={data.total ?? charted.length}
-              state={workspace.state}
-              actions={workspace.actions}
-            />
+            grouped ? (
+              <GroupCharts
+                params={groupParams}
+                metricNames={metricNames.filter((n) => !isSystemName(n))}
+                band={view.band}
+                onBand={(band) => update({ band })}
+                headingId="workspace-charts-title"
+              />
+            ) : (
+              <WorkspaceCharts
+                project={project}
+                rows={charted}
+                total={data.total ?? charted.length}
+                state={workspace.state}
+                actions={workspace.actions}
+              />
+            )
           }
         />
       ) : (

@@ -1,0 +1,120 @@
+import { useEffect, useMemo, useRef, useState } from 'react';
+import uPlot from 'uplot';
+import 'uplot/dist/uPlot.min.css';
+import { type GroupParams, useGroupMetrics } from '../api/group-queries';
+import { readTheme } from '../charts/chart-theme';
+import { useColorScheme } from '../charts/useColorScheme';
+import { useElementWidth } from '../charts/useElementWidth';
+import { useNearViewport } from '../charts/useNearViewport';
+import { ErrorState } from '../components/States';
+import { BAND_LABELS, type BandKind } from './group-by';
+import { groupChartData, groupChartModel } from './group-chart-model';
+import { groupChartOptions } from './group-chart-options';
+import { renderGroupTooltip } from './group-tooltip';
+
+const HEIGHT = 220;
+
+/** Buckets to ask for: about one per pixel of the plot, in steps of 100, 100..1,000. */
+const bucketLimit = (width: number) => Math.max(100, Math.min(1000, Math.ceil((width - 76) / 100) * 100));
+
+/**
+ * One metric of every group (`GET /api/runs/groups/metrics`, exact over every point): each
+ * group's mean as a line in its colour with its band (standard deviation, standard error or
+ * min–max) filled around it, and a readout of mean, band and n at the cursor. A
+ * `<figure aria-label=logName aria-busy>`; it fetches once near the viewport.
+ */
+export function GroupChart({
+  params,
+  logName,
+  band,
+  colorOf,
+}: {
+  params: GroupParams;
+  logName: string;
+  band: BandKind;
+  /** A group's colour by its id (group-label.ts groupId). */
+  colorOf: (id: string) => string;
+}) {
+  const figureRef = useRef<HTMLElement>(null);
+  const plotRef = useRef<HTMLDivElement>(null);
+  const hostRef = useRef<HTMLDivElement>(null);
+  const tipRef = useRef<HTMLDivElement>(null);
+  const near = useNearViewport(figureRef);
+  const [seen, setSeen] = useState(false);
+  if (near && !seen) setSeen(true);
+  const width = useElementWidth(plotRef);
+  const scheme = useColorScheme();
+  const query = useGroupMetrics(params, logName, bucketLimit(width), seen && width > 0);
+  const model = useMemo(() => (query.data ? groupChartModel(query.data, band) : null), [query.data, band]);
+  const colors = useMemo(() => model?.traces.map((t) => colorOf(t.id)) ?? [], [model, colorOf]);
+  const showPlot = near && model !== null && model.buckets > 0 && width > 0;
+  const live = useRef({ model, colors, band });
+  live.current = { model, colors, band };
+
+  useEffect(() => {
+    const target = hostRef.current;
+    if (!showPlot || !target || !model) return;
+    let hovered = false;
+    const u = new uPlot(
+      groupChartOptions(model, colors, { width, height: HEIGHT }, readTheme(), (plot) => {
+        const tip = tipRef.current;
+        const now = live.current;
+        if (!tip || !now.model) return;
+        if (hovered) renderGroupTooltip(tip, plot, now.model, now.colors, now.band);
+        else tip.hidden = true;
+      }),
+      groupChartData(model) as uPlot.AlignedData,
+      target,
+    );
+    const enter = () => {
+      hovered = true;
+    };
+    const leave = () => {
+      hovered = false;
+      if (tipRef.current) tipRef.current.hidden = true;
+    };
+    u.over.addEventListener('mouseenter', enter);
+    u.over.addEventListener('mouseleave', leave);
+    return () => {
+      u.over.removeEventListener('mouseenter', enter);
+      u.over.removeEventListener('mouseleave', leave);
+      u.destroy();
+    };
+    // A new chart per answer, band or size: a few groups' buckets draw in milliseconds.
+  }, [showPlot, model, colors, width, scheme]);
+
+  const busy = !seen || width === 0 || query.isFetching;
+  const groups = model?.traces.length ?? 0;
+  return (
+    <figure className="chart card" aria-label={logName} aria-busy={busy ? 'true' : 'false'} ref={figureRef}>
+      <figcaption className="chart-caption">
+        <span className="chart-title mono" title={logName}>
+          {logName}
+        </span>
+        {model && (
+          <span className="chart-meta muted">
+            {groups} {groups === 1 ? 'group' : 'groups'} · band: {BAND_LABELS[band].toLowerCase()}
+          </span>
+        )}
+      </figcaption>
+      <div className="chart-plot" ref={plotRef} style={{ height: HEIGHT }}>
+        <div className="chart-host" ref={hostRef} />
+        {showPlot && <div className="chart-tip" ref={tipRef} hidden role="presentation" />}
+        {!showPlot && (
+          <div className="chart-state">
+            {query.isError && !query.data ? (
+              <ErrorState error={query.error} onRetry={() => void query.refetch()} />
+            ) : model && model.buckets === 0 && !busy ? (
+              <p className="muted">No points</p>
+            ) : (
+              <p className="muted" role="status">
+                <span className="spinner" aria-hidden="true" />
+                Loading {logName}…
+              </p>
+            )}
+          </div>
+        )}
+      </div>
+    </figure>
+  );
+}
