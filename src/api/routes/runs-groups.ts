@@ -1,5 +1,6 @@
 import type { Deps } from '../../services/context.js';
-import { groupMetrics, groupRuns } from '../../services/run-groups.js';
+import { groupMetrics } from '../../services/run-group-metrics.js';
+import { groupRuns } from '../../services/run-groups.js';
 import type { App } from '../app-types.js';
 import { ctxOf } from '../hooks/auth-hook.js';
 import { GroupMetrics, GroupMetricsQuery, GroupsQuery, RunGroups } from '../schemas/groups.js';
