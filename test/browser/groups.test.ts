@@ -6,7 +6,7 @@
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { screenshot, useDashboard } from '../helpers/browser.js';
-import { drawn, noSidewaysScroll } from '../helpers/browser-seed.js';
+import { drawn, noSidewaysScroll, type SeededRun } from '../helpers/browser-seed.js';
 import { PHONE, withPage } from '../helpers/with-page.js';
 import { seedSweep } from './sweep-seed.js';
 
@@ -31,9 +31,10 @@ async function bandWidth(page: Page, logName: string): Promise<number> {
 describe('grouped runs', () => {
   const dash = useDashboard();
   let path: string;
+  let runs: SeededRun[];
 
   beforeAll(async () => {
-    const runs = await seedSweep(dash.base, dash.key, PROJECT);
+    runs = await seedSweep(dash.base, dash.key, PROJECT);
     path = `/o/${runs[0]!.path.split('/')[2]!}/projects/${PROJECT}`;
   });
 
@@ -102,6 +103,31 @@ describe('grouped runs', () => {
       await expect(page.getByRole('combobox', { name: 'Band' }).inputValue()).resolves.toBe('stderr');
       await noSidewaysScroll(page);
       await screenshot(page, 'groups-phone');
+    });
+  });
+
+  it('groups the compared runs on the compare page, ungrouped charts as before', async () => {
+    // The lr=0.001 runs (seedSweep's second eight): 4 adamw and 4 sgd.
+    const ids = runs.slice(8, 16).map((r) => r.runId);
+    const compare = `${path}/compare?runs=${ids.join(',')}`;
+    await withPage(dash, { ...DESKTOP, signIn: compare }, async ({ page }) => {
+      await drawn(page, 'train/loss');
+      // Ungrouped: one legend entry per run, as before.
+      await expect
+        .poll(() => page.getByRole('list', { name: 'Runs', exact: true }).getByRole('listitem').count())
+        .toBe(8);
+      await page.getByText('Group by', { exact: true }).click();
+      await page.getByRole('checkbox', { name: /^optimizer/ }).check();
+      await page.keyboard.press('Escape');
+      const legend = page.getByRole('list', { name: 'Groups' });
+      await expect
+        .poll(() => legend.getByRole('listitem').allTextContents())
+        .toEqual(['adamw · 4 runs', 'sgd · 4 runs']);
+      await drawn(page, 'train/loss');
+      await expect(
+        page.locator('figure[aria-label="train/loss"] .chart-meta').first().textContent(),
+      ).resolves.toContain('2 groups');
+      await screenshot(page, 'groups-compare');
     });
   });
 });

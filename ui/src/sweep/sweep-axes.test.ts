@@ -10,6 +10,7 @@ describe('sweep axes', () => {
       kind: 'number',
       min: 0.001,
       max: 0.01,
+      log: false,
     });
     const axis = axisOf('config.opt', ['sgd', null, 'adamw', true, 2]);
     expect(axis).toMatchObject({ kind: 'category', categories: [2, 'adamw', 'sgd', true, null] });
@@ -62,9 +63,19 @@ describe('brushes', () => {
 
 describe('axisValueAt', () => {
   it('snaps places near an end to the end’s exact value', () => {
-    const axis = { field: 'config.lr', label: 'lr', kind: 'number', min: 0.0003, max: 0.003 } as const;
+    const axis = { field: 'config.lr', label: 'lr', kind: 'number', min: 0.0003, max: 0.003, log: false } as const;
     expect(axisValueAt(axis, 0.99)).toBe(0.003);
     expect(axisValueAt(axis, 0.01)).toBe(0.0003);
     expect(axisValueAt(axis, 0.5)).toBeCloseTo(0.00165, 12);
+  });
+});
+
+describe('log axes', () => {
+  it('place positive values spanning 20× or more by their logarithm', () => {
+    const axis = axisOf('config.lr', [0.0001, 0.001, 0.01]);
+    expect(axis).toMatchObject({ kind: 'number', log: true });
+    expect(axisPosition(axis, 0.001)).toBeCloseTo(0.5, 12);
+    expect(axisValueAt(axis as typeof axis & { kind: 'number' }, 0.5)).toBeCloseTo(0.001, 12);
+    expect(axisOf('config.x', [-1, 100])).toMatchObject({ log: false });
   });
 });

@@ -35,7 +35,15 @@ export function fieldValue(run: RunRow, field: SweepField): AxisValue {
 }
 
 export type Axis =
-  | { field: SweepField; label: string; kind: 'number'; min: number; max: number }
+  | {
+      field: SweepField;
+      label: string;
+      kind: 'number';
+      min: number;
+      max: number;
+      /** Positive values spanning 20× or more (a learning rate): placed by their logarithm. */
+      log: boolean;
+    }
   | { field: SweepField; label: string; kind: 'category'; categories: AxisValue[] };
 
 const rank = (v: AxisValue) => (v === null ? 3 : typeof v === 'number' ? 0 : typeof v === 'string' ? 1 : 2);
@@ -56,7 +64,9 @@ export function axisOf(field: SweepField, values: readonly AxisValue[]): Axis {
   const present = values.filter((v) => v !== null);
   if (present.length > 0 && present.every((v) => typeof v === 'number')) {
     const nums = present as number[];
-    return { field, label, kind: 'number', min: Math.min(...nums), max: Math.max(...nums) };
+    const min = Math.min(...nums);
+    const max = Math.max(...nums);
+    return { field, label, kind: 'number', min, max, log: min > 0 && max / min >= 20 };
   }
   const categories = [...new Set(values)].sort(compareValues);
   return { field, label, kind: 'category', categories };
@@ -70,7 +80,9 @@ export function axisOf(field: SweepField, values: readonly AxisValue[]): Axis {
 export function axisPosition(axis: Axis, value: AxisValue): number | null {
   if (axis.kind === 'number') {
     if (typeof value !== 'number') return null;
-    return axis.max === axis.min ? 0.5 : (value - axis.min) / (axis.max - axis.min);
+    if (axis.max === axis.min) return 0.5;
+    if (axis.log) return value > 0 ? Math.log(value / axis.min) / Math.log(axis.max / axis.min) : null;
+    return (value - axis.min) / (axis.max - axis.min);
   }
   const i = axis.categories.findIndex((c) => c === value);
   if (i < 0) return null;
@@ -84,6 +96,7 @@ export function axisPosition(axis: Axis, value: AxisValue): number | null {
 export function axisValueAt(axis: Axis & { kind: 'number' }, at: number): number {
   if (at >= 0.97) return axis.max;
   if (at <= 0.03) return axis.min;
+  if (axis.log) return axis.min * (axis.max / axis.min) ** at;
   return axis.min + at * (axis.max - axis.min);
 }
 
