@@ -13,9 +13,7 @@ import { renderTooltip } from './chart-tooltip';
 import type { PanelSettings } from './panel-layout';
 import { panelInputs } from './panel-inputs';
 import type { ChartSettings, StepZoom } from './useChartSettings';
-import { useColorScheme } from './useColorScheme';
-import { useElementWidth } from './useElementWidth';
-import { useNearViewport } from './useNearViewport';
+import { useChartBox } from './useChartBox';
 
 /** A run as a chart draws it (colour resolved, hidden runs already left out). */
 export interface ResolvedRun {
@@ -104,15 +102,7 @@ export function MetricChart(props: {
   const logScale = own?.logScale ?? settings.logScale;
   const { yMin, yMax } = own ?? {};
   const [settingsOpen, setSettingsOpen] = useState(props.settingsOpenAtFirst === true);
-  const figureRef = useRef<HTMLElement>(null);
-  const plotRef = useRef<HTMLDivElement>(null);
-  const hostRef = useRef<HTMLDivElement>(null);
-  const tipRef = useRef<HTMLDivElement>(null);
-  const near = useNearViewport(figureRef);
-  const [seen, setSeen] = useState(false);
-  if (near && !seen) setSeen(true);
-  const width = useElementWidth(plotRef);
-  const scheme = useColorScheme();
+  const { figureRef, plotRef, hostRef, tipRef, near, seen, width, scheme } = useChartBox();
   const limit = seriesLimit(width, runs.length);
 
   // Each (run, name) once: the x metric may be one of the drawn metrics.
@@ -253,8 +243,8 @@ export function MetricChart(props: {
       u.destroy();
       uRef.current = null;
     };
-    // scheme: the theme colours are read when the chart is made.
-  }, [showPlot, shape, xMode, xMetric, logScale, yMin, yMax, plotHeight, scheme]);
+    // scheme: the theme colours are read when the chart is made; the refs never change.
+  }, [showPlot, shape, xMode, xMetric, logScale, yMin, yMax, plotHeight, scheme, hostRef, plotRef, tipRef]);
 
   // After the chart effect above: a new chart gets the highlight too.
   useEffect(() => {

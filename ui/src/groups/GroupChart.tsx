@@ -1,11 +1,9 @@
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import { type GroupParams, useGroupMetrics } from '../api/group-queries';
 import { readTheme } from '../charts/chart-theme';
-import { useColorScheme } from '../charts/useColorScheme';
-import { useElementWidth } from '../charts/useElementWidth';
-import { useNearViewport } from '../charts/useNearViewport';
+import { useChartBox } from '../charts/useChartBox';
 import { ErrorState } from '../components/States';
 import { BAND_LABELS, type BandKind } from './group-by';
 import { groupChartData, groupChartModel } from './group-chart-model';
@@ -35,15 +33,7 @@ export function GroupChart({
   /** A group's colour by its id (group-label.ts groupId). */
   colorOf: (id: string) => string;
 }) {
-  const figureRef = useRef<HTMLElement>(null);
-  const plotRef = useRef<HTMLDivElement>(null);
-  const hostRef = useRef<HTMLDivElement>(null);
-  const tipRef = useRef<HTMLDivElement>(null);
-  const near = useNearViewport(figureRef);
-  const [seen, setSeen] = useState(false);
-  if (near && !seen) setSeen(true);
-  const width = useElementWidth(plotRef);
-  const scheme = useColorScheme();
+  const { figureRef, plotRef, hostRef, tipRef, near, seen, width, scheme } = useChartBox();
   const query = useGroupMetrics(params, logName, bucketLimit(width), seen && width > 0);
   const model = useMemo(() => (query.data ? groupChartModel(query.data, band) : null), [query.data, band]);
   const colors = useMemo(() => model?.traces.map((t) => colorOf(t.id)) ?? [], [model, colorOf]);
@@ -81,7 +71,7 @@ export function GroupChart({
       u.destroy();
     };
     // A new chart per answer, band or size: a few groups' buckets draw in milliseconds.
-  }, [showPlot, model, colors, width, scheme]);
+  }, [showPlot, model, colors, width, scheme, hostRef, tipRef]);
 
   const busy = !seen || width === 0 || query.isFetching;
   const groups = model?.traces.length ?? 0;
