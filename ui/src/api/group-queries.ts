@@ -58,16 +58,18 @@ export const useRunGroups = (params: GroupParams, metrics: readonly string[]) =>
     refetchInterval: 30_000,
   });
 
-/** One metric of each group; nothing asked while `enabled` is false (a chart far from view). */
-export const useGroupMetrics = (
-  params: GroupParams,
-  logName: string,
-  limit: number,
-  enabled: boolean,
-  zoom?: { min: number; max: number } | null,
-) =>
+/** How often a grouped chart near the viewport asks again (running runs add points). */
+export const GROUP_CHART_POLL_MS = 15_000;
+
+/**
+ * One metric of each group; nothing asked while `enabled` is false (a chart not yet near the
+ * viewport), asked again every GROUP_CHART_POLL_MS while `poll`.
+ */
+export const useGroupMetrics = (params: GroupParams, logName: string, limit: number, enabled: boolean, poll: boolean) =>
   useQuery({
-    ...groupMetricsQuery(params, logName, limit, zoom?.min, zoom?.max),
+    ...groupMetricsQuery(params, logName, limit),
     enabled: enabled && params.groupBy.length > 0,
     placeholderData: keepPreviousData,
+    refetchInterval: poll ? GROUP_CHART_POLL_MS : false,
+    refetchIntervalInBackground: false,
   });

@@ -34,7 +34,7 @@ export function GroupChart({
   colorOf: (id: string) => string;
 }) {
   const { figureRef, plotRef, hostRef, tipRef, near, seen, width, scheme } = useChartBox();
-  const query = useGroupMetrics(params, logName, bucketLimit(width), seen && width > 0);
+  const query = useGroupMetrics(params, logName, bucketLimit(width), seen && width > 0, near);
   const model = useMemo(() => (query.data ? groupChartModel(query.data, band) : null), [query.data, band]);
   const colors = useMemo(() => model?.traces.map((t) => colorOf(t.id)) ?? [], [model, colorOf]);
   const showPlot = near && model !== null && model.buckets > 0 && width > 0;
