@@ -61,6 +61,15 @@ describe('the sweep panels', () => {
       // A click on the axis clears its brush.
       await axis.click();
       await expect.poll(() => count(page).textContent()).toBe('24 runs');
+
+      // By keyboard: an arrow key brushes the middle of the axis (lr 0.001 on its log scale), Delete clears it.
+      await axis.focus();
+      await page.keyboard.press('ArrowUp');
+      await expect.poll(() => count(page).textContent()).toBe('8 runs match');
+      const middle = await page.getByRole('region', { name: 'Runs table' }).getByRole('link').allTextContents();
+      expect(middle.every((n) => n.includes('lr0.001-'))).toBe(true);
+      await page.keyboard.press('Delete');
+      await expect.poll(() => count(page).textContent()).toBe('24 runs');
     });
   });
 

@@ -11,11 +11,14 @@ import './groups.css';
 /** The most metrics the grouped charts draw (the first in name order). */
 const MAX_GROUP_CHARTS = 24;
 
+/** The most groups the legend names. */
+const MAX_LEGEND = 100;
+
 /** The legend of the groups: a swatch and "lr=0.01, adamw · 4 runs" each. */
 function GroupLegend({ groups, colorOf }: { groups: RunGroups; colorOf: (id: string) => string }) {
   return (
     <ul className="group-legend" aria-label="Groups">
-      {groups.groups.map((g) => {
+      {groups.groups.slice(0, MAX_LEGEND).map((g) => {
         const id = groupId(groups.groupBy, g.key);
         return (
           <li key={id}>
@@ -24,6 +27,9 @@ function GroupLegend({ groups, colorOf }: { groups: RunGroups; colorOf: (id: str
           </li>
         );
       })}
+      {groups.groups.length > MAX_LEGEND && (
+        <li className="muted">+{(groups.groups.length - MAX_LEGEND).toLocaleString('en-US')} more groups</li>
+      )}
     </ul>
   );
 }

@@ -14,6 +14,9 @@ import { meanPlusMinus } from './band';
 import { groupNarrowing } from './group-runs';
 import './groups.css';
 
+/** The most group rows the table shows (the first in the groups' order). */
+const MAX_GROUP_ROWS = 500;
+
 /** The runs of one open group, one row each (the first RUN_PAGE_SIZE by the table's sort). */
 function GroupRunRows({
   org,
@@ -131,7 +134,7 @@ export function GroupedRuns({
             ))}
           </tr>
         </thead>
-        {groups.data.groups.map((g) => {
+        {groups.data.groups.slice(0, MAX_GROUP_ROWS).map((g) => {
           const id = groupId(groupBy, g.key);
           const label = groupLabel(groupBy, g.key);
           const isOpen = open.has(id);
@@ -162,6 +165,12 @@ export function GroupedRuns({
           );
         })}
       </table>
+      {groups.data.groups.length > MAX_GROUP_ROWS && (
+        <p className="muted grouped-note" role="status">
+          The first {MAX_GROUP_ROWS} of {groups.data.groups.length.toLocaleString('en-US')} groups: group by fewer or
+          coarser fields to see them all
+        </p>
+      )}
     </div>
   );
 }

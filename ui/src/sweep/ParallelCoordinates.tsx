@@ -37,6 +37,19 @@ function brushSpan(axis: Axis, b: Brush): [number, number] | undefined {
 }
 
 /**
+ * The span a key press makes of `span` (places 0..1): with none, the middle fifth; an arrow
+ * moves it a tenth up (`dir` 1) or down, or with `grow` moves its top edge only (keeping at
+ * least a twentieth), inside the axis.
+ */
+export function keyedSpan(span: readonly [number, number] | undefined, dir: 1 | -1, grow: boolean): [number, number] {
+  if (!span) return [0.4, 0.6];
+  const [lo, hi] = span;
+  if (grow) return [lo, Math.min(1, Math.max(lo + 0.05, hi + dir * 0.1))];
+  const shift = dir > 0 ? Math.min(0.1, 1 - hi) : -Math.min(0.1, lo);
+  return [lo + shift, hi + shift];
+}
+
+/**
  * Parallel coordinates of the runs over `axes` (config keys, then the metric): one line per
  * run in its colour, runs outside a brush faded. Dragging along an axis brushes it (the runs
  * table keeps the runs inside every brush); a click on an axis clears its brush.
@@ -158,7 +171,7 @@ export function ParallelCoordinates({
                 y={TOP}
                 height={PLOT}
                 role="button"
-                aria-label={`Brush ${axis.label}: drag along the axis; a click clears it`}
+                aria-label={`Brush ${axis.label}: drag along the axis or use the arrow keys (with Shift: its top edge); a click or Delete clears it`}
                 onPointerDown={(e) => {
                   e.currentTarget.setPointerCapture(e.pointerId);
                   const at = placeOf(e);
@@ -176,7 +189,13 @@ export function ParallelCoordinates({
                 }}
                 onPointerCancel={() => setDrag(null)}
                 onKeyDown={(e) => {
-                  if (e.key === 'Escape' || e.key === 'Delete' || e.key === 'Backspace') onBrush(axis.field, undefined);
+                  if (e.key === 'Escape' || e.key === 'Delete' || e.key === 'Backspace') {
+                    onBrush(axis.field, undefined);
+                  } else if (e.key === 'ArrowUp' || e.key === 'ArrowDown') {
+                    e.preventDefault();
+                    const next = keyedSpan(brush && brushSpan(axis, brush), e.key === 'ArrowUp' ? 1 : -1, e.shiftKey);
+                    onBrush(axis.field, brushOf(axis, next[0], next[1]));
+                  }
                 }}
                 tabIndex={0}
               />

@@ -10,7 +10,7 @@ describe('sweep axes', () => {
       kind: 'number',
       min: 0.001,
       max: 0.01,
-      log: false,
+      log: true,
     });
     const axis = axisOf('config.opt', ['sgd', null, 'adamw', true, 2]);
     expect(axis).toMatchObject({ kind: 'category', categories: [2, 'adamw', 'sgd', true, null] });
@@ -71,11 +71,13 @@ describe('axisValueAt', () => {
 });
 
 describe('log axes', () => {
-  it('place positive values spanning 20× or more by their logarithm', () => {
+  it('place positive values spanning 10× or more by their logarithm', () => {
     const axis = axisOf('config.lr', [0.0001, 0.001, 0.01]);
     expect(axis).toMatchObject({ kind: 'number', log: true });
     expect(axisPosition(axis, 0.001)).toBeCloseTo(0.5, 12);
     expect(axisValueAt(axis as typeof axis & { kind: 'number' }, 0.5)).toBeCloseTo(0.001, 12);
     expect(axisOf('config.x', [-1, 100])).toMatchObject({ log: false });
+    expect(axisOf('config.x', [1, 9])).toMatchObject({ log: false });
+    expect(axisOf('config.lr', [0.0003, 0.003])).toMatchObject({ log: true });
   });
 });

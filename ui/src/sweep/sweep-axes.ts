@@ -41,7 +41,7 @@ export type Axis =
       kind: 'number';
       min: number;
       max: number;
-      /** Positive values spanning 20× or more (a learning rate): placed by their logarithm. */
+      /** Positive values spanning 10× or more (a learning rate): placed by their logarithm. */
       log: boolean;
     }
   | { field: SweepField; label: string; kind: 'category'; categories: AxisValue[] };
@@ -66,7 +66,7 @@ export function axisOf(field: SweepField, values: readonly AxisValue[]): Axis {
     const nums = present as number[];
     const min = Math.min(...nums);
     const max = Math.max(...nums);
-    return { field, label, kind: 'number', min, max, log: min > 0 && max / min >= 20 };
+    return { field, label, kind: 'number', min, max, log: min > 0 && max / min >= 10 };
   }
   const categories = [...new Set(values)].sort(compareValues);
   return { field, label, kind: 'category', categories };

@@ -1,4 +1,4 @@
-import { useQueries } from '@tanstack/react-query';
+import { useQueries, useQuery } from '@tanstack/react-query';
 import type { RunRow } from '@server/api/schemas/runs';
 import { RUN_PAGE_SIZE, runListPageQuery, type RunListParams } from '../api/run-list-queries';
 
@@ -12,7 +12,7 @@ export const MAX_SWEEP_RUNS = 1000;
  */
 export function useSweepRuns(params: Omit<RunListParams, 'sort' | 'metrics'>, metric: string) {
   const list: RunListParams = { ...params, metrics: metric ? [metric] : [] };
-  const first = useQueries({ queries: [runListPageQuery(list, 0)] })[0]!;
+  const first = useQuery(runListPageQuery(list, 0));
   const total = first.data?.total ?? 0;
   const pages = Math.min(Math.ceil(total / RUN_PAGE_SIZE), MAX_SWEEP_RUNS / RUN_PAGE_SIZE);
   const rest = useQueries({
