@@ -89,6 +89,21 @@ describe('grouped runs', () => {
       const minmax = await bandWidth(page, 'train/loss');
       expect(minmax).toBeGreaterThan(std);
       await screenshot(page, 'groups-minmax');
+
+      // A drag zooms every grouped chart to a step window (asked again); a double-click zooms out.
+      const over = page.locator('figure[aria-label="train/loss"] .u-over');
+      const box = (await over.boundingBox())!;
+      await page.mouse.move(box.x + box.width * 0.25, box.y + box.height / 2);
+      await page.mouse.down();
+      await page.mouse.move(box.x + box.width * 0.5, box.y + box.height / 2, { steps: 5 });
+      await page.mouse.up();
+      await expect.poll(() => new URL(page.url()).searchParams.get('zoom')).toMatch(/^\d+-\d+$/);
+      await drawn(page, 'val/acc');
+      await expect
+        .poll(() => page.locator('figure[aria-label="val/acc"] .chart-meta').textContent())
+        .toMatch(/steps \d+–\d+/);
+      await over.dblclick();
+      await expect.poll(() => new URL(page.url()).searchParams.get('zoom')).toBeNull();
     });
   });
 

@@ -62,12 +62,20 @@ export const useRunGroups = (params: GroupParams, metrics: readonly string[]) =>
 export const GROUP_CHART_POLL_MS = 15_000;
 
 /**
- * One metric of each group; nothing asked while `enabled` is false (a chart not yet near the
- * viewport), asked again every GROUP_CHART_POLL_MS while `poll`.
+ * One metric of each group over the `zoom` step window (all steps when null); nothing asked
+ * while `enabled` is false (a chart not yet near the viewport), asked again every
+ * GROUP_CHART_POLL_MS while `poll`.
  */
-export const useGroupMetrics = (params: GroupParams, logName: string, limit: number, enabled: boolean, poll: boolean) =>
+export const useGroupMetrics = (
+  params: GroupParams,
+  logName: string,
+  limit: number,
+  zoom: { min: number; max: number } | null,
+  enabled: boolean,
+  poll: boolean,
+) =>
   useQuery({
-    ...groupMetricsQuery(params, logName, limit),
+    ...groupMetricsQuery(params, logName, limit, zoom?.min, zoom?.max),
     enabled: enabled && params.groupBy.length > 0,
     placeholderData: keepPreviousData,
     refetchInterval: poll ? GROUP_CHART_POLL_MS : false,

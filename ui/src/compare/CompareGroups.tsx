@@ -1,4 +1,4 @@
-import { useMemo } from 'react';
+import { useMemo, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import type { RunDetails } from '@server/api/schemas/runs';
 import { useMetricNames } from '../api/compare-queries';
@@ -17,9 +17,16 @@ import { isSystemName } from '../system/system-names';
  */
 export function useCompareGrouping(project: string, runs: readonly RunDetails[]) {
   const [params, setParams] = useSearchParams();
-  const groupBy = useMemo(() => readGroupBy(params.get('group')), [params]);
-  const band = readBand(params.get('band'));
-  const set = (name: string, value: string | null) =>
+  // A change shows at once (a ticked box stays ticked) until the router has applied the URL.
+  const base = params.toString();
+  const [pending, setPending] = useState<{ base: string; values: Record<string, string | null> } | null>(null);
+  const read = (name: string) =>
+    pending?.base === base && name in pending.values ? (pending.values[name] ?? null) : params.get(name);
+  const groupText = read('group');
+  const groupBy = useMemo(() => readGroupBy(groupText), [groupText]);
+  const band = readBand(read('band'));
+  const set = (name: string, value: string | null) => {
+    setPending((prev) => ({ base, values: { ...(prev?.base === base ? prev.values : {}), [name]: value } }));
     setParams(
       (prev) => {
         const next = new URLSearchParams(prev);
@@ -29,6 +36,7 @@ export function useCompareGrouping(project: string, runs: readonly RunDetails[])
       },
       { replace: true },
     );
+  };
   const keys = useMemo(() => {
     const found = new Set<string>();
     for (const run of runs) configKeys(run.config, found);

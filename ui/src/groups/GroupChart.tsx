@@ -3,6 +3,7 @@ import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import { type GroupParams, useGroupMetrics } from '../api/group-queries';
 import { readTheme } from '../charts/chart-theme';
+import type { StepZoom } from '../charts/useChartSettings';
 import { useChartBox } from '../charts/useChartBox';
 import { ErrorState } from '../components/States';
 import { BAND_LABELS, type BandKind } from './group-by';
@@ -18,7 +19,8 @@ const bucketLimit = (width: number) => Math.max(100, Math.min(1000, Math.ceil((w
 /**
  * One metric of every group (`GET /api/runs/groups/metrics`, exact over every point): each
  * group's mean as a line in its colour with its band (standard deviation, standard error or
- * min–max) filled around it, and a readout of mean, band and n at the cursor. A
+ * min–max) filled around it, and a readout of mean, band and n at the cursor; a drag zooms
+ * the page's step window (asked again in finer buckets), a double-click resets it. A
  * `<figure aria-label=logName aria-busy>`; it fetches once near the viewport.
  */
 export function GroupChart({
@@ -26,32 +28,47 @@ export function GroupChart({
   logName,
   band,
   colorOf,
+  zoom,
+  onZoom,
 }: {
   params: GroupParams;
   logName: string;
   band: BandKind;
   /** A group's colour by its id (group-label.ts groupId). */
   colorOf: (id: string) => string;
+  /** The page's step window (all steps when null); a drag sets it, a double-click clears it. */
+  zoom: StepZoom | null;
+  onZoom: (zoom: StepZoom | null) => void;
 }) {
   const { figureRef, plotRef, hostRef, tipRef, near, seen, width, scheme } = useChartBox();
-  const query = useGroupMetrics(params, logName, bucketLimit(width), seen && width > 0, near);
+  const query = useGroupMetrics(params, logName, bucketLimit(width), zoom, seen && width > 0, near);
   const model = useMemo(() => (query.data ? groupChartModel(query.data, band) : null), [query.data, band]);
   const colors = useMemo(() => model?.traces.map((t) => colorOf(t.id)) ?? [], [model, colorOf]);
   const showPlot = near && model !== null && model.buckets > 0 && width > 0;
-  const live = useRef({ model, colors, band });
-  live.current = { model, colors, band };
+  const live = useRef({ model, colors, band, zoom, onZoom });
+  live.current = { model, colors, band, zoom, onZoom };
 
   useEffect(() => {
     const target = hostRef.current;
     if (!showPlot || !target || !model) return;
     let hovered = false;
     const u = new uPlot(
-      groupChartOptions(model, colors, { width, height: HEIGHT }, readTheme(), (plot) => {
-        const tip = tipRef.current;
-        const now = live.current;
-        if (!tip || !now.model) return;
-        if (hovered) renderGroupTooltip(tip, plot, now.model, now.colors, now.band);
-        else tip.hidden = true;
+      groupChartOptions(model, colors, { width, height: HEIGHT }, readTheme(), {
+        onCursor: (plot) => {
+          const tip = tipRef.current;
+          const now = live.current;
+          if (!tip || !now.model) return;
+          if (hovered) renderGroupTooltip(tip, plot, now.model, now.colors, now.band);
+          else tip.hidden = true;
+        },
+        onSelect: (x0, x1) => {
+          const min = Math.max(0, Math.ceil(Math.min(x0, x1)));
+          const max = Math.floor(Math.max(x0, x1));
+          if (max >= min) live.current.onZoom({ min, max });
+        },
+        onReset: () => {
+          if (live.current.zoom) live.current.onZoom(null);
+        },
       }),
       groupChartData(model) as uPlot.AlignedData,
       target,
@@ -84,10 +101,16 @@ export function GroupChart({
         {model && (
           <span className="chart-meta muted">
             {groups} {groups === 1 ? 'group' : 'groups'} · band: {BAND_LABELS[band].toLowerCase()}
+            {zoom && ` · steps ${zoom.min.toLocaleString('en-US')}–${zoom.max.toLocaleString('en-US')}`}
           </span>
         )}
       </figcaption>
-      <div className="chart-plot" ref={plotRef} style={{ height: HEIGHT }}>
+      <div
+        className="chart-plot"
+        ref={plotRef}
+        style={{ height: HEIGHT }}
+        title={showPlot ? 'Drag across steps to zoom; double-click to zoom out' : undefined}
+      >
         <div className="chart-host" ref={hostRef} />
         {showPlot && <div className="chart-tip" ref={tipRef} hidden role="presentation" />}
         {!showPlot && (

@@ -2,6 +2,7 @@ import { useCallback, useMemo } from 'react';
 import type { RunGroups } from '@server/api/schemas/groups';
 import { type GroupParams, useRunGroups } from '../api/group-queries';
 import { runStyle } from '../charts/run-colors';
+import { useChartSettings } from '../charts/useChartSettings';
 import { ErrorState, Loading } from '../components/States';
 import { BAND_KINDS, BAND_LABELS, type BandKind } from './group-by';
 import { groupId, groupLabel, groupLegend } from './group-label';
@@ -54,6 +55,8 @@ export function GroupCharts({
   headingId: string;
 }) {
   const groups = useRunGroups(params, []);
+  // The page's step zoom (`zoom=`), as the ungrouped charts keep it.
+  const { settings, setZoom } = useChartSettings();
   const order = useMemo(() => {
     const ids = new Map<string, number>();
     groups.data?.groups.forEach((g, i) => ids.set(groupId(groups.data.groupBy, g.key), i));
@@ -93,7 +96,15 @@ export function GroupCharts({
           ) : (
             <div className="chart-grid">
               {names.map((name) => (
-                <GroupChart key={name} params={params} logName={name} band={band} colorOf={colorOf} />
+                <GroupChart
+                  key={name}
+                  params={params}
+                  logName={name}
+                  band={band}
+                  colorOf={colorOf}
+                  zoom={settings.zoom}
+                  onZoom={setZoom}
+                />
               ))}
             </div>
           )}

@@ -17,13 +17,22 @@ export function withAlpha(hex: string, alpha: number): string {
 
 const compact = new Intl.NumberFormat('en-US', { notation: 'compact', maximumFractionDigits: 2 });
 
-/** Options for `model` drawn `width`×`height`, group i in `colors[i]`; `onCursor` on every cursor move. */
+/**
+ * Options for `model` drawn `width`×`height`, group i in `colors[i]`: `onCursor` on every
+ * cursor move, `onSelect` for an x drag, `onReset` for a double-click.
+ */
 export function groupChartOptions(
   model: GroupChartModel,
   colors: readonly string[],
   size: { width: number; height: number },
   theme: ChartTheme,
-  onCursor: (u: uPlot) => void,
+  handles: {
+    onCursor: (u: uPlot) => void;
+    /** A drag across steps x0..x1 (a zoom). */
+    onSelect: (x0: number, x1: number) => void;
+    /** A double-click (the zoom reset). */
+    onReset: () => void;
+  },
 ): uPlot.Options {
   const axis: uPlot.Axis = {
     stroke: theme.muted,
@@ -83,9 +92,22 @@ export function groupChartOptions(
         setSeries: false,
         filters: { pub: (type) => type === 'mousemove' || type === 'mouseleave' || type === 'mouseenter' },
       },
-      drag: { x: false, y: false },
+      drag: { x: true, y: false, setScale: false },
       points: { show: false },
     },
-    hooks: { setCursor: [onCursor] },
+    hooks: {
+      setCursor: [handles.onCursor],
+      setSelect: [
+        (u) => {
+          const { left, width } = u.select;
+          if (width < 3) return;
+          const x0 = u.posToVal(left, 'x');
+          const x1 = u.posToVal(left + width, 'x');
+          u.setSelect({ left: 0, top: 0, width: 0, height: 0 }, false);
+          handles.onSelect(x0, x1);
+        },
+      ],
+      ready: [(u) => u.over.addEventListener('dblclick', () => handles.onReset())],
+    },
   };
 }
