@@ -6,6 +6,7 @@ import { ErrorState } from '../components/States';
 import { downloadCsv, downloadPng } from './chart-export';
 import { applyHighlight, seriesLooks, type SeriesLook } from './chart-highlight';
 import { buildModel, stepWindow, type ChartModel, type XAxis } from './chart-model';
+import { hoverTracker } from './chart-hover';
 import { chartOptions, type ChartHandles } from './chart-options';
 import { attachPointClick, type PickedPoint } from './chart-point-click';
 import { readTheme } from './chart-theme';
@@ -182,7 +183,9 @@ export function MetricChart(props: {
     const target = hostRef.current;
     const first = modelRef.current;
     if (!showPlot || !target || !first) return;
-    let hovered = false;
+    const hover = hoverTracker(() => {
+      if (tipRef.current) tipRef.current.hidden = true;
+    });
     const handles: ChartHandles = {
       model: () => modelRef.current ?? first,
       xRange: () => heldRange(modelRef.current ?? first, live.current.zoom, live.current.xMode),
@@ -201,7 +204,7 @@ export function MetricChart(props: {
         const tip = tipRef.current;
         if (!tip) return;
         // The synced crosshair moves on every chart; only the hovered one shows its readout.
-        if (hovered) renderTooltip(tip, u, modelRef.current ?? first, live.current.xMode, live.current.xMetric);
+        if (hover.hovered()) renderTooltip(tip, u, modelRef.current ?? first, live.current.xMode, live.current.xMetric);
         else tip.hidden = true;
       },
     };
@@ -222,15 +225,7 @@ export function MetricChart(props: {
     const u = new uPlot(opts, first.data, target);
     uRef.current = u;
     looksRef.current = seriesLooks(u);
-    const enter = () => {
-      hovered = true;
-    };
-    const leave = () => {
-      hovered = false;
-      if (tipRef.current) tipRef.current.hidden = true;
-    };
-    u.over.addEventListener('mouseenter', enter);
-    u.over.addEventListener('mouseleave', leave);
+    const unhover = hover.attach(u);
     const detach = attachPointClick(
       u,
       () => modelRef.current ?? first,
@@ -238,8 +233,7 @@ export function MetricChart(props: {
     );
     return () => {
       detach();
-      u.over.removeEventListener('mouseenter', enter);
-      u.over.removeEventListener('mouseleave', leave);
+      unhover();
       u.destroy();
       uRef.current = null;
     };

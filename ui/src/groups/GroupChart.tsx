@@ -2,6 +2,7 @@ import { useEffect, useMemo, useRef } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import { type GroupParams, useGroupMetrics } from '../api/group-queries';
+import { hoverTracker } from '../charts/chart-hover';
 import { readTheme } from '../charts/chart-theme';
 import type { StepZoom } from '../charts/useChartSettings';
 import { useChartBox } from '../charts/useChartBox';
@@ -51,14 +52,16 @@ export function GroupChart({
   useEffect(() => {
     const target = hostRef.current;
     if (!showPlot || !target || !model) return;
-    let hovered = false;
+    const hover = hoverTracker(() => {
+      if (tipRef.current) tipRef.current.hidden = true;
+    });
     const u = new uPlot(
       groupChartOptions(model, colors, { width, height: HEIGHT }, readTheme(), {
         onCursor: (plot) => {
           const tip = tipRef.current;
           const now = live.current;
           if (!tip || !now.model) return;
-          if (hovered) renderGroupTooltip(tip, plot, now.model, now.colors, now.band);
+          if (hover.hovered()) renderGroupTooltip(tip, plot, now.model, now.colors, now.band);
           else tip.hidden = true;
         },
         onSelect: (x0, x1) => {
@@ -73,18 +76,9 @@ export function GroupChart({
       groupChartData(model) as uPlot.AlignedData,
       target,
     );
-    const enter = () => {
-      hovered = true;
-    };
-    const leave = () => {
-      hovered = false;
-      if (tipRef.current) tipRef.current.hidden = true;
-    };
-    u.over.addEventListener('mouseenter', enter);
-    u.over.addEventListener('mouseleave', leave);
+    const unhover = hover.attach(u);
     return () => {
-      u.over.removeEventListener('mouseenter', enter);
-      u.over.removeEventListener('mouseleave', leave);
+      unhover();
       u.destroy();
     };
     // A new chart per answer, band or size: a few groups' buckets draw in milliseconds.

@@ -4,7 +4,7 @@
  * page's other charts.
  */
 import uPlot from 'uplot';
-import { SYNC_KEY } from '../charts/chart-options';
+import { selectHook, syncedCursor } from '../charts/chart-options';
 import type { ChartTheme } from '../charts/chart-theme';
 import { formatValue } from '../format';
 import type { GroupChartModel } from './group-chart-model';
@@ -86,27 +86,10 @@ export function groupChartOptions(
         values: (_u, splits) => splits.map((v) => (v === null ? '' : formatValue(v))),
       },
     ],
-    cursor: {
-      sync: {
-        key: SYNC_KEY,
-        setSeries: false,
-        filters: { pub: (type) => type === 'mousemove' || type === 'mouseleave' || type === 'mouseenter' },
-      },
-      drag: { x: true, y: false, setScale: false },
-      points: { show: false },
-    },
+    cursor: syncedCursor({ show: false }),
     hooks: {
       setCursor: [handles.onCursor],
-      setSelect: [
-        (u) => {
-          const { left, width } = u.select;
-          if (width < 3) return;
-          const x0 = u.posToVal(left, 'x');
-          const x1 = u.posToVal(left + width, 'x');
-          u.setSelect({ left: 0, top: 0, width: 0, height: 0 }, false);
-          handles.onSelect(x0, x1);
-        },
-      ],
+      setSelect: [selectHook(handles.onSelect)],
       ready: [(u) => u.over.addEventListener('dblclick', () => handles.onReset())],
     },
   };
