@@ -64,6 +64,15 @@ export class RunBucketSums {
     this.count[i]!++;
   }
 
+  /** Adds a piece of points summed apart: `count` finite values of sum `sum`, and `nonFinite` others. */
+  addPiece(i: number, sum: number, count: number, nonFinite: number): void {
+    if (count > 0) {
+      this.addSum(i, sum);
+      this.count[i]! += count;
+    }
+    this.nonFinite[i]! += nonFinite;
+  }
+
   /** Adds a chunk's moments: `count` finite values of mean `mean + meanLo`, and `nonFinite` others. */
   addMoments(i: number, count: number, mean: number, meanLo: number, nonFinite: number): void {
     if (count > 0) {

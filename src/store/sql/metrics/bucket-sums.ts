@@ -12,13 +12,16 @@ import { queryTimeout } from '../../../errors.js';
 import { TimeSlice } from '../../../time-slice.js';
 import type { BucketWindow, RunLineage } from '../../series-store.js';
 import { lowerBound, viewChunk } from '../chunks/chunk-codec.js';
-import { overlapping } from '../chunks/chunk-rows.js';
+import { overlapping, readChunk } from '../chunks/chunk-rows.js';
 import { segmentsOf, type Segment } from '../chunks/chunk-sample.js';
 import type { SqlDb } from '../db.js';
 import { effectivePages } from './effective-points.js';
 import { lineageMetrics, type LineageMetric } from './lineage-series.js';
 import { clampStep, SERIES_COLUMNS, seriesRows } from './series-row.js';
 import { chunks, IN_CHUNK } from '../util.js';
+
+/** Bytes of a packed chunk's header (5 float64: n, first step, stride, first time, time form). */
+const HEADER_BYTES = 40;
 
 /** A run's metric as its lineage shows it (undefined: the run has no visible point of it). */
 interface RunMetric {
@@ -70,13 +73,48 @@ function extentOf(metrics: readonly RunMetric[]): { first: number; last: number 
   return first <= last ? { first, last } : undefined;
 }
 
-/** Chunk columns read per segment: statistics, and the points only of a chunk not wholly inside one bucket. */
+/**
+ * Chunk columns read per segment: key, statistics, and, only for a chunk not wholly inside
+ * one bucket, the first 40 + 8 × points bytes of its packed points (chunks/chunk-codec.ts):
+ * the header and the values when its steps are strided (the usual case), without the times.
+ */
 const CHUNK_READ =
-  'SELECT first_step, last_step, points, count, mean, mean_lo, CASE WHEN first_step >= ? AND last_step <= ? AND ' +
+  'SELECT first_step, first_tie, last_step, points, count, mean, mean_lo, CASE WHEN first_step >= ? AND last_step <= ? AND ' +
   '(first_step - CAST(? AS BIGINT)) / CAST(? AS BIGINT) = (last_step - CAST(? AS BIGINT)) / CAST(? AS BIGINT) ' +
-  'THEN NULL ELSE data END FROM metric_chunks WHERE ';
+  `THEN NULL ELSE substr(data, 1, CAST(${HEADER_BYTES} + 8 * points AS INTEGER)) END FROM metric_chunks WHERE `;
 
-/** Adds one segment's points to the sums: stored moments where a chunk fits a bucket, else its decoded points. */
+/**
+ * Adds the points in [from, to] of a chunk whose steps are `first + i × stride`, from the
+ * head of its bytes (header, then values), summing each bucket's share apart; returns false
+ * (nothing added) when its steps are listed instead.
+ */
+function addStrided(head: Uint8Array, from: number, to: number, b: StepBuckets, sums: RunBucketSums): boolean {
+  const view = new DataView(head.buffer, head.byteOffset, head.byteLength);
+  const n = view.getFloat64(0, true);
+  const first = view.getFloat64(8, true);
+  const stride = view.getFloat64(16, true);
+  if (!(stride > 0) || head.byteLength < HEADER_BYTES + 8 * n) return false;
+  let i = Math.max(0, Math.ceil((from - first) / stride));
+  const last = Math.min(n - 1, Math.floor((to - first) / stride));
+  while (i <= last) {
+    const k = bucketOf(b, first + i * stride);
+    const end = Math.min(last, Math.floor((b.stepMin + (k + 1) * b.width - 1 - first) / stride));
+    let sum = 0;
+    let count = 0;
+    let nonFinite = 0;
+    for (; i <= end; i++) {
+      const v = view.getFloat64(HEADER_BYTES + 8 * i, true);
+      if (v - v === 0) {
+        sum += v;
+        count++;
+      } else nonFinite++;
+    }
+    sums.addPiece(k, sum, count, nonFinite);
+  }
+  return true;
+}
+
+/** Adds one segment's points to the sums: stored moments where a chunk fits a bucket, else its points. */
 async function addSegment(db: SqlDb, seg: Segment, b: StepBuckets, sums: RunBucketSums): Promise<void> {
   const range = overlapping(seg.seriesId, seg.from, seg.to);
   const { stepMin, width } = b;
@@ -90,16 +128,18 @@ async function addSegment(db: SqlDb, seg: Segment, b: StepBuckets, sums: RunBuck
     ...range.params,
   ]);
   for (const r of rows) {
-    const data = r[6] as Uint8Array | null;
-    if (data === null) {
-      const count = Number(r[3]);
-      const mean = count > 0 ? Number(r[4]) : 0;
-      const meanLo = count > 0 ? Number(r[5] ?? 0) : 0;
-      sums.addMoments(bucketOf(b, Number(r[0])), count, mean, meanLo, Number(r[2]) - count);
+    const head = r[7] as Uint8Array | null;
+    if (head === null) {
+      const count = Number(r[4]);
+      const mean = count > 0 ? Number(r[5]) : 0;
+      const meanLo = count > 0 ? Number(r[6] ?? 0) : 0;
+      sums.addMoments(bucketOf(b, Number(r[0])), count, mean, meanLo, Number(r[3]) - count);
       continue;
     }
-    const c = viewChunk(data);
-    const { steps, values } = c;
+    if (addStrided(head, seg.from, seg.to, b, sums)) continue;
+    const row = await readChunk(db, seg.seriesId, { step: Number(r[0]), tie: Number(r[1]) });
+    if (!row) continue;
+    const { steps, values } = viewChunk(row.data);
     for (let i = lowerBound(steps, seg.from); i < steps.length && steps[i]! <= seg.to; i++) {
       sums.addPoint(bucketOf(b, steps[i]!), values[i]!);
     }
