@@ -17,7 +17,7 @@ import type { JsonPick } from '../store/metadata-store.js';
 import type { Ctx } from './context.js';
 import { MAX_NARROWED_RUNS } from './metric-rankings.js';
 import { runSummaries } from './run-search-metrics.js';
-import { MAX_SUMMARY_METRICS, matchingRunIds, parseNarrowing, type RunNarrowingParams } from './run-search.js';
+import { listOf, MAX_SUMMARY_METRICS, matchingRunIds, parseNarrowing, type RunNarrowingParams } from './run-search.js';
 
 /** Run ids listed per group at most (its runCount is exact). */
 export const MAX_GROUP_RUN_IDS = 1000;
@@ -134,16 +134,6 @@ async function lastValues(
   for (const [runId, summaries] of await runSummaries(ctx, forkRuns, names)) for (const s of summaries) keep(s, runId);
   return out;
 }
-
-/** The non-empty trimmed distinct items of a comma-separated list. */
-const listOf = (text: string | undefined): string[] => [
-  ...new Set(
-    (text ?? '')
-      .split(',')
-      .map((s) => s.trim())
-      .filter((s) => s !== ''),
-  ),
-];
 
 /**
  * The project's matching runs grouped by key (an unknown project has none). Throws

@@ -10,21 +10,11 @@ import type { GroupMetrics } from '../../src/api/schemas/groups.js';
 import { createRun } from '../helpers/run-api.js';
 import { makeTestApp, type TestApp } from '../helpers/test-app.js';
 import { getOk, ingestOk, metricLine, pyNdjson, qs, type PyValue } from '../helpers/ingest-api.js';
+import { prng } from '../helpers/prng.js';
 
 const PROJECT = 'sweep';
 const MAX_STEP = 3000;
 
-/** A small seeded PRNG (mulberry32), so a failure can be replayed. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 const SEED = 2817;
 const rand = prng(SEED);
 const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)]!;
