@@ -43,6 +43,23 @@ import {
   listAlerts,
 } from './runs/run-updates.js';
 import { searchRuns } from './runs/run-search.js';
+import {
+  listTrash,
+  listTrashedIds,
+  listExpiredTrash,
+  restoreRuns,
+  trashProject,
+  trashRuns,
+} from './trash/run-trash.js';
+import { finishPurgeJob, listPurgeQueue, purgeRun } from './trash/run-purge.js';
+import {
+  findRenamedProject,
+  getProjectRetention,
+  listRetentionExpired,
+  renameProject,
+  renameRun,
+  setProjectRetention,
+} from './trash/project-admin.js';
 import { failStaleRun, listStaleRuns, resumeStaleRun } from './runs/stale-runs.js';
 
 import {
@@ -115,6 +132,22 @@ export const SqlMetadataStore = storeClass((db: SqlDb): MetadataStore =>
     listStaleRuns,
     failStaleRun,
     resumeStaleRun,
+    trashRuns,
+    restoreRuns,
+    trashProject,
+    listTrash,
+    listExpiredTrash,
+    listTrashedIds,
+    purgeRun,
+    listPurgeQueue,
+    finishPurgeJob,
+    renameProject,
+    findRenamedProject,
+    renameRun,
+    setProjectRetention,
+    getProjectRetention,
+    listRetentionExpired,
+    reclaimSpace: (db) => db.reclaimSpace(),
     close: (db) => db.close(),
   }),
 );
