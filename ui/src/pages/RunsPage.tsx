@@ -1,3 +1,4 @@
+import './manage.css';
 import { useMemo } from 'react';
 import { Link, Navigate, useLocation, useParams } from 'react-router';
 import { useRenamedProject } from '../api/run-admin-queries';
