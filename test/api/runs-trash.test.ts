@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { call, useTestApp } from '../helpers/test-app.js';
 import { createRun, expectError } from '../helpers/run-api.js';
-import { getOk, ingestOk, ingestSeries, pyNdjson, qs } from '../helpers/ingest-api.js';
+import { getOk, ingest, ingestOk, ingestSeries, metricLine, pyNdjson, qs } from '../helpers/ingest-api.js';
 import { sweepTrash } from '../../src/services/run-purge.js';
 
 const t = useTestApp();
@@ -179,6 +179,25 @@ describe('delete and restore', () => {
     expectError(await post('/api/runs/restore', { runIds: [mine.runId] }, t.otherKey), 404);
     expectError(await post('/api/runs/purge', { runIds: [mine.runId, theirs.runId] }), 404);
     expect((await getOk<{ runs: unknown[] }>(t.app, t.key, `/api/runs/trash?projectName=${P}`)).runs).toHaveLength(1);
+  });
+
+  it('refuses ingest, heartbeats and status writes to a trashed run, and its externalId', async () => {
+    const run = await createRun(t.app, t.key, { runName: 'ext', projectName: P, externalId: 'ext-1' });
+    await postOk('/api/runs/delete', { runIds: [run.runId] });
+    const target = { runId: run.runId, projectName: P };
+    expect((await ingest(t.app, t.key, 'metrics', target, pyNdjson([metricLine(0, { a: 1 })]))).status).toBe(404);
+    expectError(await post('/api/runs/trigger', { runId: run.runId }), 404);
+    expectError(await post('/api/runs/status/update', { runId: run.runId, status: 'COMPLETED' }), 404);
+    expectError(
+      await post('/api/runs/create', { runName: 'ext', projectName: P, externalId: 'ext-1' }),
+      409,
+      'CONFLICT',
+    );
+    await postOk('/api/runs/restore', { runIds: [run.runId] });
+    expect(await createRun(t.app, t.key, { runName: 'ext', projectName: P, externalId: 'ext-1' })).toMatchObject({
+      runId: run.runId,
+      resumed: true,
+    });
   });
 
   it('refuses an empty list and more than 1,000 ids with a 400', async () => {
