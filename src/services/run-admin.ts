@@ -3,19 +3,24 @@
  * dashboard or the API.
  */
 import type { Run } from '../domain/types.js';
-import { conflict } from '../errors.js';
+import { BIDI_CONTROL_RULE, hasBidiControl } from '../domain/unicode-text.js';
+import { badRequest, conflict } from '../errors.js';
+import { checkProjectName } from './run-create.js';
 import type { Ctx } from './context.js';
 
-/** Renames one of the caller's live runs. Throws NOT_FOUND. */
+/** Renames one of the caller's live runs. Throws NOT_FOUND, and BAD_REQUEST for a name with a bidirectional control. */
 export function renameRun(ctx: Ctx, runId: number, name: string): Promise<void> {
+  if (hasBidiControl(name)) throw badRequest(`name must not contain ${BIDI_CONTROL_RULE}`);
   return ctx.deps.metadata.renameRun(ctx.principal.orgId, runId, name, Date.now());
 }
 
 /**
  * Renames one of the caller's projects; run ids, display ids and links keep working (old
- * names are looked up by findRenamedProject). Throws NOT_FOUND, CONFLICT.
+ * names are looked up by findRenamedProject). Throws NOT_FOUND, CONFLICT, and BAD_REQUEST for a
+ * new name that runs/create would refuse.
  */
 export function renameProject(ctx: Ctx, projectName: string, newName: string): Promise<void> {
+  checkProjectName(newName);
   return ctx.deps.metadata.renameProject(ctx.principal.orgId, projectName, newName, Date.now());
 }
 

@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Nullable, ProjectName, RunId } from '../schema-helpers.js';
+import { RunRow } from './runs.js';
 
 /** 1 to 1,000 run ids of the caller's organization (delete, restore, purge). */
 export const RunIdsBody = Type.Object({ runIds: Type.Array(RunId, { minItems: 1, maxItems: 1000 }) });
@@ -10,18 +11,20 @@ export const RunCount = Type.Object({ success: Type.Boolean(), count: Type.Integ
 export type RunCount = Static<typeof RunCount>;
 
 /** One run of GET /api/runs/trash: its head and when it was trashed (ISO 8601). */
-export const TrashedRun = Type.Object({
-  id: Type.Integer(),
-  name: Type.String(),
-  number: Type.Integer(),
-  displayId: Type.String(),
-  projectName: Type.String(),
-  status: Type.String(),
-  tags: Type.Array(Type.String()),
-  createdAt: Type.String(),
-  deletedAt: Type.String(),
-  forkedFromRunId: Nullable(Type.Integer()),
-});
+export const TrashedRun = Type.Composite([
+  Type.Pick(RunRow, [
+    'id',
+    'name',
+    'number',
+    'displayId',
+    'projectName',
+    'status',
+    'tags',
+    'createdAt',
+    'forkedFromRunId',
+  ]),
+  Type.Object({ deletedAt: Type.String() }),
+]);
 export type TrashedRun = Static<typeof TrashedRun>;
 
 /** The answer of GET /api/runs/trash: a page of a project's trash, latest trashed first. */

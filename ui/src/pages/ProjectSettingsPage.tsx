@@ -1,8 +1,9 @@
 import { useId, useState, type FormEvent } from 'react';
-import { Link, useNavigate, useParams } from 'react-router';
+import { useNavigate, useParams } from 'react-router';
 import { useDeleteProject, useProjectSettings, useRenameProject, useSetRetention } from '../api/run-admin-queries';
 import { ErrorState, Loading } from '../components/States';
 import { projectPath, projectsPath } from '../paths';
+import { ProjectCrumbs } from '../projects/ProjectCrumbs';
 import './manage.css';
 
 /** A project's settings (`/o/:org/projects/:project/settings`): rename, retention, delete. */
@@ -11,13 +12,7 @@ export function ProjectSettingsPage() {
   const settings = useProjectSettings(project);
   return (
     <div className="manage-page">
-      <nav aria-label="Breadcrumb" className="breadcrumb">
-        <Link to={projectsPath(org)}>Projects</Link>
-        <span aria-hidden="true"> / </span>
-        <Link to={projectPath(org, project)}>{project}</Link>
-        <span aria-hidden="true"> / </span>
-        <span aria-current="page">Settings</span>
-      </nav>
+      <ProjectCrumbs org={org} project={project} page="Settings" />
       <h1>Settings of {project}</h1>
       {settings.isPending ? (
         <Loading />

@@ -1,8 +1,8 @@
-import { Link, useParams } from 'react-router';
+import { useParams } from 'react-router';
 import { useRestoreRuns, useTrash } from '../api/run-admin-queries';
 import { ErrorState, Loading } from '../components/States';
 import { formatTime } from '../format';
-import { projectPath, projectsPath } from '../paths';
+import { ProjectCrumbs } from '../projects/ProjectCrumbs';
 import './manage.css';
 
 /**
@@ -15,13 +15,7 @@ export function TrashPage() {
   const restore = useRestoreRuns();
   return (
     <div className="manage-page">
-      <nav aria-label="Breadcrumb" className="breadcrumb">
-        <Link to={projectsPath(org)}>Projects</Link>
-        <span aria-hidden="true"> / </span>
-        <Link to={projectPath(org, project)}>{project}</Link>
-        <span aria-hidden="true"> / </span>
-        <span aria-current="page">Trash</span>
-      </nav>
+      <ProjectCrumbs org={org} project={project} page="Trash" />
       <h1>Trash of {project}</h1>
       <p className="muted">
         Deleted runs stay here until they are purged (after 7 days unless the server says otherwise).
