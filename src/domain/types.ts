@@ -305,3 +305,9 @@ export interface PurgeJob {
   runId: number;
   keepSeries: boolean;
 }
+
+/** A position in the trash's (deletedAt, id) order, for paging through it. */
+export interface TrashKey {
+  deletedAt: number;
+  id: number;
+}

@@ -7,7 +7,7 @@
 import type { PurgeJob } from '../domain/types.js';
 import { AppError } from '../errors.js';
 import type { Ctx, Deps } from './context.js';
-import { requireTrashed, runsTrashed } from './run-trash.js';
+import { rehideTrashed, requireTrashed, runsTrashed } from './run-trash.js';
 
 /** Runs handled per sweep step; a step repeats while it finds a full page. */
 const PAGE = 200;
@@ -81,12 +81,22 @@ async function sweepRetention(deps: Deps, now: number): Promise<number> {
   }
 }
 
+/** Later sweeps hide again the series of runs trashed this recently (the first one: every trashed run). */
+const REHIDE_WINDOW_MS = 30 * 60_000;
+
 /**
- * One sweep: retention first, then purges of runs trashed more than `ttlMs` before `now`
+ * One sweep: the series of runs trashed since `rehideSince` hidden again (rehideTrashed),
+ * retention, then purges of runs trashed more than `ttlMs` before `now`
  * (none when ttlMs is 0), then every queued purge job left by an interrupted purge; space
  * is reclaimed when anything was purged.
  */
-export async function sweepTrash(deps: Deps, ttlMs: number, now: number): Promise<TrashSweep> {
+export async function sweepTrash(
+  deps: Deps,
+  ttlMs: number,
+  now: number,
+  rehideSince: number = now - REHIDE_WINDOW_MS,
+): Promise<TrashSweep> {
+  await rehideTrashed(deps, rehideSince);
   const trashedByRetention = await sweepRetention(deps, now);
   let purged = 0;
   for (;;) {
@@ -124,21 +134,27 @@ export function startTrashSweeper(
   intervalMs = Math.min(600_000, Math.max(1000, Math.floor(deps.config.trashTtlMs / 4) || 600_000)),
 ): TrashSweeper {
   let running: Promise<void> | undefined;
+  // The first sweep of a process hides every trashed run's series again: a server killed
+  // between a deletion's two writes is always restarted before it sweeps.
+  let first = true;
   const tick = () => {
     if (running) return;
-    running = sweepTrash(deps, deps.config.trashTtlMs, Date.now())
+    const now = Date.now();
+    const since = first ? 0 : now - REHIDE_WINDOW_MS;
+    first = false;
+    running = sweepTrash(deps, deps.config.trashTtlMs, now, since)
       .then((s) => (s.purged > 0 || s.trashedByRetention > 0) && onSwept(s), onError)
       .then(() => (running = undefined));
   };
   const timer = setInterval(tick, intervalMs);
   timer.unref();
   // The first sweep soon after start: it finishes purges a stopped server left queued.
-  const first = setTimeout(tick, 1000);
-  first.unref();
+  const soon = setTimeout(tick, 1000);
+  soon.unref();
   return {
     stop: async () => {
       clearInterval(timer);
-      clearTimeout(first);
+      clearTimeout(soon);
       await running;
     },
   };

@@ -36,14 +36,39 @@ export async function deleteProject(ctx: Ctx, projectName: string): Promise<numb
   return moved.length;
 }
 
-/** Brings trashed runs back unchanged; NOT_FOUND, changing nothing, for one not in the trash. Returns how many. */
+/**
+ * Brings trashed runs back unchanged; NOT_FOUND, changing nothing, for one not in the trash.
+ * Their series are shown before the runs' rows change and again after (a trash sweep may
+ * have hidden them in between): a failure between the two stores leaves a trashed run's
+ * series shown, which the sweep hides again (rehideTrashed), never a live run's hidden.
+ * Returns how many.
+ */
 export async function restoreRuns(ctx: Ctx, runIds: readonly number[]): Promise<number> {
-  const moved = await ctx.deps.metadata.restoreRuns(ctx.principal.orgId, runIds);
-  await ctx.deps.series.setRunSeriesHidden(
-    moved.map((m) => m.runId),
-    false,
-  );
+  await requireTrashed(ctx, runIds);
+  const ids = [...new Set(runIds)];
+  await ctx.deps.series.setRunSeriesHidden(ids, false);
+  const moved = await ctx.deps.metadata.restoreRuns(ctx.principal.orgId, ids);
+  await ctx.deps.series.setRunSeriesHidden(ids, false);
   return moved.length;
+}
+
+/**
+ * Hides again the series of runs trashed at or after `since` (every trashed run for 0): a
+ * deletion whose series store write failed or was cut by a kill after its runs' rows changed
+ * is completed here. Idempotent; pages through the trash index. Returns the rows changed.
+ */
+export async function rehideTrashed(deps: Deps, since: number): Promise<number> {
+  let changed = 0;
+  let after: { deletedAt: number; id: number } | null = null;
+  for (;;) {
+    const page = await deps.metadata.listTrashedSince(since, after, 500);
+    if (page.length === 0) return changed;
+    changed += await deps.series.setRunSeriesHidden(
+      page.map((k) => k.id),
+      true,
+    );
+    after = page[page.length - 1]!;
+  }
 }
 
 /** A page of the project's trash, latest trashed first. */

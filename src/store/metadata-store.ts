@@ -14,6 +14,7 @@ import type {
   PurgeJob,
   SessionRecord,
   TrashedRun,
+  TrashKey,
   Project,
   Run,
   RunHead,
@@ -244,6 +245,11 @@ export interface MetadataStore {
   trashProject(orgId: number, name: string, at: number): Promise<MovedRun[]>;
   /** A page of the project's trashed, unpurged runs, the latest trashed first. */
   listTrash(orgId: number, projectName: string, limit: number, offset: number): Promise<TrashedRun[]>;
+  /**
+   * Trashed runs (purged ones kept for forks included) of every organization trashed at or
+   * after `since`, in (deletedAt, id) order after `after`, at most `limit`.
+   */
+  listTrashedSince(since: number, after: TrashKey | null, limit: number): Promise<TrashKey[]>;
   /** Those of `runIds` that are the organization's trashed, unpurged runs, ascending. */
   listTrashedIds(orgId: number, runIds: readonly number[]): Promise<number[]>;
   /** Trashed, unpurged runs of every organization trashed before `before`, oldest first, at most `limit`. */

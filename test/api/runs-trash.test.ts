@@ -267,6 +267,19 @@ describe('purge', () => {
     expect(await t.stores.metadata.listPurgeQueue(10)).toEqual([]);
   });
 
+  it('hides again, at the next sweep, the series of a deletion cut between its two writes', async () => {
+    const run = await fullRun('half');
+    const orgId = await t.stores.metadata.ensureOrganization(t.org, 0);
+    // Only the metadata write of a deletion, as a kill before the series store's would leave it.
+    await t.stores.metadata.trashRuns(orgId, [run.runId], Date.now());
+    const names = () => getOk<{ metricNames: string[] }>(t.app, t.key, `/api/runs/metric-names?projectName=${P}`);
+    expect((await names()).metricNames).toContain('loss');
+    await sweepTrash(t.deps, 0, Date.now());
+    expect((await names()).metricNames).not.toContain('loss');
+    await postOk('/api/runs/restore', { runIds: [run.runId] });
+    expect((await names()).metricNames).toContain('loss');
+  });
+
   it('is done by the sweep once a run has been in the trash for the TTL', async () => {
     const run = await fullRun('old');
     await postOk('/api/runs/delete', { runIds: [run.runId] });

@@ -46,6 +46,7 @@ import { searchRuns } from './runs/run-search.js';
 import {
   listTrash,
   listTrashedIds,
+  listTrashedSince,
   listExpiredTrash,
   restoreRuns,
   trashProject,
@@ -138,6 +139,7 @@ export const SqlMetadataStore = storeClass((db: SqlDb): MetadataStore =>
     listTrash,
     listExpiredTrash,
     listTrashedIds,
+    listTrashedSince,
     purgeRun,
     listPurgeQueue,
     finishPurgeJob,

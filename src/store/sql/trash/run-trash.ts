@@ -3,7 +3,7 @@
  * again, and listing it. A trashed run keeps every row; only `deleted_at` is set, and every
  * read for an answer leaves it out (../runs/live-runs.ts).
  */
-import type { MovedRun, TrashedRun } from '../../../domain/types.js';
+import type { MovedRun, TrashKey, TrashedRun } from '../../../domain/types.js';
 import { notFound } from '../../../errors.js';
 import type { SqlDb, SqlExecutor } from '../db.js';
 import { liveProject } from '../runs/live-runs.js';
@@ -133,4 +133,24 @@ export async function listTrashedIds(db: SqlDb, orgId: number, runIds: readonly 
     [orgId, ...runIds],
   );
   return ids.map(Number);
+}
+
+/**
+ * Trashed runs (purged ones kept for forks included) of every organization trashed at or
+ * after `since`, in (deletedAt, id) order after `after`, at most `limit`: what the sweep
+ * re-hides in the series store. Reads the trash index.
+ */
+export async function listTrashedSince(
+  db: SqlDb,
+  since: number,
+  after: TrashKey | null,
+  limit: number,
+): Promise<TrashKey[]> {
+  const rows = await db.all<{ id: number; deleted_at: number }>(
+    `SELECT id, deleted_at FROM runs WHERE deleted_at IS NOT NULL AND deleted_at >= ?
+     ${after === null ? '' : 'AND (deleted_at > ? OR (deleted_at = ? AND id > ?))'}
+     ORDER BY deleted_at, id LIMIT ?`,
+    after === null ? [since, limit] : [since, after.deletedAt, after.deletedAt, after.id, limit],
+  );
+  return rows.map((r) => ({ deletedAt: Number(r.deleted_at), id: Number(r.id) }));
 }
