@@ -51,6 +51,34 @@ describe('run management', () => {
     });
   });
 
+  it('renames a project (old links lead to the new name), keeps a retention and deletes it by its typed name', async () => {
+    const run = await createRunHttp(dash.base, dash.key, { runName: 'in-old', projectName: 'old-proj' });
+    // The settings page may ask once more for its project's settings as the rename leaves it (a 404).
+    const options = { signIn: `/o/${org}/projects/old-proj/settings`, expectedStatuses: [404] };
+    await withPage(dash, options, async ({ page }) => {
+      await page.getByLabel('Retention (days)').fill('30');
+      await page.getByRole('button', { name: 'Save retention' }).click();
+      await page.getByRole('status').getByText('Saved').waitFor();
+      await page.getByLabel('Project name', { exact: true }).fill('new-proj');
+      await page.getByRole('button', { name: 'Rename' }).click();
+      await page.getByRole('heading', { name: 'new-proj' }).waitFor();
+      // The run's URL from before the rename opens the run under the new name.
+      await page.goto(dash.base + run.path);
+      await page.getByRole('heading', { name: 'in-old' }).waitFor();
+      expect(new URL(page.url()).pathname).toContain('/projects/new-proj/');
+      await page.goto(`${dash.base}/o/${org}/projects/new-proj/settings`);
+      expect(await page.getByLabel('Retention (days)').inputValue()).toBe('30');
+      const remove = page.getByRole('button', { name: 'Delete project' });
+      expect(await remove.isDisabled()).toBe(true);
+      await page.getByLabel('Type the project name to confirm').fill('new-proj');
+      await screenshot(page, 'run-management-settings');
+      await remove.click();
+      await page.getByRole('heading', { name: 'Projects' }).waitFor();
+    });
+    const trash = await http(dash.base, 'GET', '/api/runs/trash?projectName=new-proj', { key: dash.key });
+    expect((trash.body.runs as { id: number }[]).map((r) => r.id)).toEqual([run.runId]);
+  });
+
   it('stops a RUNNING run from its page', async () => {
     const run = runs[0]!;
     await withPage(dash, { signIn: run.path }, async ({ page }) => {

@@ -64,7 +64,9 @@ function useAdminWrite<V, T>(url: string, body: (v: V) => unknown) {
   const client = useQueryClient();
   return useMutation({
     mutationFn: (v: V) => apiPost<T>(url, body(v)),
-    onSuccess: () => refreshRuns(client),
+    // Not awaited: a caller's own onSuccess (leaving a renamed or deleted project's page)
+    // runs first, so that page does not ask for its project again.
+    onSuccess: () => void refreshRuns(client),
   });
 }
 
