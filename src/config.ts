@@ -29,6 +29,8 @@ export interface Config {
   corsOrigins: string[];
   /** A RUNNING run silent this long (ms) is marked FAILED by the server; 0 = never. */
   staleAfterMs: number;
+  /** A run in the trash this long (ms) is purged for good by the server; 0 = never (only on request). */
+  trashTtlMs: number;
   logLevel: string;
   /** A dashboard session ends after this many ms without use (each use extends it). */
   sessionTtlMs: number;
@@ -105,13 +107,13 @@ function parseCount(text: string | undefined, fallback: number, what: string): n
   return n;
 }
 
-const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
 
-/** `90s`, `10m`, `1h`, `500ms`, a bare number of seconds, or `off`/`0` (returns 0). */
+/** `90s`, `10m`, `1h`, `7d`, `500ms`, a bare number of seconds, or `off`/`0` (returns 0). */
 function parseDuration(text: string | undefined, fallback: number, what: string): number {
   if (text === undefined) return fallback;
   if (text === 'off') return 0;
-  const match = /^(\d+(?:\.\d+)?)(ms|s|m|h)?$/.exec(text.trim());
+  const match = /^(\d+(?:\.\d+)?)(ms|s|m|h|d)?$/.exec(text.trim());
   if (!match) throw new ConfigError(`${what} must be a duration such as 600s, 10m or 1h (or off)`);
   return Math.round(Number(match[1]) * UNIT_MS[match[2] ?? 's']!);
 }
@@ -224,6 +226,7 @@ export function loadConfig(args: readonly string[], env: NodeJS.ProcessEnv = pro
     uploadMaxBytes: parseCount(env.STEPWISE_UPLOAD_MAX_BYTES, 5 * 1024 * MB, 'STEPWISE_UPLOAD_MAX_BYTES'),
     corsOrigins: parseOrigins(env.STEPWISE_CORS_ORIGINS),
     staleAfterMs: parseDuration(env.STEPWISE_STALE_AFTER, 10 * 60_000, 'STEPWISE_STALE_AFTER'),
+    trashTtlMs: parseDuration(env.STEPWISE_TRASH_TTL, 7 * 86_400_000, 'STEPWISE_TRASH_TTL'),
     logLevel: flagValue(args, 'log-level') ?? env.STEPWISE_LOG_LEVEL ?? 'info',
     queryTimeoutMs: parseDuration(env.STEPWISE_QUERY_TIMEOUT, 10_000, 'STEPWISE_QUERY_TIMEOUT'),
     readMaxItems: parseCount(env.STEPWISE_READ_MAX_ITEMS, 100_000, 'STEPWISE_READ_MAX_ITEMS'),

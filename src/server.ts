@@ -11,6 +11,7 @@ import { randomBytes } from 'node:crypto';
 import { bootstrapInstallation } from './services/bootstrap.js';
 import type { Deps } from './services/context.js';
 import { startStaleRunSweeper } from './services/stale-runs.js';
+import { startTrashSweeper } from './services/run-purge.js';
 import { openStores } from './store/open-stores.js';
 
 /** The ports the Python client derives from `settings={"host": H}` (API, ingest, heartbeat). */
@@ -60,6 +61,11 @@ export async function startServer(
     (err) => app.log.error({ err }, 'stale-run sweep failed'),
     (count) => app.log.info({ count }, 'marked stale runs FAILED'),
   );
+  const trashSweeper = startTrashSweeper(
+    deps,
+    (err) => app.log.error({ err }, 'trash sweep failed'),
+    (sweep) => app.log.info(sweep, 'trash sweep: runs purged or moved to the trash by retention'),
+  );
   // The Python client's ports are more listeners of the same app (building the app is the
   // costly part of start-up, so it is built once).
   const extra: http.Server[] = [];
@@ -94,6 +100,7 @@ export async function startServer(
           ),
         ]);
         await sweeper.stop();
+        await trashSweeper.stop();
         await blobs.close();
         await stores.close();
       })()),

@@ -24,6 +24,8 @@ export interface BlobStore {
   readonly directUploads: boolean;
   /** The size in bytes of the blob at key, or undefined when there is none (yet). */
   stat(key: string): Promise<number | undefined>;
+  /** Deletes the blob at key; a missing blob is no error (deleting twice is fine). */
+  delete(key: string): Promise<void>;
   /** Releases resources. */
   close(): Promise<void>;
 }

@@ -83,6 +83,10 @@ export class LocalBlobStore implements BlobStore {
     return { stream: fs.createReadStream(file), size: stat.size };
   }
 
+  async delete(key: string): Promise<void> {
+    await fs.promises.rm(this.pathOf(key), { force: true });
+  }
+
   async stat(key: string): Promise<number | undefined> {
     const stat = await fs.promises.stat(this.pathOf(key)).catch(() => undefined);
     return stat?.isFile() ? stat.size : undefined;

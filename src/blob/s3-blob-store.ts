@@ -5,6 +5,7 @@
  * 5 MiB parts), so no whole file is ever held in memory.
  */
 import {
+  DeleteObjectCommand,
   GetObjectCommand,
   HeadObjectCommand,
   PutObjectCommand,
@@ -127,6 +128,11 @@ export class S3BlobStore implements BlobStore {
       if (isMissing(err)) throw notFound('file not found');
       throw err;
     }
+  }
+
+  /** S3 answers a DELETE of a missing key with success too. */
+  async delete(key: string): Promise<void> {
+    await this.client.send(new DeleteObjectCommand({ Bucket: this.loc.bucket, Key: this.objectKey(key) }));
   }
 
   async stat(key: string): Promise<number | undefined> {

@@ -23,7 +23,8 @@ export type LogNameType = (typeof LOG_NAME_TYPES)[number];
 export const CONSOLE_LOG_TYPES = ['INFO', 'ERROR', 'WARNING', 'DEBUG', 'PRINT'] as const;
 export type ConsoleLogType = (typeof CONSOLE_LOG_TYPES)[number];
 
-export type StatusSource = 'api' | 'resume' | 'system';
+/** Who changed a status: the client (`api`), a resume, the server (`system`), a person's Stop (`user`). */
+export type StatusSource = 'api' | 'resume' | 'system' | 'user';
 
 /** Who a request acts as: resolved from its API key. */
 export interface Principal {
@@ -288,4 +289,25 @@ export interface FileRecord extends FileInput {
   runId: number;
   logGroup: string;
   uploadedAt: number | null;
+}
+
+/** A run in the trash: its head (no JSON fields) and when it was trashed. */
+export type TrashedRun = Omit<Run, RunJsonField> & { deletedAt: number };
+
+/** A run a trash write moved: its id and project (the series store hides or shows its series). */
+export interface MovedRun {
+  runId: number;
+  projectId: number;
+}
+
+/** A purged run whose series-store rows and blobs are still to delete (keepSeries: a fork reads its series). */
+export interface PurgeJob {
+  runId: number;
+  keepSeries: boolean;
+}
+
+/** A position in the trash's (deletedAt, id) order, for paging through it. */
+export interface TrashKey {
+  deletedAt: number;
+  id: number;
 }

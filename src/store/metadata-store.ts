@@ -10,7 +10,11 @@ import type {
   SavedViewRecord,
   LineageLink,
   LogNameEntry,
+  MovedRun,
+  PurgeJob,
   SessionRecord,
+  TrashedRun,
+  TrashKey,
   Project,
   Run,
   RunHead,
@@ -250,6 +254,57 @@ export interface MetadataStore {
   updateSavedView(orgId: number, viewId: number, change: SavedViewChange): Promise<boolean>;
   /** Deletes a saved view of the organization; false when there is none. */
   deleteSavedView(orgId: number, viewId: number): Promise<boolean>;
+  /**
+   * Moves live runs of the organization to the trash at `at` in one transaction; NOT_FOUND,
+   * changing nothing, when one is unknown, foreign or trashed already. Returns the runs moved.
+   */
+  trashRuns(orgId: number, runIds: readonly number[], at: number): Promise<MovedRun[]>;
+  /**
+   * Brings trashed, unpurged runs back as they were (and their projects, when trashed);
+   * NOT_FOUND, changing nothing, when one is not in the trash. Returns the runs restored.
+   */
+  restoreRuns(orgId: number, runIds: readonly number[]): Promise<MovedRun[]>;
+  /** Moves a live project and its live runs to the trash; NOT_FOUND when there is none. Returns the runs moved. */
+  trashProject(orgId: number, name: string, at: number): Promise<MovedRun[]>;
+  /** A page of the project's trashed, unpurged runs, the latest trashed first. */
+  listTrash(orgId: number, projectName: string, limit: number, offset: number): Promise<TrashedRun[]>;
+  /**
+   * Trashed runs (purged ones kept for forks included) of every organization trashed at or
+   * after `since`, in (deletedAt, id) order after `after`, at most `limit`.
+   */
+  listTrashedSince(since: number, after: TrashKey | null, limit: number): Promise<TrashKey[]>;
+  /** Those of `runIds` that are the organization's trashed, unpurged runs, ascending. */
+  listTrashedIds(orgId: number, runIds: readonly number[]): Promise<number[]>;
+  /** Trashed, unpurged runs of every organization trashed before `before`, oldest first, at most `limit`. */
+  listExpiredTrash(before: number, limit: number): Promise<{ orgId: number; runId: number }[]>;
+  /**
+   * Purges one trashed run (of the organization; any when orgId is null) in one transaction,
+   * queueing what the series and blob stores still hold (purge_queue): a run with forks is
+   * kept, marked purged, for their reads; a parent kept so goes with its last fork. NOT_FOUND
+   * when the run is not in the trash. Returns the jobs queued.
+   */
+  purgeRun(orgId: number | null, runId: number, at: number): Promise<PurgeJob[]>;
+  /** Queued purge jobs, oldest first, at most `limit`. */
+  listPurgeQueue(limit: number): Promise<PurgeJob[]>;
+  /** Removes a purge job once the series and blob stores hold nothing more of its run. */
+  finishPurgeJob(job: PurgeJob): Promise<void>;
+  /**
+   * Renames a live project (id, prefix, runs and views stay; the old name keeps finding it
+   * through findRenamedProject). NOT_FOUND; CONFLICT when the new name is taken.
+   */
+  renameProject(orgId: number, name: string, newName: string, at: number): Promise<void>;
+  /** The current name of the live project once named `oldName`, or undefined. */
+  findRenamedProject(orgId: number, oldName: string): Promise<string | undefined>;
+  /** Renames a live run. Throws NOT_FOUND. */
+  renameRun(orgId: number, runId: number, name: string, at: number): Promise<void>;
+  /** Sets (null clears) a live project's retention in days. Throws NOT_FOUND. */
+  setProjectRetention(orgId: number, name: string, retentionDays: number | null): Promise<void>;
+  /** A live project's retention in days, or null. Throws NOT_FOUND. */
+  getProjectRetention(orgId: number, name: string): Promise<number | null>;
+  /** Finished live runs past their project's retention at `now` (every organization), oldest first, at most `limit`. */
+  listRetentionExpired(now: number, limit: number): Promise<{ orgId: number; runId: number }[]>;
+  /** Gives the space of deleted rows back to the file system where the engine keeps it (SqlDb.reclaimSpace). */
+  reclaimSpace(): Promise<void>;
   /** A named installation secret, created from `make()` the first time it is asked for. */
   getSecret(name: string, make: () => string): Promise<string>;
   /** Closes the store. */

@@ -215,6 +215,21 @@ export interface SeriesStore {
    * newest first, at most `limit`.
    */
   listPendingFiles(runId: number, since: number, limit: number): Promise<FileRecord[]>;
+  /**
+   * Takes the runs' metric series out of their projects' reads (leaderboards, search by
+   * metric, metric names, project summaries) when `hidden`, or puts them back; reads by run
+   * (a fork's lineage) still find them. Idempotent.
+   */
+  setRunSeriesHidden(runIds: readonly number[], hidden: boolean): Promise<number>;
+  /** The blob keys of a run's file records, uploaded or not. */
+  listRunBlobKeys(runId: number): Promise<string[]>;
+  /**
+   * Deletes a purged run's console lines, data lines and file records and, unless
+   * keepSeries, its metric series and points, in one transaction. Idempotent.
+   */
+  purgeRunData(runId: number, keepSeries: boolean): Promise<void>;
+  /** Gives the space of deleted rows back to the file system where the engine keeps it. */
+  reclaimSpace(): Promise<void>;
   /** Closes the store. */
   close(): Promise<void>;
 }

@@ -76,6 +76,19 @@ export function blobStoreSuite(name: string, open: OpenBlobStore): void {
     );
 
     it(
+      'deletes a blob (its bytes gone, the key missing), and deleting a missing key is no error',
+      withStore(open, async (b) => {
+        await b.put('1/2/a/doomed.bin', Readable.from([Buffer.from('bytes')]));
+        expect(await b.stat('1/2/a/doomed.bin')).toBe(5);
+        await b.delete('1/2/a/doomed.bin');
+        expect(await b.stat('1/2/a/doomed.bin')).toBeUndefined();
+        await expect(b.get('1/2/a/doomed.bin')).rejects.toMatchObject({ code: 'NOT_FOUND' });
+        await b.delete('1/2/a/doomed.bin');
+        await b.delete('1/2/never/there.bin');
+      }),
+    );
+
+    it(
       'replaces a blob written again under the same key',
       withStore(open, async (b) => {
         await b.put('1/2/k/f.txt', Readable.from([Buffer.from('first version')]));

@@ -22,6 +22,14 @@ export interface Target {
    * it deletes, so each request built for it aims at one of these (and uses it up).
    */
   spareViewIds: number[];
+  /**
+   * Runs and projects that requests which remove or stop what they aim at use up, so the
+   * target run stays: live RUNNING runs (delete, stop, rename), trashed runs (restore,
+   * purge) and projects with a run each (project delete, rename), all outside the target's project.
+   */
+  spareRunIds: number[];
+  trashedRunIds: number[];
+  spareProjects: string[];
   /** A signed upload and download path+query of one of the run's files. */
   uploadPath: string;
   downloadPath: string;
@@ -52,7 +60,7 @@ function aimed(name: string, s: Schema, t: Target): unknown {
     case 'runId':
       return t.runId;
     case 'runIds':
-      return String(t.runId);
+      return isArray ? [t.runId] : String(t.runId);
     case 'projectName':
       return t.projectName;
     case 'displayId':
@@ -119,6 +127,16 @@ function spareView(t: Target): number {
   return id;
 }
 
+/** The next of a target's spare runs or projects, for a request that uses it up. */
+function spare<T>(list: T[], what: string): T {
+  const next = list.shift();
+  if (next === undefined) throw new Error(`the target has no spare ${what} left: make more in createVictim`);
+  return next;
+}
+
+/** Projects renamed by requests so far: each rename takes a new name. */
+let projectsRenamed = 0;
+
 /** Request parts that a schema cannot describe, by route. */
 function special(route: RouteEntry, t: Target): Partial<InjectOptions> | undefined {
   const key = `${route.method} ${route.url}`;
@@ -126,6 +144,7 @@ function special(route: RouteEntry, t: Target): Partial<InjectOptions> | undefin
     payload: `${JSON.stringify(line)}\n`,
     headers: { 'content-type': 'application/x-ndjson' },
   });
+  const json = (body: object) => ({ payload: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
   switch (key) {
     case 'POST /ingest/metrics':
       return ndjson({ time: 1, step: 0, data: { [t.metricName]: 1 } });
@@ -146,6 +165,18 @@ function special(route: RouteEntry, t: Target): Partial<InjectOptions> | undefin
       };
     case 'DELETE /api/views/:viewId':
       return { url: `/api/views/${spareView(t)}` };
+    case 'POST /api/runs/delete':
+      return json({ runIds: [spare(t.spareRunIds, 'run')] });
+    case 'POST /api/runs/stop':
+    case 'POST /api/runs/name/update':
+      return json({ runId: spare(t.spareRunIds, 'run'), name: 'probe' });
+    case 'POST /api/runs/restore':
+    case 'POST /api/runs/purge':
+      return json({ runIds: [spare(t.trashedRunIds, 'trashed run')] });
+    case 'POST /api/runs/projects/delete':
+      return json({ projectName: spare(t.spareProjects, 'project') });
+    case 'POST /api/runs/projects/rename':
+      return json({ projectName: spare(t.spareProjects, 'project'), newName: `probe-renamed-${++projectsRenamed}` });
     default:
       return undefined;
   }

@@ -98,7 +98,22 @@ export async function createVictim(app: App, key: string): Promise<Target> {
   const viewId = await saveView('vq7-view');
   const spareViewIds: number[] = [];
   for (let i = 0; i < 24; i++) spareViewIds.push(await saveView(`vq7-view-spare-${i}`));
+  const spareRun = async (projectName: string) =>
+    (await ok(app, key, 'POST', '/api/runs/create', { runName: 'spare', projectName })).runId as number;
+  const spareRunIds: number[] = [];
+  const trashedRunIds: number[] = [];
+  const spareProjects: string[] = [];
+  for (let i = 0; i < 40; i++) {
+    spareRunIds.push(await spareRun('victim-spares'));
+    trashedRunIds.push(await spareRun('victim-spares'));
+    spareProjects.push(`victim-spare-${i}`);
+    await spareRun(`victim-spare-${i}`);
+  }
+  await ok(app, key, 'POST', '/api/runs/delete', { runIds: trashedRunIds });
   return {
+    spareRunIds,
+    trashedRunIds,
+    spareProjects,
     apiKeyId: apiKey.id as number,
     viewId,
     spareViewIds,

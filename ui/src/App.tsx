@@ -6,9 +6,11 @@ import { RequireSession } from './components/RequireSession';
 import { Loading } from './components/States';
 import { ApiKeysPage } from './pages/ApiKeysPage';
 import { NotFoundPage } from './pages/NotFoundPage';
+import { ProjectSettingsPage } from './pages/ProjectSettingsPage';
 import { ProjectsPage } from './pages/ProjectsPage';
 import { RunsPage } from './pages/RunsPage';
 import { SignInPage } from './pages/SignInPage';
+import { TrashPage } from './pages/TrashPage';
 import { projectsPath } from './paths';
 
 // The chart pages carry uPlot: their code is its own chunk, so the sign-in page does not wait
@@ -41,6 +43,8 @@ export function App() {
         <Route path="/api-keys" element={<ApiKeysPage />} />
         <Route path="/o/:org/projects" element={<ProjectsPage />} />
         <Route path="/o/:org/projects/:project" element={<RunsPage />} />
+        <Route path="/o/:org/projects/:project/trash" element={<TrashPage />} />
+        <Route path="/o/:org/projects/:project/settings" element={<ProjectSettingsPage />} />
         <Route
           path="/o/:org/projects/:project/compare"
           element={

@@ -8,6 +8,12 @@ export const projectsPath = (org: string): string => `/o/${seg(org)}/projects`;
 /** A project's runs table. */
 export const projectPath = (org: string, project: string): string => `${projectsPath(org)}/${seg(project)}`;
 
+/** A project's trash. */
+export const trashPath = (org: string, project: string): string => `${projectPath(org, project)}/trash`;
+
+/** A project's settings page. */
+export const projectSettingsPath = (org: string, project: string): string => `${projectPath(org, project)}/settings`;
+
 /** A run's page, addressed by its SQID. */
 export const runPath = (org: string, project: string, sqid: string): string =>
   `${projectPath(org, project)}/${seg(sqid)}`;

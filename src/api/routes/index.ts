@@ -8,6 +8,7 @@ import { registerFileRoutes } from './files.js';
 import { registerIngestRoutes } from './ingest.js';
 import { registerMetricRoutes } from './metrics.js';
 import { registerRunActivityRoutes } from './run-activity.js';
+import { registerRunAdminRoutes } from './run-admin.js';
 import { registerProjectRoutes } from './projects.js';
 import { registerRunCreateRoutes } from './runs-create.js';
 import { registerRunDetailsRoutes } from './runs-details.js';
@@ -30,6 +31,7 @@ export async function registerRoutes(app: App, deps: Deps, sessions: SessionAuth
   registerRunDetailsRoutes(app, deps);
   registerRunStatusRoutes(app, deps);
   registerRunUpdateRoutes(app, deps);
+  registerRunAdminRoutes(app, deps);
   registerMetricRoutes(app, deps);
   registerRunActivityRoutes(app, deps);
   registerSavedViewRoutes(app, deps);

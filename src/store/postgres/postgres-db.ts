@@ -263,6 +263,7 @@ export async function openPostgres(url: string, options: PostgresOptions = {}): 
         client.release(broken);
       }
     },
+    reclaimSpace: () => Promise.resolve(),
     close: async () => {
       await Promise.all([pool.end(), pipelinedPool.end(), searchPool.end()]);
     },

@@ -95,6 +95,13 @@ export interface SqlDb extends SqlExecutor {
    * database waits for it, e.g. migrations of servers starting at once); returns its result.
    */
   withLock<T>(name: string, fn: () => Promise<T>): Promise<T>;
+  /**
+   * Gives the space of deleted rows back to the file system where the engine keeps it
+   * (SQLite: incremental vacuum, then a WAL checkpoint that truncates the files; a file
+   * created before auto_vacuum was on is converted by one full VACUUM first). PostgreSQL:
+   * nothing (its autovacuum reuses the space of deleted rows).
+   */
+  reclaimSpace(): Promise<void>;
   /** Closes every connection; pending transactions finish first. */
   close(): Promise<void>;
 }

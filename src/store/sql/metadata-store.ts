@@ -44,6 +44,24 @@ import {
   listAlerts,
 } from './runs/run-updates.js';
 import { searchRuns } from './runs/run-search.js';
+import {
+  listTrash,
+  listTrashedIds,
+  listTrashedSince,
+  listExpiredTrash,
+  restoreRuns,
+  trashProject,
+  trashRuns,
+} from './trash/run-trash.js';
+import { finishPurgeJob, listPurgeQueue, purgeRun } from './trash/run-purge.js';
+import {
+  findRenamedProject,
+  getProjectRetention,
+  listRetentionExpired,
+  renameProject,
+  renameRun,
+  setProjectRetention,
+} from './trash/project-admin.js';
 import { failStaleRun, listStaleRuns, resumeStaleRun } from './runs/stale-runs.js';
 
 import {
@@ -117,6 +135,23 @@ export const SqlMetadataStore = storeClass((db: SqlDb): MetadataStore =>
     listStaleRuns,
     failStaleRun,
     resumeStaleRun,
+    trashRuns,
+    restoreRuns,
+    trashProject,
+    listTrash,
+    listExpiredTrash,
+    listTrashedIds,
+    listTrashedSince,
+    purgeRun,
+    listPurgeQueue,
+    finishPurgeJob,
+    renameProject,
+    findRenamedProject,
+    renameRun,
+    setProjectRetention,
+    getProjectRetention,
+    listRetentionExpired,
+    reclaimSpace: (db) => db.reclaimSpace(),
     close: (db) => db.close(),
   }),
 );

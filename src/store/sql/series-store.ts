@@ -15,6 +15,7 @@ import { appendMetrics } from './metrics/metric-write.js';
 import { TailCache } from './chunks/tail-cache.js';
 import { StatsCache } from './chunks/stats-cache.js';
 import { toPacked, type PackedPoints } from '../../domain/packed-points.js';
+import { listRunBlobKeys, purgeRunData, reclaimSpace, setRunSeriesHidden } from './trash/series-trash.js';
 import { RunWriteQueue } from './metrics/run-write-queue.js';
 
 /** Options of SqlSeriesStore. */
@@ -56,6 +57,10 @@ const SERIES_FUNCTIONS: SqlFunctions<FunctionMethods> = {
   listFiles,
   fileListStats,
   listPendingFiles,
+  setRunSeriesHidden,
+  listRunBlobKeys,
+  purgeRunData,
+  reclaimSpace,
   close: (db) => db.close(),
 };
 

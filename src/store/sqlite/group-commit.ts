@@ -3,6 +3,8 @@ import type { SqlExecutor } from '../sql/db.js';
 
 interface Job {
   fn: (tx: SqlExecutor) => Promise<unknown>;
+  /** Runs on the connection outside any transaction (VACUUM, checkpoints), alone. */
+  outside?: boolean;
   resolve: (value: unknown) => void;
   reject: (err: unknown) => void;
 }
@@ -38,9 +40,37 @@ export class GroupCommit {
     });
   }
 
+  /**
+   * Runs fn between transactions, when no write is open (statements SQLite refuses inside a
+   * transaction: VACUUM, wal_checkpoint); the queued writes wait for it.
+   */
+  runOutside<T>(fn: () => T): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      this.queue.push({
+        fn: () => Promise.resolve(fn()),
+        outside: true,
+        resolve: resolve as (v: unknown) => void,
+        reject,
+      });
+      if (!this.draining) {
+        this.draining = true;
+        setImmediate(() => void this.drain());
+      }
+    });
+  }
+
   private async drain(): Promise<void> {
     try {
-      while (this.queue.length > 0) await this.commitGroup(this.queue.splice(0, MAX_GROUP));
+      while (this.queue.length > 0) {
+        const first = this.queue[0]!;
+        if (first.outside) {
+          this.queue.shift();
+          await first.fn(this.exec).then(first.resolve, first.reject);
+          continue;
+        }
+        const end = this.queue.findIndex((job) => job.outside);
+        await this.commitGroup(this.queue.splice(0, Math.min(MAX_GROUP, end < 0 ? MAX_GROUP : end)));
+      }
     } finally {
       this.draining = false;
       if (this.queue.length > 0) {

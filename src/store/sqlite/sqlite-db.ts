@@ -93,6 +93,8 @@ export function openConnection(file: string, readonly: boolean, deadline: Statem
   const raw = new Database(file, { readonly, fileMustExist: readonly });
   raw.pragma('busy_timeout = 10000');
   if (!readonly) {
+    // Before the first table of a new file: freed pages can be given back (reclaimSpace).
+    raw.pragma('auto_vacuum = INCREMENTAL');
     raw.pragma('journal_mode = WAL');
     // WAL + NORMAL: a commit survives a killed process (the WAL is written before the
     // answer); only an OS crash or power loss can lose the last commits.
@@ -109,6 +111,21 @@ export function openConnection(file: string, readonly: boolean, deadline: Statem
   raw.pragma(readonly ? 'cache_size = -65536' : 'cache_size = -16384');
   registerSearchFunctions(raw, deadline);
   return raw;
+}
+
+/**
+ * Gives freed pages back to the file system: a file made before auto_vacuum was set (mode
+ * NONE) is converted by one VACUUM (a full rewrite, its time proportional to the file's
+ * size; later calls are incremental), then the free pages are cut off the end and the WAL
+ * is checkpointed and truncated so the files shrink on disk.
+ */
+function reclaim(raw: Database.Database): void {
+  if (Number(raw.pragma('auto_vacuum', { simple: true })) !== 2) {
+    raw.pragma('auto_vacuum = INCREMENTAL');
+    raw.exec('VACUUM');
+  }
+  raw.pragma('incremental_vacuum');
+  raw.pragma('wal_checkpoint(TRUNCATE)');
 }
 
 /** Options of openSqlite. */
@@ -164,6 +181,7 @@ export function openSqlite(file: string, options: SqliteOptions = {}): SqlDb {
       if (!m) named.set(name, (m = new Mutex()));
       return m.run(fn);
     },
+    reclaimSpace: () => writes.runOutside(() => reclaim(writer.raw)),
     close: () =>
       writes
         .run(() => Promise.resolve())

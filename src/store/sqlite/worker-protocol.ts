@@ -22,6 +22,9 @@ export const SERIES_WRITES = [
   'appendData',
   'createFiles',
   'markFileUploaded',
+  'setRunSeriesHidden',
+  'purgeRunData',
+  'reclaimSpace',
 ] as const satisfies readonly (keyof SeriesStore)[];
 
 export type SeriesWrite = (typeof SERIES_WRITES)[number];

@@ -36,6 +36,9 @@ export function workerSeriesStore(reader: SqlDb, file: string): SeriesStore {
     appendData: (...args) => thread.post('appendData', args),
     createFiles: (...args) => thread.post('createFiles', args),
     markFileUploaded: (...args) => thread.post('markFileUploaded', args),
+    setRunSeriesHidden: (...args) => thread.post('setRunSeriesHidden', args),
+    purgeRunData: (...args) => thread.post('purgeRunData', args),
+    reclaimSpace: (...args) => thread.post('reclaimSpace', args),
   } satisfies Pick<SeriesStore, SeriesWrite>;
   return {
     // Every other method reads on this thread (SqlSeriesStore's methods are own properties).

@@ -1,4 +1,5 @@
-import { Link, useParams } from 'react-router';
+import { Link, Navigate, useParams } from 'react-router';
+import { useRenamedProject } from '../api/run-admin-queries';
 import { ApiError } from '../api/client';
 import { useRunDetails, useRunIdFromSqid } from '../api/run-queries';
 import { useSession } from '../api/session';
@@ -26,6 +27,9 @@ export function RunPage() {
   const resolved = useRunIdFromSqid(sqid);
   const details = useRunDetails(resolved.data?.runId, true);
 
+  // A link from before its project was renamed leads to the run under the new name.
+  const moved = details.data !== undefined && details.data.projectName !== project;
+  const renamed = useRenamedProject(project, moved);
   const error = resolved.error ?? (details.data ? null : details.error);
   if (error) {
     if (isMissing(error)) return <RunNotFound org={ownOrg} project={project} />;
@@ -36,6 +40,10 @@ export function RunPage() {
   if (!details.data) return <Loading label="Loading run…" />;
   const run = details.data;
   if (org !== ownOrg) return <RunNotFound org={ownOrg} project={project} />;
+  if (run.projectName !== project && renamed.isPending) return <Loading label="Loading run…" />;
+  if (run.projectName !== project && renamed.data === run.projectName) {
+    return <Navigate to={pathOf(run.url)} replace />;
+  }
   if (run.projectName !== project) {
     return <RunNotFound org={ownOrg} project={project} actualProject={run.projectName} actualPath={pathOf(run.url)} />;
   }

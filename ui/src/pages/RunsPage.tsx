@@ -1,9 +1,11 @@
+import './manage.css';
 import { useMemo } from 'react';
-import { Link, useParams } from 'react-router';
+import { Link, Navigate, useLocation, useParams } from 'react-router';
+import { useRenamedProject } from '../api/run-admin-queries';
 import { useProjects } from '../api/project-queries';
 import { useMetricNames } from '../api/run-list-queries';
 import { useSession } from '../api/session';
-import { projectsPath } from '../paths';
+import { projectPath, projectSettingsPath, projectsPath, trashPath } from '../paths';
 import { ForeignOrganization } from '../projects/ForeignOrganization';
 import { LoggingSnippet } from '../projects/LoggingSnippet';
 import { Leaderboard } from '../runs-table/Leaderboard';
@@ -35,6 +37,9 @@ export function RunsPage() {
   const metricNames = useMetricNames(project);
   const projects = useProjects();
   const known = projects.data?.some((p) => p.name === project);
+  // An old name of a renamed project leads to its new name.
+  const renamed = useRenamedProject(project, known === false);
+  const location = useLocation();
   const views = useWorkspaceViews(
     org,
     project,
@@ -43,6 +48,7 @@ export function RunsPage() {
     setLayout,
   );
   if (own !== org) return <ForeignOrganization org={org} own={own} />;
+  if (renamed.data) return <Navigate to={projectPath(org, renamed.data) + location.search} replace />;
 
   const empty = (
     <section className="card empty-project" aria-labelledby="empty-project-title">
@@ -70,6 +76,12 @@ export function RunsPage() {
       <div className="runs-heading">
         <h1>{project}</h1>
         {known && <ViewsControl project={project} views={views} />}
+        {known && (
+          <nav className="project-links" aria-label="Project">
+            <Link to={trashPath(org, project)}>Trash</Link>
+            <Link to={projectSettingsPath(org, project)}>Settings</Link>
+          </nav>
+        )}
         <div className="view-switch" role="group" aria-label="View">
           <button
             type="button"

@@ -3,20 +3,24 @@ import { formatTime } from '../format';
 import { ForkParent } from './ForkParent';
 import { LiveDuration } from './LiveDuration';
 import { RunForks } from './RunForks';
+import { RunNameEditor } from './RunNameEditor';
+import { StopRunButton } from './StopRunButton';
 import { TagEditor } from './TagEditor';
 
 /**
  * The top of a run's page: name, status, display id, start, duration (ticking while
- * RUNNING), the run it was forked from, the runs forked from it, and its editable tags.
+ * RUNNING), the run it was forked from, the runs forked from it, its editable tags and name,
+ * and Stop on a RUNNING run.
  */
 export function RunHeader({ run }: { run: RunDetails }) {
   const running = run.status === 'RUNNING';
   return (
     <header className="run-header">
       <div className="run-title">
-        <h1>{run.name}</h1>
+        <RunNameEditor runId={run.id} name={run.name} />
         <span className="visually-hidden">Status:</span>
         <span className={`status status-${run.status}`}>{run.status}</span>
+        {running && <StopRunButton runId={run.id} />}
       </div>
       <dl className="run-facts">
         <div>

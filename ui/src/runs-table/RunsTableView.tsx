@@ -1,3 +1,4 @@
+import { DeleteRunsDialog } from './DeleteRunsDialog';
 import { type ReactNode, useCallback, useMemo, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { type RunListParams, useRunPages } from '../api/run-list-queries';
@@ -112,6 +113,15 @@ export function RunsTableView({
     }
     return ids;
   }, [data]);
+  const loadedNames = useMemo(() => {
+    const names = new Map<number, string>();
+    for (let i = 0; i < (data.total ?? 0); i++) {
+      const run = data.rowAt(i);
+      if (run) names.set(run.id, run.name);
+    }
+    return names;
+  }, [data]);
+  const [deleting, setDeleting] = useState(false);
   const anchor = useRef<{ resetKey: string; index: number } | null>(null);
   const selectedLoaded = loadedIds.filter((id) => selected.has(id)).length;
   const allState = selectedLoaded === 0 ? 'none' : selectedLoaded === loadedIds.length ? 'all' : 'some';
@@ -253,7 +263,22 @@ export function RunsTableView({
               <button type="button" className="link-button" onClick={() => update({ selected: [] })}>
                 Clear selection
               </button>
+              <button type="button" className="secondary" onClick={() => setDeleting(true)}>
+                Delete
+              </button>
             </>
+          )}
+          {deleting && (
+            <DeleteRunsDialog
+              runIds={view.selected}
+              names={loadedNames}
+              project={project}
+              onClose={() => setDeleting(false)}
+              onDeleted={() => {
+                setDeleting(false);
+                update({ selected: [] });
+              }}
+            />
           )}
           <button
             type="button"

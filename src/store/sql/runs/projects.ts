@@ -2,6 +2,7 @@ import { derivePrefix, firstFreePrefix, prefixStart } from '../../../domain/disp
 import type { Project } from '../../../domain/types.js';
 import { conflict } from '../../../errors.js';
 import type { SqlDb, SqlExecutor } from '../db.js';
+import { liveProject, liveRun } from './live-runs.js';
 
 interface ProjectRow {
   id: number;
@@ -47,8 +48,11 @@ export async function ensureProject(
   name: string,
   at: number,
 ): Promise<number> {
-  const select = `SELECT id FROM projects WHERE org_id = ? AND name = ? ${forUpdate}`;
-  const found = await tx.get<{ id: number }>(select, [orgId, name]);
+  const select = `SELECT id, deleted_at FROM projects WHERE org_id = ? AND name = ? ${forUpdate}`;
+  const found = await tx.get<{ id: number; deleted_at: number | null }>(select, [orgId, name]);
+  // A new run in a trashed project brings the project back; its trashed runs stay in the trash.
+  if (found && found.deleted_at !== null)
+    await tx.run('UPDATE projects SET deleted_at = NULL WHERE id = ?', [found.id]);
   if (found) return Number(found.id);
   const prefix = await freePrefix(tx, orgId, name);
   await tx.run(
@@ -69,8 +73,8 @@ export async function listProjects(db: SqlDb, orgId: number, name?: string): Pro
   const rows = await db.all<ProjectRow>(
     `SELECT p.id, p.name, p.prefix, p.created_at, p.updated_at, COUNT(r.id) AS run_count,
        MAX(r.updated_at) AS runs_updated_at, MAX(r.last_seen_at) AS runs_seen_at
-     FROM projects p LEFT JOIN runs r ON r.org_id = p.org_id AND r.project_id = p.id
-     WHERE p.org_id = ? ${name === undefined ? '' : 'AND p.name = ?'}
+     FROM projects p LEFT JOIN runs r ON r.org_id = p.org_id AND r.project_id = p.id AND ${liveRun('r')}
+     WHERE p.org_id = ? AND ${liveProject('p')} ${name === undefined ? '' : 'AND p.name = ?'}
      GROUP BY p.id, p.name, p.prefix, p.created_at, p.updated_at
      ORDER BY p.created_at DESC, p.id DESC`,
     name === undefined ? [orgId] : [orgId, name],

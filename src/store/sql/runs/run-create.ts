@@ -5,6 +5,7 @@ import type { CreateRunInput } from '../../metadata-store.js';
 import type { SqlDb, SqlExecutor } from '../db.js';
 import { ensureProject } from './projects.js';
 import { RUN_COLUMNS, RUN_FROM, type RunRow, toRun, toJsonColumn } from './run-row.js';
+import { conflict } from '../../../errors.js';
 
 /**
  * Reads one run inside a transaction, optionally locking its row (the dialect's forUpdate;
@@ -64,10 +65,15 @@ export async function createRunInTx(
   const { orgId } = input;
   const projectId = await ensureProject(tx, forUpdate, orgId, input.projectName, Date.now());
   if (input.externalId !== null) {
-    const row = await tx.get<{ id: number }>('SELECT id FROM runs WHERE project_id = ? AND external_id = ?', [
-      projectId,
-      input.externalId,
-    ]);
+    const row = await tx.get<{ id: number; deleted_at: number | null }>(
+      'SELECT id, deleted_at FROM runs WHERE project_id = ? AND external_id = ?',
+      [projectId, input.externalId],
+    );
+    if (row && row.deleted_at !== null) {
+      throw conflict(
+        `the run with externalId ${JSON.stringify(input.externalId)} is in the trash: restore it or use another externalId`,
+      );
+    }
     if (row) {
       const existing = (await findRunInTx(tx, orgId, Number(row.id)))!;
       return { run: await resumeExisting(tx, orgId, existing, input), resumed: true };

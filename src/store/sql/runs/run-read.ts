@@ -7,10 +7,11 @@ import { notFound } from '../../../errors.js';
 import type { SqlDb } from '../db.js';
 import { findRunInTx } from './run-create.js';
 import { RUN_COLUMNS, RUN_FROM, type RunRow, toRun } from './run-row.js';
+import { liveRun } from './live-runs.js';
 
 export async function listForkedRunIds(db: SqlDb, projectId: number): Promise<number[]> {
   const rows = await db.all<{ id: number }>(
-    'SELECT id FROM runs WHERE project_id = ? AND forked_from_run_id IS NOT NULL ORDER BY id',
+    `SELECT id FROM runs WHERE project_id = ? AND forked_from_run_id IS NOT NULL AND ${liveRun('runs')} ORDER BY id`,
     [projectId],
   );
   return rows.map((r) => Number(r.id));

@@ -1,3 +1,4 @@
+import { liveRun } from './live-runs.js';
 import type { Run, RunHead, RunJsonField, RunStatus } from '../../../domain/types.js';
 
 /** The columns every run query selects, joined with its project. */
@@ -5,7 +6,11 @@ export const RUN_COLUMNS = `r.id, r.org_id, r.project_id, p.name AS project_name
   r.external_id, r.status, r.tags, r.config, r.system_metadata, r.logger_settings, r.status_metadata,
   r.notes, r.forked_from_run_id, r.fork_step, r.created_at, r.updated_at, r.status_updated`;
 
-export const RUN_FROM = 'runs r JOIN projects p ON p.id = r.project_id';
+/** Live runs (live-runs.ts) joined to their project: what every read of runs for an answer selects from. */
+export const RUN_FROM = `runs r JOIN projects p ON p.id = r.project_id AND ${liveRun('r')}`;
+
+/** Every run, trashed ones included, joined to its project (the trash and purge reads only). */
+export const ANY_RUN_FROM = 'runs r JOIN projects p ON p.id = r.project_id';
 
 /** The byte length of a nullable text column (0 when NULL); neither engine reads the text for it. */
 const bytesOf = (column: string): string => `COALESCE(octet_length(${column}), 0)`;

@@ -8,6 +8,7 @@ import type { RunSearchQuery } from '../../metadata-store.js';
 import type { Dialect, SqlDb } from '../db.js';
 import { compileFilter } from './run-filter.js';
 import { type Frag, joinFrags } from '../search-dialect.js';
+import { liveRun } from './live-runs.js';
 
 const COLUMN_SORT: Record<string, string> = { status: 'r.status', name: 'r.name' };
 
@@ -51,7 +52,9 @@ function orderBy(d: Dialect, sort: SearchSort): Frag {
 
 /** The WHERE clause: the engine's row guard, organization, project, statuses, tags, name substring, filter. */
 function whereOf(d: Dialect, q: RunSearchQuery): Frag {
-  const parts: Frag[] = [{ sql: 'r.org_id = ? AND r.project_id = ?', params: [q.orgId, q.projectId] }];
+  const parts: Frag[] = [
+    { sql: `r.org_id = ? AND r.project_id = ? AND ${liveRun('r')}`, params: [q.orgId, q.projectId] },
+  ];
   const guard = d.search.rowGuard?.('r.id');
   if (guard) parts.unshift({ sql: guard, params: [] });
   if (q.nameContains) parts.push(d.search.containsFolded('r.name', q.nameContains));

@@ -9,6 +9,7 @@ import type { RunHeadRef } from '../../metadata-store.js';
 import type { SqlDb } from '../db.js';
 import type { SqlValue } from '../sql-value.js';
 import { RUN_FROM, RUN_HEAD_COLUMNS, type RunHeadRow, toRunHead } from './run-row.js';
+import { liveRun } from './live-runs.js';
 
 export async function listRunHeads(db: SqlDb, orgId: number, runIds: readonly number[]): Promise<RunHead[]> {
   if (runIds.length === 0) return [];
@@ -43,7 +44,7 @@ export async function listConfigTexts(
   paths: readonly string[][] | undefined,
 ): Promise<Map<number, string | null>> {
   if (runIds.length === 0) return new Map();
-  const where = `FROM runs WHERE org_id = ? AND id IN (${runIds.map(() => '?').join(', ')})`;
+  const where = `FROM runs WHERE ${liveRun('runs')} AND org_id = ? AND id IN (${runIds.map(() => '?').join(', ')})`;
   if (paths === undefined) {
     const rows = await db.allArrays<[number, string | null]>(`SELECT id, config ${where}`, [orgId, ...runIds]);
     return new Map(rows.map(([id, text]) => [Number(id), text]));
@@ -72,7 +73,7 @@ export async function listConfigTexts(
 
 export async function findRunJsonTexts(db: SqlDb, orgId: number, runId: number): Promise<RunJsonTexts | undefined> {
   const row = await db.get<Record<'config' | 'system_metadata' | 'logger_settings' | 'status_metadata', string | null>>(
-    'SELECT config, system_metadata, logger_settings, status_metadata FROM runs WHERE org_id = ? AND id = ?',
+    `SELECT config, system_metadata, logger_settings, status_metadata FROM runs WHERE org_id = ? AND id = ? AND ${liveRun('runs')}`,
     [orgId, runId],
   );
   return (

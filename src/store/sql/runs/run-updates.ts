@@ -7,9 +7,13 @@ import { badRequest, notFound } from '../../../errors.js';
 import type { SqlDb, SqlExecutor } from '../db.js';
 import { findRunInTx } from './run-create.js';
 import { parseJsonColumn, toJsonColumn } from './run-row.js';
+import { liveRun } from './live-runs.js';
 
 async function requireRun(tx: SqlExecutor, orgId: number, runId: number, lock = ''): Promise<void> {
-  const row = await tx.get(`SELECT id FROM runs WHERE id = ? AND org_id = ? ${lock}`, [runId, orgId]);
+  const row = await tx.get(`SELECT id FROM runs WHERE id = ? AND org_id = ? AND ${liveRun('runs')} ${lock}`, [
+    runId,
+    orgId,
+  ]);
   if (!row) throw notFound(`run ${runId} not found`);
 }
 
@@ -112,11 +116,13 @@ export async function getLineage(db: SqlDb, orgId: number, runId: number, depth:
   let current: number | null = runId;
   let maxStep = Infinity;
   while (current !== null && links.length < depth) {
-    const row: { forked_from_run_id: number | null; fork_step: number | null } | undefined = await db.get(
-      'SELECT forked_from_run_id, fork_step FROM runs WHERE id = ? AND org_id = ?',
-      [current, orgId],
-    );
-    if (!row) break;
+    // The run itself must be live; its fork ancestors may be trashed or purged (kept for it).
+    const row: { forked_from_run_id: number | null; fork_step: number | null; deleted_at: number | null } | undefined =
+      await db.get('SELECT forked_from_run_id, fork_step, deleted_at FROM runs WHERE id = ? AND org_id = ?', [
+        current,
+        orgId,
+      ]);
+    if (!row || (links.length === 0 && row.deleted_at !== null)) break;
     links.push({ runId: current, maxStep });
     if (row.forked_from_run_id === null || row.fork_step === null) break;
     maxStep = Math.min(maxStep, Number(row.fork_step));

@@ -1,6 +1,7 @@
 import type { SqlDb } from '../db.js';
 import { findRunInTx } from './run-create.js';
 import { toJsonColumn } from './run-row.js';
+import { liveRun } from './live-runs.js';
 
 /** A RUNNING run that has shown no sign of life since `lastSeenAt`. */
 export interface StaleRun {
@@ -15,7 +16,7 @@ export interface StaleRun {
 export async function listStaleRuns(db: SqlDb, before: number, limit: number): Promise<StaleRun[]> {
   const rows = await db.all<{ id: number; last_seen_at: number }>(
     `SELECT id, last_seen_at FROM runs
-     WHERE status = 'RUNNING' AND last_seen_at < ? AND status_updated < ?
+     WHERE status = 'RUNNING' AND last_seen_at < ? AND status_updated < ? AND ${liveRun('runs')}
      ORDER BY last_seen_at LIMIT ?`,
     [before, before, limit],
   );

@@ -1,0 +1,84 @@
+/**
+ * Deleting runs (to the trash), restoring them and listing the trash. Every deletion, by a
+ * person, a project delete or the retention sweep, goes through runsTrashed: the one place
+ * that follows a run leaving the reads (events of issue 31 hook `run.deleted` there).
+ */
+import type { MovedRun, TrashedRun } from '../domain/types.js';
+import { notFound } from '../errors.js';
+import type { Ctx, Deps } from './context.js';
+
+/** Most runs one delete, restore or purge call takes. */
+export const MAX_RUNS_PER_CALL = 1000;
+
+/**
+ * What follows runs moving to the trash (their rows already marked): their metric series
+ * leave their projects' reads. The one place every deletion passes.
+ */
+export async function runsTrashed(deps: Deps, moved: readonly MovedRun[]): Promise<void> {
+  if (moved.length > 0)
+    await deps.series.setRunSeriesHidden(
+      moved.map((m) => m.runId),
+      true,
+    );
+}
+
+/** Moves the caller's runs to the trash; NOT_FOUND, changing nothing, for an unknown or foreign id. Returns how many. */
+export async function deleteRuns(ctx: Ctx, runIds: readonly number[]): Promise<number> {
+  const moved = await ctx.deps.metadata.trashRuns(ctx.principal.orgId, runIds, Date.now());
+  await runsTrashed(ctx.deps, moved);
+  return moved.length;
+}
+
+/** Moves a project and its runs to the trash; NOT_FOUND for no such project. Returns how many runs. */
+export async function deleteProject(ctx: Ctx, projectName: string): Promise<number> {
+  const moved = await ctx.deps.metadata.trashProject(ctx.principal.orgId, projectName, Date.now());
+  await runsTrashed(ctx.deps, moved);
+  return moved.length;
+}
+
+/**
+ * Brings trashed runs back unchanged; NOT_FOUND, changing nothing, for one not in the trash.
+ * Their series are shown before the runs' rows change and again after (a trash sweep may
+ * have hidden them in between): a failure between the two stores leaves a trashed run's
+ * series shown, which the sweep hides again (rehideTrashed), never a live run's hidden.
+ * Returns how many.
+ */
+export async function restoreRuns(ctx: Ctx, runIds: readonly number[]): Promise<number> {
+  await requireTrashed(ctx, runIds);
+  const ids = [...new Set(runIds)];
+  await ctx.deps.series.setRunSeriesHidden(ids, false);
+  const moved = await ctx.deps.metadata.restoreRuns(ctx.principal.orgId, ids);
+  await ctx.deps.series.setRunSeriesHidden(ids, false);
+  return moved.length;
+}
+
+/**
+ * Hides again the series of runs trashed at or after `since` (every trashed run for 0): a
+ * deletion whose series store write failed or was cut by a kill after its runs' rows changed
+ * is completed here. Idempotent; pages through the trash index. Returns the rows changed.
+ */
+export async function rehideTrashed(deps: Deps, since: number): Promise<number> {
+  let changed = 0;
+  let after: { deletedAt: number; id: number } | null = null;
+  for (;;) {
+    const page = await deps.metadata.listTrashedSince(since, after, 500);
+    if (page.length === 0) return changed;
+    changed += await deps.series.setRunSeriesHidden(
+      page.map((k) => k.id),
+      true,
+    );
+    after = page[page.length - 1]!;
+  }
+}
+
+/** A page of the project's trash, latest trashed first. */
+export function listTrash(ctx: Ctx, projectName: string, limit: number, offset: number): Promise<TrashedRun[]> {
+  return ctx.deps.metadata.listTrash(ctx.principal.orgId, projectName, limit, offset);
+}
+
+/** Throws NOT_FOUND (naming the first) unless every id is one of the caller's trashed runs. */
+export async function requireTrashed(ctx: Ctx, runIds: readonly number[]): Promise<void> {
+  const found = new Set(await ctx.deps.metadata.listTrashedIds(ctx.principal.orgId, [...new Set(runIds)]));
+  const missing = runIds.find((id) => !found.has(id));
+  if (missing !== undefined) throw notFound(`run ${missing} not found in the trash`);
+}
