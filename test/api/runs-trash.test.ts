@@ -398,5 +398,6 @@ describe('space', () => {
       const after = size();
       expect(after, `${before} -> ${after} bytes`).toBeLessThan(before - 4_000_000);
     },
+    180_000,
   );
 });
