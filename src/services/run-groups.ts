@@ -135,10 +135,31 @@ async function lastValues(
   return out;
 }
 
+/** Bytes a group takes in the answer besides its key and ids, and per metric summary. */
+const GROUP_BYTES = 64;
+const SUMMARY_BYTES = 160;
+
+/** RESULT_TOO_LARGE unless the groups' answer (keys, listed ids, summaries) fits config.readMaxBytes. */
+function checkGroupsBytes(ctx: Ctx, groups: readonly Grouped[], metrics: number): void {
+  let bytes = 0;
+  for (const g of groups) {
+    bytes += GROUP_BYTES + Buffer.byteLength(JSON.stringify(g.key)) + 17 * Math.min(g.runIds.length, MAX_GROUP_RUN_IDS);
+    bytes += metrics * SUMMARY_BYTES;
+  }
+  const max = ctx.deps.config.readMaxBytes;
+  if (bytes > max) {
+    throw resultTooLarge(
+      `these ${groups.length} groups would answer about ${(bytes / 2 ** 20).toFixed(1)} MB, more than the ` +
+        `${(max / 2 ** 20).toFixed(1)} MB one read may answer (STEPWISE_READ_MAX_BYTES); group by fewer or ` +
+        'smaller fields, ask for fewer metrics, or narrow the runs with filter, search, tags or status',
+    );
+  }
+}
+
 /**
  * The project's matching runs grouped by key (an unknown project has none). Throws
  * BAD_REQUEST for a bad groupBy, narrowing or metrics list, RESULT_TOO_LARGE when more than
- * MAX_NARROWED_RUNS runs match, and QUERY_TIMEOUT / OVERLOADED as run search does.
+ * MAX_NARROWED_RUNS runs match or the answer would pass config.readMaxBytes, and QUERY_TIMEOUT / OVERLOADED as run search does.
  */
 export async function groupRuns(ctx: Ctx, q: GroupsParams) {
   const fields = parseGroupBy(q.groupBy);
@@ -147,6 +168,7 @@ export async function groupRuns(ctx: Ctx, q: GroupsParams) {
   const grouped = await groupMatchingRuns(ctx, q, fields, MAX_NARROWED_RUNS);
   const head = { projectName: q.projectName, groupBy: fields.map((f) => f.name) };
   if (!grouped) return { ...head, groups: [], total: 0 };
+  checkGroupsBytes(ctx, grouped.groups, names.length);
   const values = names.length > 0 ? await lastValues(ctx, grouped.projectId, grouped.groups, names) : undefined;
   const groups = grouped.groups.map((g) => ({
     key: g.key,

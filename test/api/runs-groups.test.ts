@@ -7,9 +7,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GroupMetrics, RunGroups } from '../../src/api/schemas/groups.js';
-import { createRun, itScenarios, type Scenario, setStatus } from '../helpers/run-api.js';
+import { createRun, expectError, itScenarios, type Scenario, setStatus } from '../helpers/run-api.js';
 import { getOk, ingestOk, ingestSeries, metricLine, pyNdjson, qs } from '../helpers/ingest-api.js';
-import { makeTestApp, type TestApp } from '../helpers/test-app.js';
+import { call, makeTestApp, type TestApp } from '../helpers/test-app.js';
 
 const PROJECT = 'grp';
 let t: TestApp;
@@ -244,5 +244,30 @@ describe('GET /api/runs/groups/metrics', () => {
     expect(empty.groups.every((g) => g.points.length === 0)).toBe(true);
     const unknown = await getOk<GroupMetrics>(t.app, t.key, metricsUrl({ groupBy: 'group', logName: 'nope' }));
     expect(unknown.total).toBe(3);
+  });
+});
+
+describe('the bounds of GET /api/runs/groups', () => {
+  it('refuses with RESULT_TOO_LARGE an answer past STEPWISE_READ_MAX_BYTES, asking for fewer or smaller fields', async () => {
+    const small = await makeTestApp({ STEPWISE_READ_MAX_BYTES: '2000' });
+    try {
+      for (let i = 0; i < 3; i++) {
+        const config = JSON.stringify({ note: 'x'.repeat(800) + i });
+        await createRun(small.app, small.key, { runName: `w${i}`, projectName: 'wide', config });
+      }
+      const url = `/api/runs/groups?${qs({ projectName: 'wide', groupBy: 'config.note' })}`;
+      const res = await call(small.app, 'GET', url, small.key);
+      expectError(res, 400, 'RESULT_TOO_LARGE');
+      expect(String(res.body.error)).toMatch(/fewer or smaller fields/);
+      const ok = await call(
+        small.app,
+        'GET',
+        `/api/runs/groups?${qs({ projectName: 'wide', groupBy: 'status' })}`,
+        small.key,
+      );
+      expect(ok.status).toBe(200);
+    } finally {
+      await small.close();
+    }
   });
 });
