@@ -1,13 +1,17 @@
-import { useMemo } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect, useMemo } from 'react';
 import { Link, useParams } from 'react-router';
 import { useProjects } from '../api/project-queries';
-import { useMetricNames } from '../api/run-list-queries';
+import { useMetricNames } from '../api/metric-queries';
+import { runListPageQuery } from '../api/run-list-queries';
+import { savedViewsQuery } from '../api/saved-view-queries';
+import { columnMetrics } from '../runs-table/columns';
 import { useSession } from '../api/session';
 import { projectsPath } from '../paths';
 import { ForeignOrganization } from '../projects/ForeignOrganization';
 import { LoggingSnippet } from '../projects/LoggingSnippet';
 import { Leaderboard } from '../runs-table/Leaderboard';
-import { RunsTableView } from '../runs-table/RunsTableView';
+import { runListParams, RunsTableView } from '../runs-table/RunsTableView';
 import { useRunsView } from '../runs-table/useRunsView';
 import { Loading } from '../components/States';
 import { useWorkspace } from '../workspace/useWorkspace';
@@ -32,7 +36,19 @@ export function RunsPage() {
     () => ({ setHidden, setRunHidden, setHighlight, setLayout }),
     [setHidden, setRunHidden, setHighlight, setLayout],
   );
-  const metricNames = useMetricNames(project);
+  const metricNames = useMetricNames({ projectName: project, limit: 2000, staleTime: 30_000 });
+  // As the page opens, beside the project list: the saved views (which the default view needs,
+  // once the list says the project exists) and the URL's first rows (the rows shown unless a
+  // default view applies), so neither waits for the answers before it.
+  const client = useQueryClient();
+  useEffect(() => {
+    if (own !== org) return;
+    void client.prefetchQuery(savedViewsQuery(project));
+    if (view.view === 'table') {
+      void client.prefetchQuery(runListPageQuery(runListParams(project, view, columnMetrics(view.columns)), 0));
+    }
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- once per project as it opens
+  }, [client, own, org, project]);
   const projects = useProjects();
   const known = projects.data?.some((p) => p.name === project);
   const views = useWorkspaceViews(
