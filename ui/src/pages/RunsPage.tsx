@@ -4,7 +4,6 @@ import { Link, useParams } from 'react-router';
 import { useProjects } from '../api/project-queries';
 import { useMetricNames } from '../api/metric-queries';
 import { runListPageQuery } from '../api/run-list-queries';
-import { savedViewsQuery } from '../api/saved-view-queries';
 import { columnMetrics } from '../runs-table/columns';
 import { useSession } from '../api/session';
 import { projectsPath } from '../paths';
@@ -37,16 +36,13 @@ export function RunsPage() {
     [setHidden, setRunHidden, setHighlight, setLayout],
   );
   const metricNames = useMetricNames({ projectName: project, limit: 2000, staleTime: 30_000 });
-  // As the page opens, beside the project list: the saved views (which the default view needs,
-  // once the list says the project exists) and the URL's first rows (the rows shown unless a
-  // default view applies), so neither waits for the answers before it.
+  // As the page opens, beside the project list (which the saved views wait for: a project not
+  // logged to yet has none and answers 404): the URL's first rows, the rows shown unless a
+  // default view applies, so they do not wait for the views' answer.
   const client = useQueryClient();
   useEffect(() => {
-    if (own !== org) return;
-    void client.prefetchQuery(savedViewsQuery(project));
-    if (view.view === 'table') {
-      void client.prefetchQuery(runListPageQuery(runListParams(project, view, columnMetrics(view.columns)), 0));
-    }
+    if (own !== org || view.view !== 'table') return;
+    void client.prefetchQuery(runListPageQuery(runListParams(project, view, columnMetrics(view.columns)), 0));
     // eslint-disable-next-line react-hooks/exhaustive-deps -- once per project as it opens
   }, [client, own, org, project]);
   const projects = useProjects();
