@@ -9,6 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
+import { value } from '../conformance/series-sampling-cases.js';
 import { samplePoints } from '../../src/domain/sampling.js';
 import type { LineageLink, MetricPointInput } from '../../src/domain/types.js';
 import { migrate } from '../../src/store/migrations/index.js';
@@ -52,14 +53,6 @@ function counting(db: SqlDb): { tx: SqlExecutor; reads: () => number } {
   };
   return { tx, reads: () => reads };
 }
-
-// -0 is stored as 0 in an index row, so the series use 0.
-const value = fc
-  .oneof(
-    { weight: 12, arbitrary: fc.double({ min: -1e3, max: 1e3, noNaN: true }) },
-    { weight: 1, arbitrary: fc.constantFrom(NaN, Infinity, -Infinity) },
-  )
-  .map((v) => (v === 0 ? 0 : v));
 
 /** Dense runs of steps (several chunks in one bucket) beside sparse ones (a chunk over many buckets). */
 const batch = fc.record({
