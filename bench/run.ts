@@ -3,7 +3,8 @@
  * loopback and prints one line per figure with the baseline measured in the same run.
  * BENCH_SCALE (default 1) shrinks the data sizes for a quick look; BENCH_ONLY=ingest stops
  * each engine's pass after the ingest figures; BENCH_ONLY=browser loads only what the
- * dashboard figures need and prints those (SQLite only). The same workload then
+ * dashboard figures need and prints those (SQLite only); BENCH_ONLY=groups loads and prints
+ * only the grouping figures (groupsPass, both engines). The same workload then
  * runs on PostgreSQL (see bench/postgres.ts) at BENCH_PG_SCALE (default: BENCH_SCALE).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -18,6 +19,7 @@ import { benchPostgres } from './postgres.js';
 import { parseMetricLines } from '../src/ingest/lines.js';
 import { benchRunSearch, loadSearchProject } from './bench-run-search.js';
 import { benchBrowser, type BrowserBenchInput } from './bench-browser.js';
+import { benchGroups } from './bench-groups.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const SCALE = Number(process.env.BENCH_SCALE ?? 1);
@@ -143,6 +145,10 @@ async function main(): Promise<void> {
   if (process.env.BENCH_ONLY === 'browser') {
     log('\n== Dashboard in Chromium (SQLite, BENCH_ONLY=browser) ==');
     await browserPass();
+    return;
+  }
+  if (process.env.BENCH_ONLY === 'groups') {
+    await groupsPasses();
     return;
   }
   log('\n== SQLite (embedded default) ==');
@@ -406,6 +412,48 @@ function browserInput(
     scale: SCALE,
     progress,
   };
+}
+
+/** BENCH_ONLY=groups: the grouping figures on SQLite, then on PostgreSQL when it is there. */
+async function groupsPasses(): Promise<void> {
+  log('\n== SQLite (embedded default), BENCH_ONLY=groups ==');
+  await groupsPass({ label: 'SQLite' });
+  const pg = await benchPostgres();
+  if (!pg) return;
+  try {
+    scale = PG_SCALE;
+    log(`\n== ${pg.label}, scale ${PG_SCALE}, BENCH_ONLY=groups ==`);
+    await groupsPass({ label: 'PostgreSQL', urls: { server: pg.serverUrl, raw: pg.rawUrl } });
+  } finally {
+    await pg.stop();
+  }
+}
+
+/**
+ * The grouping figures of one engine (issue 28): 100 runs × 100,000 steps in 6 groups (p50
+ * target 100 ms on SQLite, 200 ms on PostgreSQL) and 1,000 runs × 10,000 steps in 10 groups
+ * (300 ms), 1,000 buckets each, with the same-run baseline of one run's sampled metrics read.
+ */
+async function groupsPass(backend: Backend): Promise<void> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'stepwise-bench-'));
+  const port = freePort();
+  const { child } = await startServer(dataDir, port, backend.urls ? ['--database-url', backend.urls.server] : []);
+  const api = new BenchClient(`http://127.0.0.1:${port}`, KEY, 4);
+  try {
+    const wide = { project: 'sweep-long', runs: n(100), steps: n(100_000), groups: 6 };
+    await benchGroups(api, { ...wide, target: backend.urls ? 200 : 100 }, log, progress);
+    await benchGroups(
+      api,
+      { project: 'sweep-many', runs: n(1000), steps: n(10_000), groups: 10, target: 300 },
+      log,
+      progress,
+    );
+  } finally {
+    api.close();
+    child.kill('SIGTERM');
+    await new Promise((r) => child.once('exit', r));
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
 }
 
 /** BENCH_ONLY=browser: a SQLite server with only the browser figures' data, then those figures. */

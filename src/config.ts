@@ -130,7 +130,7 @@ function parseOrigins(text: string | undefined): string[] {
 }
 
 /** The storage part of the configuration: database URL, blob URL and S3 credentials. */
-function storageConfig(
+export function storageConfig(
   args: readonly string[],
   env: NodeJS.ProcessEnv,
 ): Pick<Config, 'databaseUrl' | 'blobUrl' | 's3Credentials' | 's3Region'> {

@@ -1,15 +1,8 @@
 import path from 'node:path';
 import { ConfigError } from '../config.js';
+import { option } from './args.js';
 import { createApiKey, hashApiKey } from '../services/api-keys.js';
 import { openStores } from '../store/open-stores.js';
-
-function option(args: readonly string[], name: string): string | undefined {
-  const i = args.indexOf(`--${name}`);
-  if (i < 0) return undefined;
-  const value = args[i + 1];
-  if (value === undefined || value.startsWith('--')) throw new ConfigError(`--${name} needs a value`);
-  return value;
-}
 
 /** Options that take no value. */
 const FLAGS = new Set(['--admin']);

@@ -1,5 +1,8 @@
 import { ConfigError } from '../config.js';
+import { backup } from './backup.js';
+import { copy } from './copy.js';
 import { keys } from './keys.js';
+import { restore } from './restore.js';
 import { serve } from './serve.js';
 
 const USAGE = `usage: stepwise <command>
@@ -7,15 +10,28 @@ const USAGE = `usage: stepwise <command>
         [--database-url postgres://...] [--blob-url s3://bucket/prefix?endpoint=...]
   keys create --data DIR --org SLUG [--user NAME] [--name LABEL] [--expires ISO] [--admin]
   keys list --data DIR [--org SLUG]   (keys commands take --database-url URL instead of --data)
-  keys revoke --data DIR <id-or-key>`;
+  keys revoke --data DIR <id-or-key>
+  backup --data DIR --out FILE        (a consistent snapshot while the server runs)
+  restore --in FILE --data NEWDIR     (into a new or empty directory)
+  copy --data DIR --to-database-url postgres://... [--to-blob-url s3://bucket/prefix?endpoint=...]
+                                      (into an empty deployment; run it again to resume)`;
+
+/** The commands that write lines to stdout and return an exit code. */
+const COMMANDS: Record<string, (args: readonly string[], out: (line: string) => void) => Promise<number>> = {
+  keys,
+  backup,
+  restore,
+  copy,
+};
 
 /** Runs the CLI with argv (without node and script); sets the exit code. */
 export async function main(argv: readonly string[]): Promise<void> {
   const [command = 'serve', ...rest] = argv;
   try {
     if (command === 'serve') return await serve(rest);
-    if (command === 'keys') {
-      process.exitCode = await keys(rest, (line) => process.stdout.write(`${line}\n`));
+    const run = Object.hasOwn(COMMANDS, command) ? COMMANDS[command] : undefined;
+    if (run) {
+      process.exitCode = await run(rest, (line) => process.stdout.write(`${line}\n`));
       return;
     }
     if (command === 'help' || command === '--help') {

@@ -47,7 +47,7 @@ export interface RunSearchRow {
 }
 
 /** The non-empty, trimmed, distinct items of a comma-separated list. */
-const listOf = (text: string | undefined): string[] => [
+export const listOf = (text: string | undefined): string[] => [
   ...new Set(
     (text ?? '')
       .split(',')

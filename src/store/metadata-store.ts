@@ -22,6 +22,22 @@ import type {
 } from '../domain/types.js';
 import type { FilterNode, SearchSort } from '../domain/run-search.js';
 
+/** A JSON path into a run's config or system metadata. */
+export interface JsonPick {
+  field: 'config' | 'systemMetadata';
+  path: readonly string[];
+}
+
+/** A run's values to group by (MetadataStore.listGroupValues). */
+export interface GroupValueRow {
+  runId: number;
+  status: string;
+  tags: string[];
+  forkedFromRunId: number | null;
+  /** The JSON text at each pick's path, null when missing. */
+  texts: (string | null)[];
+}
+
 export interface CreateRunInput {
   orgId: number;
   projectName: string;
@@ -137,6 +153,13 @@ export interface MetadataStore {
     runIds: readonly number[],
     paths?: readonly string[][],
   ): Promise<Map<number, string | null>>;
+  /**
+   * For each run by id (unknown runs left out, any order): its status, tags, fork parent and
+   * the JSON text of the value at each pick's path (null when missing), extracted by the
+   * database off the event loop under the query deadline (QUERY_TIMEOUT, OVERLOADED). Paths
+   * must not hold `"` or `\\` (domain/group-by.ts refuses them).
+   */
+  listGroupValues(orgId: number, runIds: readonly number[], picks: readonly JsonPick[]): Promise<GroupValueRow[]>;
   /** The run's four JSON fields as stored JSON texts, or undefined for an unknown run. */
   findRunJsonTexts(orgId: number, runId: number): Promise<RunJsonTexts | undefined>;
   /** Runs of a project, newest (highest id) first, paged. */

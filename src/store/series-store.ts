@@ -1,6 +1,7 @@
 import type { Aggregation, Direction, RankedRun } from '../domain/aggregation.js';
 import type { Condition, MetricAgg } from '../domain/run-search.js';
 import type { PackedPoints } from '../domain/packed-points.js';
+import type { RunBucketSums, StepBuckets } from '../domain/step-buckets.js';
 import type {
   ConsoleLine,
   DataLine,
@@ -21,6 +22,23 @@ export interface RankQuery {
   offset: number;
   /** Rank only these runs (any number of ids); undefined ranks every run of the project. */
   runIds?: readonly number[];
+}
+
+/** A run and its fork lineage (MetadataStore.getLineage; an unforked run: itself, maxStep Infinity). */
+export interface RunLineage {
+  runId: number;
+  lineage: readonly LineageLink[];
+}
+
+/** The step window of SeriesStore.bucketSums: optional bounds, most buckets, and the read's deadline. */
+export interface BucketWindow {
+  stepMin?: number;
+  stepMax?: number;
+  limit: number;
+  /** Epoch ms past which the read throws QUERY_TIMEOUT; 0 = none. */
+  deadline: number;
+  /** The timeout the deadline came from, for the error's message. */
+  timeoutMs: number;
 }
 
 /** A run as the series store needs it: ids only. */
@@ -140,6 +158,18 @@ export interface SeriesStore {
    * QUERY_TIMEOUT, OVERLOADED); the page and the number ranked.
    */
   rankRuns(q: RankQuery, exclude: readonly number[]): Promise<{ rows: RankedRun[]; total: number }>;
+  /**
+   * One metric's effective points of each run summed per equal-width step bucket
+   * (domain/step-buckets.ts) over [stepMin, stepMax] (defaults: the runs' lowest and highest
+   * visible step); undefined when no run has a point there. From chunk statistics where a
+   * chunk fits one bucket, decoding only the chunks that straddle an edge. `sums` yields the
+   * runs that have a point of the metric, in run order, and throws QUERY_TIMEOUT past the deadline.
+   */
+  bucketSums(
+    runs: readonly RunLineage[],
+    logName: string,
+    window: BucketWindow,
+  ): Promise<{ buckets: StepBuckets; sums: AsyncIterable<{ runId: number; sums: RunBucketSums }> } | undefined>;
   /** Highest effective step over all metrics, or null when there are no points. */
   maxStep(lineage: readonly LineageLink[]): Promise<number | null>;
   /** Distinct metric names of a project's runs (or of the given runs), sorted, filtered, limited. */

@@ -28,6 +28,8 @@ describe('GET /api/openapi.json', () => {
       'POST /api/runs/status/update',
       'GET /api/runs/status/history',
       'GET /api/runs/leaderboard',
+      'GET /api/runs/groups',
+      'GET /api/runs/groups/metrics',
       'GET /api/runs/statistics',
       'GET /api/runs/compare',
       'GET /api/runs/files',

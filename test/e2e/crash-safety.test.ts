@@ -20,6 +20,7 @@ import {
   verifyUniqueWrites,
 } from '../helpers/ledger.js';
 import { buildDist, spawnServer, type SpawnedServer } from '../helpers/spawned-server.js';
+import { prng } from '../helpers/prng.js';
 
 const ROUNDS = Number(process.env.STEPWISE_CRASH_ROUNDS ?? 4);
 const CLIENTS = 4;
@@ -28,17 +29,6 @@ const NAMES = ['train/loss', 'train/acc', 'lr'];
 const STEPS_PER_REQUEST = 50;
 const LINES_PER_REQUEST = 25;
 
-/** A small seeded generator (mulberry32), so a failing run can be replayed with STEPWISE_CRASH_SEED. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 const SEED = Number(process.env.STEPWISE_CRASH_SEED ?? Date.now() % 1e9);
 const random = prng(SEED);
 

@@ -65,6 +65,8 @@ function aimed(name: string, s: Schema, t: Target): unknown {
       return t.apiKeyId;
     case 'viewId':
       return t.viewId;
+    case 'groupBy':
+      return 'status,config.probe';
     default:
       return JSON_FIELDS.has(name) ? '{"probe":1}' : undefined;
   }

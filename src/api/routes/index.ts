@@ -11,6 +11,7 @@ import { registerRunActivityRoutes } from './run-activity.js';
 import { registerProjectRoutes } from './projects.js';
 import { registerRunCreateRoutes } from './runs-create.js';
 import { registerRunDetailsRoutes } from './runs-details.js';
+import { registerRunGroupRoutes } from './runs-groups.js';
 import { registerRunListRoutes } from './runs-list.js';
 import { registerRunStatusRoutes } from './runs-status.js';
 import { registerRunUpdateRoutes } from './runs-update.js';
@@ -25,6 +26,7 @@ export async function registerRoutes(app: App, deps: Deps, sessions: SessionAuth
   registerProjectRoutes(app, deps);
   registerRunCreateRoutes(app, deps);
   registerRunListRoutes(app, deps);
+  registerRunGroupRoutes(app, deps);
   registerRunDetailsRoutes(app, deps);
   registerRunStatusRoutes(app, deps);
   registerRunUpdateRoutes(app, deps);

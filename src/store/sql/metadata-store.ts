@@ -1,6 +1,7 @@
 import type { MetadataStore } from '../metadata-store.js';
 import { findRunHead, findRunJsonTexts, listConfigTexts, listRunHeads } from './runs/run-texts.js';
 import { bindStore, storeClass } from './bind-store.js';
+import { listGroupValues } from './runs/run-group-values.js';
 import type { SqlDb } from './db.js';
 import {
   ensureOrganization,
@@ -86,6 +87,7 @@ export const SqlMetadataStore = storeClass((db: SqlDb): MetadataStore =>
     listRunHeads,
     findRunHead,
     listConfigTexts,
+    listGroupValues,
     findRunJsonTexts,
     listProjectRuns,
     listForkedRunIds,

@@ -8,6 +8,7 @@ import { createFiles, fileListStats, findFile, listFiles, listPendingFiles, mark
 import { metricNames, projectSummaries } from './metrics/metric-names.js';
 import { projectRunsByValue, projectValues } from './metrics/summary-values.js';
 import { rankRuns } from './metrics/rank-runs.js';
+import { bucketSums } from './metrics/bucket-sums.js';
 import { countMetricPoints, tallyMetricPoints } from './metrics/metric-count.js';
 import { maxStep, metricSeries, queryMetrics, readPoints, summarize } from './metrics/metric-read.js';
 import { appendMetrics } from './metrics/metric-write.js';
@@ -43,6 +44,7 @@ const SERIES_FUNCTIONS: SqlFunctions<FunctionMethods> = {
   projectValues,
   projectSummaries,
   rankRuns,
+  bucketSums,
   maxStep,
   metricNames,
   appendConsole,

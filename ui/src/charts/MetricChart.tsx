@@ -6,6 +6,7 @@ import { ErrorState } from '../components/States';
 import { downloadCsv, downloadPng } from './chart-export';
 import { applyHighlight, seriesLooks, type SeriesLook } from './chart-highlight';
 import { buildModel, stepWindow, type ChartModel, type XAxis } from './chart-model';
+import { hoverTracker } from './chart-hover';
 import { chartOptions, type ChartHandles } from './chart-options';
 import { attachPointClick, type PickedPoint } from './chart-point-click';
 import { readTheme } from './chart-theme';
@@ -13,9 +14,7 @@ import { renderTooltip } from './chart-tooltip';
 import type { PanelSettings } from './panel-layout';
 import { panelInputs } from './panel-inputs';
 import type { ChartSettings, StepZoom } from './useChartSettings';
-import { useColorScheme } from './useColorScheme';
-import { useElementWidth } from './useElementWidth';
-import { useNearViewport } from './useNearViewport';
+import { useChartBox } from './useChartBox';
 
 /** A run as a chart draws it (colour resolved, hidden runs already left out). */
 export interface ResolvedRun {
@@ -104,15 +103,7 @@ export function MetricChart(props: {
   const logScale = own?.logScale ?? settings.logScale;
   const { yMin, yMax } = own ?? {};
   const [settingsOpen, setSettingsOpen] = useState(props.settingsOpenAtFirst === true);
-  const figureRef = useRef<HTMLElement>(null);
-  const plotRef = useRef<HTMLDivElement>(null);
-  const hostRef = useRef<HTMLDivElement>(null);
-  const tipRef = useRef<HTMLDivElement>(null);
-  const near = useNearViewport(figureRef);
-  const [seen, setSeen] = useState(false);
-  if (near && !seen) setSeen(true);
-  const width = useElementWidth(plotRef);
-  const scheme = useColorScheme();
+  const { figureRef, plotRef, hostRef, tipRef, near, seen, width, scheme } = useChartBox();
   const limit = seriesLimit(width, runs.length);
 
   // Each (run, name) once: the x metric may be one of the drawn metrics.
@@ -192,7 +183,9 @@ export function MetricChart(props: {
     const target = hostRef.current;
     const first = modelRef.current;
     if (!showPlot || !target || !first) return;
-    let hovered = false;
+    const hover = hoverTracker(() => {
+      if (tipRef.current) tipRef.current.hidden = true;
+    });
     const handles: ChartHandles = {
       model: () => modelRef.current ?? first,
       xRange: () => heldRange(modelRef.current ?? first, live.current.zoom, live.current.xMode),
@@ -211,7 +204,7 @@ export function MetricChart(props: {
         const tip = tipRef.current;
         if (!tip) return;
         // The synced crosshair moves on every chart; only the hovered one shows its readout.
-        if (hovered) renderTooltip(tip, u, modelRef.current ?? first, live.current.xMode, live.current.xMetric);
+        if (hover.hovered()) renderTooltip(tip, u, modelRef.current ?? first, live.current.xMode, live.current.xMetric);
         else tip.hidden = true;
       },
     };
@@ -232,15 +225,7 @@ export function MetricChart(props: {
     const u = new uPlot(opts, first.data, target);
     uRef.current = u;
     looksRef.current = seriesLooks(u);
-    const enter = () => {
-      hovered = true;
-    };
-    const leave = () => {
-      hovered = false;
-      if (tipRef.current) tipRef.current.hidden = true;
-    };
-    u.over.addEventListener('mouseenter', enter);
-    u.over.addEventListener('mouseleave', leave);
+    const unhover = hover.attach(u);
     const detach = attachPointClick(
       u,
       () => modelRef.current ?? first,
@@ -248,13 +233,12 @@ export function MetricChart(props: {
     );
     return () => {
       detach();
-      u.over.removeEventListener('mouseenter', enter);
-      u.over.removeEventListener('mouseleave', leave);
+      unhover();
       u.destroy();
       uRef.current = null;
     };
-    // scheme: the theme colours are read when the chart is made.
-  }, [showPlot, shape, xMode, xMetric, logScale, yMin, yMax, plotHeight, scheme]);
+    // scheme: the theme colours are read when the chart is made; the refs never change.
+  }, [showPlot, shape, xMode, xMetric, logScale, yMin, yMax, plotHeight, scheme, hostRef, plotRef, tipRef]);
 
   // After the chart effect above: a new chart gets the highlight too.
   useEffect(() => {

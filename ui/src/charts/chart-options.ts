@@ -11,6 +11,32 @@ import type { ChartTheme } from './chart-theme';
 /** Every chart of the page shares one crosshair. */
 export const SYNC_KEY = 'stepwise-charts';
 
+/**
+ * A cursor whose crosshair follows the page's other charts (a drag or double-click stays in
+ * its own chart) and whose x-only drag selects without zooming (selectHook hands it on).
+ */
+export const syncedCursor = (points: uPlot.Cursor['points']): uPlot.Cursor => ({
+  sync: {
+    key: SYNC_KEY,
+    setSeries: false,
+    filters: { pub: (type) => type === 'mousemove' || type === 'mouseleave' || type === 'mouseenter' },
+  },
+  drag: { x: true, y: false, setScale: false },
+  points,
+});
+
+/** The setSelect hook: a drag of 3 px or more hands its x range to `onSelect` and clears the selection box. */
+export const selectHook =
+  (onSelect: (x0: number, x1: number) => void) =>
+  (u: uPlot): void => {
+    const { left, width } = u.select;
+    if (width < 3) return;
+    const x0 = u.posToVal(left, 'x');
+    const x1 = u.posToVal(left + width, 'x');
+    u.setSelect({ left: 0, top: 0, width: 0, height: 0 }, false);
+    onSelect(x0, x1);
+  };
+
 /** What the options read at draw time (the model changes without a new chart). */
 export interface ChartHandles {
   model: () => ChartModel;
@@ -180,28 +206,10 @@ export function chartOptions(
       // A log axis leaves its minor ticks unlabelled (null splits).
       { ...axis, size: yAxisSize, values: (_u, splits) => splits.map((v) => (v === null ? '' : formatValue(v))) },
     ],
-    cursor: {
-      sync: {
-        key: SYNC_KEY,
-        setSeries: false,
-        // The crosshair follows across charts; a drag or double-click stays in its own chart.
-        filters: { pub: (type) => type === 'mousemove' || type === 'mouseleave' || type === 'mouseenter' },
-      },
-      drag: { x: true, y: false, setScale: false },
-      points: { size: 6 },
-    },
+    cursor: syncedCursor({ size: 6 }),
     hooks: {
       setCursor: [(u) => handles.onCursor(u)],
-      setSelect: [
-        (u) => {
-          const { left, width } = u.select;
-          if (width < 3) return;
-          const x0 = u.posToVal(left, 'x');
-          const x1 = u.posToVal(left + width, 'x');
-          u.setSelect({ left: 0, top: 0, width: 0, height: 0 }, false);
-          handles.onSelect(x0, x1);
-        },
-      ],
+      setSelect: [selectHook(handles.onSelect)],
       draw: [
         (u) => {
           const model = handles.model();

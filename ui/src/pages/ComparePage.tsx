@@ -7,6 +7,7 @@ import { CompareRunList, type ColoredRun } from '../compare/CompareRunList';
 import { CompareMedia } from '../compare/CompareMedia';
 import { CompareStats } from '../compare/CompareStats';
 import { ConfigDiff } from '../compare/ConfigDiff';
+import { useCompareGrouping } from '../compare/CompareGroups';
 import { parseRunIds } from '../compare/run-ids';
 import { Empty, ErrorState, Loading } from '../components/States';
 import { projectPath, projectsPath } from '../paths';
@@ -50,6 +51,10 @@ export function ComparePage() {
   );
 
   const hasSystem = useHasSystemMetrics(runs.map(({ run }) => run));
+  const grouping = useCompareGrouping(
+    project,
+    useMemo(() => runs.map(({ run }) => run), [runs]),
+  );
 
   const setMetric = (name: string) =>
     setParams(
@@ -106,9 +111,12 @@ export function ComparePage() {
       ) : (
         <>
           <CompareRunList runs={runs} />
-          <section aria-labelledby="compare-charts-title">
-            <h2 id="compare-charts-title">Charts</h2>
-            <RunCharts runs={chartRuns} />
+          <section aria-labelledby={grouping.grouped ? 'compare-group-charts-title' : 'compare-charts-title'}>
+            <div className="compare-charts-bar">
+              {!grouping.grouped && <h2 id="compare-charts-title">Charts</h2>}
+              {grouping.control}
+            </div>
+            {grouping.grouped ? grouping.charts : <RunCharts runs={chartRuns} />}
           </section>
           {hasSystem && (
             <section aria-labelledby="compare-system-title">

@@ -13,6 +13,7 @@ export function ActiveFilters({
   onRemoveCondition,
   onRemoveCustom,
   onClear,
+  more = [],
 }: {
   search: string;
   status: string[];
@@ -25,6 +26,8 @@ export function ActiveFilters({
   onRemoveCondition: (index: number) => void;
   onRemoveCustom: () => void;
   onClear: () => void;
+  /** Further chips (the sweep panels' brushes). */
+  more?: { key: string; text: string; remove: () => void }[];
 }) {
   const chips: { key: string; text: string; remove: () => void }[] = [];
   if (search) chips.push({ key: 'q', text: `name contains “${search}”`, remove: onRemoveSearch });
@@ -34,6 +37,7 @@ export function ActiveFilters({
     chips.push({ key: `c-${i}`, text: describeCondition(c), remove: () => onRemoveCondition(i) }),
   );
   if (customFilter) chips.push({ key: 'json', text: `filter ${customFilter}`, remove: onRemoveCustom });
+  chips.push(...more);
   if (chips.length === 0) return null;
   return (
     <ul className="filter-chips" aria-label="Active filters">

@@ -2,7 +2,13 @@ import { type ReactNode, useCallback, useMemo, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { type RunListParams, useRunPages } from '../api/run-list-queries';
 import { Empty, ErrorState, Loading } from '../components/States';
+import { GroupByControl } from '../groups/GroupByControl';
+import { GroupCharts } from '../groups/GroupCharts';
+import { GroupedRuns } from '../groups/GroupedRuns';
 import { comparePath } from '../paths';
+import { isSystemName } from '../system/system-names';
+import { brushedFilter } from '../sweep/brush';
+import { SweepPanels } from '../sweep/SweepPanels';
 import { columnMetrics, encodeColumn, type ExtraColumn } from './columns';
 import { ColumnsControl } from './ColumnsControl';
 import { ConditionBuilder } from './ConditionBuilder';
@@ -41,7 +47,7 @@ export function runListParams(project: string, view: RunsView, metrics: readonly
     tags: view.tags,
     status: view.status,
     sort: view.sort,
-    filter: view.filter,
+    filter: brushedFilter(view.filter, view.brushes),
     metrics,
   };
 }
@@ -77,7 +83,7 @@ export function RunsTableView({
   const params: RunListParams = useMemo(
     () => runListParams(project, view, metrics),
     // eslint-disable-next-line react-hooks/exhaustive-deps -- the fields runListParams reads
-    [project, view.search, view.tags, view.status, view.sort, view.filter, metrics],
+    [project, view.search, view.tags, view.status, view.sort, view.filter, view.brushes, metrics],
   );
   const data = useRunPages(params, pages);
   const onPagesInView = useCallback(
@@ -97,7 +103,7 @@ export function RunsTableView({
   const selected = useMemo(() => new Set(view.selected), [view.selected]);
 
   const filtered = isFiltered(view);
-  const resetKey = JSON.stringify([view.search, view.status, view.tags, view.sort, view.filter]);
+  const resetKey = JSON.stringify([view.search, view.status, view.tags, view.sort, params.filter]);
   const setColumns = (next: ExtraColumn[]) => update({ columns: next });
   const clearFilters = () => update(NO_FILTERS);
   const [jsonOpen, setJsonOpen] = useState(false);
@@ -145,6 +151,10 @@ export function RunsTableView({
     onHover: workspace.actions.setHighlight,
   };
 
+  const grouped = view.groupBy.length > 0;
+  const narrowing = { search: params.search, tags: params.tags, status: params.status, filter: params.filter };
+  const groupParams = { projectName: project, groupBy: view.groupBy, ...narrowing };
+
   if (!filtered && data.total === 0 && !data.isPlaceholder) return <>{empty}</>;
 
   const tableBody = data.isPending ? (
@@ -163,6 +173,15 @@ export function RunsTableView({
         Clear filters
       </button>
     </Empty>
+  ) : grouped ? (
+    <GroupedRuns
+      org={org}
+      project={project}
+      groupBy={view.groupBy}
+      narrowing={narrowing}
+      sort={view.sort}
+      metrics={metrics}
+    />
   ) : (
     <>
       {data.error !== null && <ErrorState error={data.error} onRetry={data.refetch} />}
@@ -211,8 +230,23 @@ export function RunsTableView({
           configKeys={knownKeys}
           onChange={setColumns}
         />
+        <GroupByControl value={view.groupBy} configKeys={knownKeys} onChange={(groupBy) => update({ groupBy })} />
+        <button
+          type="button"
+          className="secondary"
+          aria-pressed={view.sweep.open}
+          title={
+            view.sweep.open ? 'Hide the sweep panels' : 'Show parallel coordinates, a scatter and parameter importance'
+          }
+          onClick={() => update((v) => ({ sweep: { ...v.sweep, open: !v.sweep.open } }))}
+        >
+          Sweep panels
+        </button>
       </div>
       <ViewFilters view={view} update={update} />
+      {view.sweep.open && (
+        <SweepPanels project={project} view={view} update={update} metricNames={metricNames} configKeys={knownKeys} />
+      )}
       <div className="selection-bar">
         <span className="count" aria-live="polite">
           {data.total === undefined ? (data.error ? '' : 'Counting runs…') : countText(data.total, filtered)}
@@ -247,13 +281,23 @@ export function RunsTableView({
         <WorkspaceLayout
           runs={tableBody}
           charts={
-            <WorkspaceCharts
-              project={project}
-              rows={charted}
-              total={data.total ?? charted.length}
-              state={workspace.state}
-              actions={workspace.actions}
-            />
+            grouped ? (
+              <GroupCharts
+                params={groupParams}
+                metricNames={metricNames.filter((n) => !isSystemName(n))}
+                band={view.band}
+                onBand={(band) => update({ band })}
+                headingId="workspace-charts-title"
+              />
+            ) : (
+              <WorkspaceCharts
+                project={project}
+                rows={charted}
+                total={data.total ?? charted.length}
+                state={workspace.state}
+                actions={workspace.actions}
+              />
+            )
           }
         />
       ) : (

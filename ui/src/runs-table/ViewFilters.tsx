@@ -1,3 +1,4 @@
+import { describeBrush } from '../sweep/brush';
 import { ActiveFilters } from './ActiveFilters';
 import { compileFilter, readConditions } from './filter-conditions';
 import { NO_FILTERS, type RunsView, type UpdateView } from './useRunsView';
@@ -18,6 +19,11 @@ export function ViewFilters({ view, update }: { view: RunsView; update: UpdateVi
       onRemoveCondition={(i) => update({ filter: compileFilter((conditions ?? []).filter((_, j) => j !== i)) })}
       onRemoveCustom={() => update({ filter: '' })}
       onClear={() => update(NO_FILTERS)}
+      more={view.brushes.map((b, i) => ({
+        key: `b-${i}`,
+        text: describeBrush(b),
+        remove: () => update((v) => ({ brushes: v.brushes.filter((_, j) => j !== i) })),
+      }))}
     />
   );
 }

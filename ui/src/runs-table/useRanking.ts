@@ -1,6 +1,7 @@
 import type { LeaderboardRow as RankedRun } from '@server/api/schemas/rankings';
 import type { Aggregation, Direction } from '@server/domain/aggregation';
 import { useLeaderboard } from '../api/run-list-queries';
+import { brushedFilter } from '../sweep/brush';
 import { isFiltered, type RunsView } from './useRunsView';
 
 /** What the leaderboard shows. */
@@ -21,7 +22,7 @@ export interface Ranking {
 }
 
 /**
- * The project's runs that the table's filters keep (name search, statuses, tags, filter JSON),
+ * The project's runs that the table's filters keep (name search, statuses, tags, filter JSON, brushes),
  * ranked by an aggregate of `metric` through `GET /api/runs/leaderboard`, which takes the same
  * filters as the table's `GET /api/runs/list` for every aggregation.
  */
@@ -32,7 +33,8 @@ export function useRanking(
   aggregation: Aggregation,
   direction: Direction,
 ): Ranking {
-  const { search, tags, status, filter } = view;
+  const { search, tags, status } = view;
+  const filter = brushedFilter(view.filter, view.brushes);
   const board = useLeaderboard(project, metric, aggregation, direction, { search, tags, status, filter });
   return {
     runs: board.data?.pages.flatMap((p) => p.runs) ?? [],

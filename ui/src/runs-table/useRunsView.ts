@@ -1,13 +1,18 @@
 import { useCallback, useMemo, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { AGGREGATIONS, type Aggregation, type Direction } from '@server/domain/aggregation';
+import { type BandKind, readBand, readGroupBy } from '../groups/group-by';
+import { type Brush, decodeBrush, encodeBrush } from '../sweep/brush';
 import { decodeColumn, encodeColumn, type ExtraColumn } from './columns';
 
 /**
  * What the runs page shows, read from and written to its URL so that a link shares it:
  * `q` (name search), `status`, `tags` (comma-separated), `sort` (`-createdAt` by default),
  * `filter` (the API's JSON), `col` (repeated: `config:<key>`, `metric:<agg>:<name>`),
- * `sel` (selected run ids), `view=leaderboard` with `metric`, `agg`, `dir` (each left out for its default).
+ * `sel` (selected run ids), `view=leaderboard` with `metric`, `agg`, `dir` (each left out for its default),
+ * `group` (the Group by fields, comma-separated) with `band`, and the sweep panels: `sweep=1`
+ * (shown), `axes` (their config keys), `smetric` (their metric), `sx` (the scatter's key) and
+ * `brush` (repeated: the parallel-coordinates brushes, which narrow the runs too).
  */
 export interface RunsView {
   search: string;
@@ -20,6 +25,12 @@ export interface RunsView {
   view: 'table' | 'leaderboard';
   /** `metric` '' and `direction` undefined: the page's defaults for the project's metrics. */
   leaderboard: { metric: string; aggregation: Aggregation; direction: Direction | undefined };
+  /** Group by: up to three fields (groups/group-by.ts); empty: runs one per row. */
+  groupBy: string[];
+  band: BandKind;
+  brushes: Brush[];
+  /** The sweep panels: shown or not, their config keys, their metric and the scatter's key ('' and []: defaults). */
+  sweep: { open: boolean; axes: string[]; metric: string; x: string };
 }
 
 /** `update` of useRunsView: a change (or a function of the current view to one), pushed or replacing. */
@@ -30,10 +41,14 @@ export type UpdateView = (
 
 /** Whether any filter (search, status, tags, filter JSON) narrows the runs. */
 export const isFiltered = (view: RunsView): boolean =>
-  view.search !== '' || view.status.length > 0 || view.tags.length > 0 || view.filter.trim() !== '';
+  view.search !== '' ||
+  view.status.length > 0 ||
+  view.tags.length > 0 ||
+  view.filter.trim() !== '' ||
+  view.brushes.length > 0;
 
-/** The change that removes every filter. */
-export const NO_FILTERS = { search: '', status: [], tags: [], filter: '' } satisfies Partial<RunsView>;
+/** The change that removes every filter (and every brush). */
+export const NO_FILTERS = { search: '', status: [], tags: [], filter: '', brushes: [] } satisfies Partial<RunsView>;
 
 /** The sort when the URL names none: newest first, as the API does. */
 export const DEFAULT_SORT = '-createdAt';
@@ -70,11 +85,42 @@ function read(params: URLSearchParams): RunsView {
       aggregation: (AGGREGATIONS as readonly string[]).includes(agg) ? (agg as Aggregation) : 'LAST',
       direction: readDirection(params.get('dir')),
     },
+    groupBy: readGroupBy(params.get('group')),
+    band: readBand(params.get('band')),
+    brushes: params
+      .getAll('brush')
+      .map(decodeBrush)
+      .filter((b): b is Brush => b !== undefined),
+    sweep: {
+      open: params.get('sweep') === '1',
+      axes: list(params.get('axes')),
+      metric: params.get('smetric') ?? '',
+      x: params.get('sx') ?? '',
+    },
   };
 }
 
 /** The URL parameters the view owns; write() leaves every other one (the charts' settings) as it is. */
-const VIEW_PARAMS = ['q', 'status', 'tags', 'sort', 'filter', 'col', 'sel', 'view', 'metric', 'agg', 'dir'];
+const VIEW_PARAMS = [
+  'q',
+  'status',
+  'tags',
+  'sort',
+  'filter',
+  'col',
+  'sel',
+  'view',
+  'metric',
+  'agg',
+  'dir',
+  'group',
+  'band',
+  'brush',
+  'sweep',
+  'axes',
+  'smetric',
+  'sx',
+];
 
 function write(view: RunsView, prev: URLSearchParams): URLSearchParams {
   const out = new URLSearchParams(prev);
@@ -90,6 +136,13 @@ function write(view: RunsView, prev: URLSearchParams): URLSearchParams {
   if (view.leaderboard.metric) out.set('metric', view.leaderboard.metric);
   if (view.leaderboard.aggregation !== 'LAST') out.set('agg', view.leaderboard.aggregation);
   if (view.leaderboard.direction) out.set('dir', view.leaderboard.direction);
+  if (view.groupBy.length) out.set('group', view.groupBy.join(','));
+  if (view.band !== 'std') out.set('band', view.band);
+  for (const b of view.brushes) out.append('brush', encodeBrush(b));
+  if (view.sweep.open) out.set('sweep', '1');
+  if (view.sweep.axes.length) out.set('axes', view.sweep.axes.join(','));
+  if (view.sweep.metric) out.set('smetric', view.sweep.metric);
+  if (view.sweep.x) out.set('sx', view.sweep.x);
   return out;
 }
 

@@ -30,6 +30,23 @@ describe('saved view state', () => {
     expect(sameViewState(saved, toViewState(applied.params, applied.layouts))).toBe(true);
   });
 
+  it('holds the grouping, its band and the sweep panels with their brushes (issue 28)', () => {
+    const params = new URLSearchParams();
+    params.set('group', 'config.lr,config.optimizer');
+    params.set('band', 'minmax');
+    params.set('sweep', '1');
+    params.set('axes', 'lr,optimizer');
+    params.append('brush', '["config.lr",0.001,0.003]');
+    params.append('brush', '["config.optimizer",["sgd"]]');
+    const saved = JSON.parse(JSON.stringify(toViewState(params, layouts)));
+    expect(saved.params).toMatchObject({
+      group: 'config.lr,config.optimizer',
+      band: 'minmax',
+      brush: ['["config.lr",0.001,0.003]', '["config.optimizer",["sgd"]]'],
+    });
+    expect([...applyViewState(saved, new URLSearchParams()).params].sort()).toEqual([...params].sort());
+  });
+
   it('keeps the current selection when a view is applied, and drops a saved one', () => {
     const applied = applyViewState({ params: { q: 'x', sel: '9' } }, new URLSearchParams('sel=1,2&q=old&hide=4'));
     expect(applied.params.toString()).toBe('q=x&sel=1%2C2');

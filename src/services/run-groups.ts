@@ -1,0 +1,165 @@
+/**
+ * Run grouping (GET /api/runs/groups, docs/api.md §13): a project's runs, narrowed as run
+ * search narrows them, grouped by one to three fields, groups ordered by key, each with its
+ * run count, at most MAX_GROUP_RUN_IDS of its run ids and optional metric summaries.
+ */
+import {
+  compareGroupKeys,
+  type GroupField,
+  groupTagOf,
+  type GroupValue,
+  groupValueOf,
+  parseGroupBy,
+} from '../domain/group-by.js';
+import type { RunHead, SeriesSummary } from '../domain/types.js';
+import { badRequest, resultTooLarge } from '../errors.js';
+import type { JsonPick } from '../store/metadata-store.js';
+import type { Ctx } from './context.js';
+import { MAX_NARROWED_RUNS } from './metric-rankings.js';
+import { runSummaries } from './run-search-metrics.js';
+import { listOf, MAX_SUMMARY_METRICS, matchingRunIds, parseNarrowing, type RunNarrowingParams } from './run-search.js';
+
+/** Run ids listed per group at most (its runCount is exact). */
+export const MAX_GROUP_RUN_IDS = 1000;
+
+export interface GroupsParams extends RunNarrowingParams {
+  projectName: string;
+  groupBy: string;
+  metrics?: string;
+}
+
+/** One metric over a group's runs' last finite values; std is the sample standard deviation. */
+export interface GroupSummary {
+  n: number;
+  mean: number | null;
+  std: number | null;
+  min: number | null;
+  max: number | null;
+}
+
+/** A group of runs: its key by field name, its runs (ascending ids, forks marked), all of them. */
+export interface Grouped {
+  key: Record<string, GroupValue>;
+  values: GroupValue[];
+  runIds: number[];
+  forkIds: Set<number>;
+}
+
+/** The project's matching runs grouped by key, ordered by key; undefined for an unknown project. */
+export async function groupMatchingRuns(
+  ctx: Ctx,
+  q: RunNarrowingParams & { projectName: string },
+  fields: readonly GroupField[],
+  maxRuns: number,
+): Promise<{ projectId: number; groups: Grouped[] } | undefined> {
+  const narrowing = parseNarrowing(q);
+  const { metadata } = ctx.deps;
+  const project = await metadata.findProject(ctx.principal.orgId, q.projectName);
+  if (!project) return undefined;
+  const matching = await matchingRunIds(ctx, project.id, narrowing, maxRuns);
+  if (matching.total > maxRuns) {
+    throw resultTooLarge(
+      `${matching.total.toLocaleString('en-US')} runs match the filters and one grouping reads at most ` +
+        `${maxRuns.toLocaleString('en-US')}: narrow them with filter, search, tags or status`,
+    );
+  }
+  const picks: JsonPick[] = fields.flatMap((f) =>
+    f.kind === 'config' || f.kind === 'systemMetadata' ? [{ field: f.kind, path: f.path }] : [],
+  );
+  const rows = await metadata.listGroupValues(ctx.principal.orgId, matching.ids, picks);
+  const byKey = new Map<string, Grouped>();
+  for (const row of rows.sort((a, b) => a.runId - b.runId)) {
+    let pick = 0;
+    const values = fields.map((f): GroupValue => {
+      if (f.kind === 'status') return row.status;
+      if (f.kind === 'group') return groupTagOf(row.tags);
+      return groupValueOf(row.texts[pick++] ?? null);
+    });
+    const id = JSON.stringify(values);
+    let group = byKey.get(id);
+    if (!group) {
+      const key = Object.fromEntries(fields.map((f, i) => [f.name, values[i]!]));
+      byKey.set(id, (group = { key, values, runIds: [], forkIds: new Set() }));
+    }
+    group.runIds.push(row.runId);
+    if (row.forkedFromRunId !== null) group.forkIds.add(row.runId);
+  }
+  const groups = [...byKey.values()].sort((a, b) => compareGroupKeys(a.values, b.values));
+  return { projectId: project.id, groups };
+}
+
+/** n, mean, sample std, min and max of values (two passes). */
+function summaryOf(values: readonly number[]): GroupSummary {
+  const n = values.length;
+  if (n === 0) return { n, mean: null, std: null, min: null, max: null };
+  let sum = 0;
+  let min = Infinity;
+  let max = -Infinity;
+  for (const v of values) {
+    sum += v;
+    min = Math.min(min, v);
+    max = Math.max(max, v);
+  }
+  const mean = sum / n;
+  let squares = 0;
+  let residual = 0;
+  for (const v of values) {
+    squares += (v - mean) ** 2;
+    residual += v - mean;
+  }
+  const std = n < 2 ? null : Math.sqrt(Math.max(0, squares - (residual * residual) / n) / (n - 1));
+  return { n, mean: mean + residual / n, std, min, max };
+}
+
+/** The last finite value of each matching run, by metric then run id: unforked runs from the stored summaries, forks by lineage. */
+async function lastValues(
+  ctx: Ctx,
+  projectId: number,
+  groups: readonly Grouped[],
+  names: readonly string[],
+): Promise<Map<string, Map<number, number>>> {
+  const out = new Map<string, Map<number, number>>(names.map((n) => [n, new Map()]));
+  const forks = groups.flatMap((g) => [...g.forkIds]);
+  const forkSet = new Set(forks);
+  const wanted = new Set(groups.flatMap((g) => g.runIds));
+  const keep = (s: SeriesSummary, runId: number) => {
+    if (s.lastValue !== null && Number.isFinite(s.lastValue)) out.get(s.logName)?.set(runId, s.lastValue);
+  };
+  for (const name of names) {
+    for (const s of await ctx.deps.series.projectSummaries(projectId, name)) {
+      if (wanted.has(s.runId) && !forkSet.has(s.runId)) keep(s, s.runId);
+    }
+  }
+  const forkRuns = forks.map((id) => ({ id, forkedFromRunId: id }) as Pick<RunHead, 'id' | 'forkedFromRunId'>);
+  for (const [runId, summaries] of await runSummaries(ctx, forkRuns, names)) for (const s of summaries) keep(s, runId);
+  return out;
+}
+
+/**
+ * The project's matching runs grouped by key (an unknown project has none). Throws
+ * BAD_REQUEST for a bad groupBy, narrowing or metrics list, RESULT_TOO_LARGE when more than
+ * MAX_NARROWED_RUNS runs match, and QUERY_TIMEOUT / OVERLOADED as run search does.
+ */
+export async function groupRuns(ctx: Ctx, q: GroupsParams) {
+  const fields = parseGroupBy(q.groupBy);
+  const names = listOf(q.metrics);
+  if (names.length > MAX_SUMMARY_METRICS) throw badRequest(`metrics may name at most ${MAX_SUMMARY_METRICS}`);
+  const grouped = await groupMatchingRuns(ctx, q, fields, MAX_NARROWED_RUNS);
+  const head = { projectName: q.projectName, groupBy: fields.map((f) => f.name) };
+  if (!grouped) return { ...head, groups: [], total: 0 };
+  const values = names.length > 0 ? await lastValues(ctx, grouped.projectId, grouped.groups, names) : undefined;
+  const groups = grouped.groups.map((g) => ({
+    key: g.key,
+    runCount: g.runIds.length,
+    runIds: g.runIds.slice(0, MAX_GROUP_RUN_IDS),
+    ...(values && {
+      summary: Object.fromEntries(
+        names.map((name) => {
+          const byRun = values.get(name)!;
+          return [name, summaryOf(g.runIds.flatMap((id) => byRun.get(id) ?? []))];
+        }),
+      ),
+    }),
+  }));
+  return { ...head, groups, total: groups.length };
+}

@@ -1,0 +1,193 @@
+/**
+ * Per-run bucket sums of one metric for groups/metrics: each run's effective points (forks
+ * with their lineage's, a re-logged step once) summed per equal-width step bucket. A chunk
+ * that lies wholly inside one bucket and one segment adds its stored moments (count, the
+ * double-double mean; chunk statistics are recomputed from the chunk's points on every write,
+ * so they hold the effective own points); only chunks that straddle a bucket edge or a
+ * segment end are decoded, and the database sends their points only.
+ */
+import { bucketOf, RunBucketSums, stepBuckets, type StepBuckets } from '../../../domain/step-buckets.js';
+import { keyedByTime } from '../../../domain/time-keyed.js';
+import { queryTimeout } from '../../../errors.js';
+import { TimeSlice } from '../../../time-slice.js';
+import type { BucketWindow, RunLineage } from '../../series-store.js';
+import { lowerBound, viewChunk } from '../chunks/chunk-codec.js';
+import { overlapping, readChunk } from '../chunks/chunk-rows.js';
+import { segmentsOf, type Segment } from '../chunks/chunk-sample.js';
+import type { SqlDb } from '../db.js';
+import { effectivePages } from './effective-points.js';
+import { lineageMetrics, type LineageMetric } from './lineage-series.js';
+import { clampStep, SERIES_COLUMNS, seriesRows } from './series-row.js';
+import { chunks, IN_CHUNK } from '../util.js';
+
+/** Bytes of a packed chunk's header (5 float64: n, first step, stride, first time, time form). */
+const HEADER_BYTES = 40;
+
+/** A run's metric as its lineage shows it (undefined: the run has no visible point of it). */
+interface RunMetric {
+  runId: number;
+  metric: LineageMetric | undefined;
+}
+
+/** The metric of each run: unforked runs' series rows in one query per IN_CHUNK runs, forks through their lineage. */
+async function runMetrics(db: SqlDb, runs: readonly RunLineage[], logName: string): Promise<RunMetric[]> {
+  const own = new Map<number, number>();
+  for (const r of runs)
+    if (r.lineage.length === 1 && r.lineage[0]!.runId === r.runId) own.set(r.runId, r.lineage[0]!.maxStep);
+  const rows = new Map<number, LineageMetric>();
+  for (const ids of chunks([...own.keys()], IN_CHUNK)) {
+    const found = await seriesRows(
+      db,
+      `SELECT ${SERIES_COLUMNS} FROM series WHERE log_name = ? AND run_id IN (${ids.map(() => '?').join(', ')})`,
+      [logName, ...ids],
+    );
+    for (const row of found) {
+      if (row.first_step === null) continue;
+      const maxStep = clampStep(own.get(Number(row.run_id)) ?? -Infinity);
+      if (Number(row.first_step) > maxStep) continue;
+      const source = { seriesId: Number(row.id), maxStep, byTime: keyedByTime(logName), row };
+      rows.set(Number(row.run_id), { logName, logGroup: row.log_group, sources: [source] });
+    }
+  }
+  const out: RunMetric[] = [];
+  for (const r of runs) {
+    const metric = own.has(r.runId)
+      ? rows.get(r.runId)
+      : (await lineageMetrics(db, r.lineage, { logNames: [logName] }))[0];
+    out.push({ runId: r.runId, metric });
+  }
+  return out;
+}
+
+/** The lowest and highest visible step of the metrics, or undefined when none has a point. */
+function extentOf(metrics: readonly RunMetric[]): { first: number; last: number } | undefined {
+  let first = Infinity;
+  let last = -Infinity;
+  for (const { metric } of metrics) {
+    for (const s of metric?.sources ?? []) {
+      if (s.row.first_step === null || s.row.max_step === null) continue;
+      first = Math.min(first, Number(s.row.first_step));
+      last = Math.max(last, Math.min(Number(s.row.max_step), s.maxStep));
+    }
+  }
+  return first <= last ? { first, last } : undefined;
+}
+
+/**
+ * Chunk columns read per segment: key, statistics, and, only for a chunk not wholly inside
+ * one bucket, the first 40 + 8 × points bytes of its packed points (chunks/chunk-codec.ts):
+ * the header and the values when its steps are strided (the usual case), without the times.
+ */
+const CHUNK_READ =
+  'SELECT first_step, first_tie, last_step, points, count, mean, mean_lo, CASE WHEN first_step >= ? AND last_step <= ? AND ' +
+  '(first_step - CAST(? AS BIGINT)) / CAST(? AS BIGINT) = (last_step - CAST(? AS BIGINT)) / CAST(? AS BIGINT) ' +
+  `THEN NULL ELSE substr(data, 1, CAST(${HEADER_BYTES} + 8 * points AS INTEGER)) END FROM metric_chunks WHERE `;
+
+/**
+ * Adds the points in [from, to] of a chunk whose steps are `first + i × stride`, from the
+ * head of its bytes (header, then values), summing each bucket's share apart; returns false
+ * (nothing added) when its steps are listed instead.
+ */
+function addStrided(head: Uint8Array, from: number, to: number, b: StepBuckets, sums: RunBucketSums): boolean {
+  const view = new DataView(head.buffer, head.byteOffset, head.byteLength);
+  const n = view.getFloat64(0, true);
+  const first = view.getFloat64(8, true);
+  const stride = view.getFloat64(16, true);
+  if (!(stride > 0) || head.byteLength < HEADER_BYTES + 8 * n) return false;
+  let i = Math.max(0, Math.ceil((from - first) / stride));
+  const last = Math.min(n - 1, Math.floor((to - first) / stride));
+  while (i <= last) {
+    const k = bucketOf(b, first + i * stride);
+    const end = Math.min(last, Math.floor((b.stepMin + (k + 1) * b.width - 1 - first) / stride));
+    let sum = 0;
+    let count = 0;
+    let nonFinite = 0;
+    for (; i <= end; i++) {
+      const v = view.getFloat64(HEADER_BYTES + 8 * i, true);
+      if (v - v === 0) {
+        sum += v;
+        count++;
+      } else nonFinite++;
+    }
+    sums.addPiece(k, sum, count, nonFinite);
+  }
+  return true;
+}
+
+/** Adds one segment's points to the sums: stored moments where a chunk fits a bucket, else its points. */
+async function addSegment(db: SqlDb, seg: Segment, b: StepBuckets, sums: RunBucketSums): Promise<void> {
+  const range = overlapping(seg.seriesId, seg.from, seg.to);
+  const { stepMin, width } = b;
+  const rows = await db.allArrays(`${CHUNK_READ}${range.where} ORDER BY first_step, first_tie`, [
+    seg.from,
+    seg.to,
+    stepMin,
+    width,
+    stepMin,
+    width,
+    ...range.params,
+  ]);
+  for (const r of rows) {
+    const head = r[7] as Uint8Array | null;
+    if (head === null) {
+      const count = Number(r[4]);
+      const mean = count > 0 ? Number(r[5]) : 0;
+      const meanLo = count > 0 ? Number(r[6] ?? 0) : 0;
+      sums.addMoments(bucketOf(b, Number(r[0])), count, mean, meanLo, Number(r[3]) - count);
+      continue;
+    }
+    if (addStrided(head, seg.from, seg.to, b, sums)) continue;
+    const row = await readChunk(db, seg.seriesId, { step: Number(r[0]), tie: Number(r[1]) });
+    if (!row) continue;
+    const { steps, values } = viewChunk(row.data);
+    for (let i = lowerBound(steps, seg.from); i < steps.length && steps[i]! <= seg.to; i++) {
+      sums.addPoint(bucketOf(b, steps[i]!), values[i]!);
+    }
+  }
+}
+
+/** Adds a metric's effective points in the buckets' range, by segments when they do not overlap, else point by point. */
+async function addMetric(db: SqlDb, metric: LineageMetric, b: StepBuckets, sums: RunBucketSums): Promise<void> {
+  const segments = segmentsOf(metric, b.stepMin, b.stepMax);
+  if (segments !== null) {
+    for (const seg of segments) await addSegment(db, seg, b, sums);
+    return;
+  }
+  for await (const page of effectivePages(db, metric.sources, b.stepMin, b.stepMax)) {
+    for (const p of page) sums.addPoint(bucketOf(b, p.step), p.value ?? (p.flag === 1 ? NaN : Infinity));
+  }
+}
+
+/**
+ * The buckets of the runs' metric over [stepMin, stepMax] (each bound defaulting to the
+ * runs' lowest or highest visible step), at most `limit`; undefined when no run has a point
+ * in range. `sums` yields each run's sums in run order (runs without a point of the metric
+ * are left out), yielding to the event loop between runs; it throws QUERY_TIMEOUT once
+ * `deadline` (epoch ms, 0 = none) has passed.
+ */
+export async function bucketSums(
+  db: SqlDb,
+  runs: readonly RunLineage[],
+  logName: string,
+  range: BucketWindow,
+): Promise<{ buckets: StepBuckets; sums: AsyncIterable<{ runId: number; sums: RunBucketSums }> } | undefined> {
+  const metrics = await runMetrics(db, runs, logName);
+  const extent = extentOf(metrics);
+  if (!extent) return undefined;
+  const stepMin = Math.max(range.stepMin ?? extent.first, 0);
+  const stepMax = Math.min(range.stepMax ?? extent.last, clampStep(Infinity));
+  if (stepMin > stepMax) return undefined;
+  const buckets = stepBuckets(stepMin, stepMax, range.limit);
+  async function* each(): AsyncGenerator<{ runId: number; sums: RunBucketSums }> {
+    const slice = new TimeSlice();
+    for (const { runId, metric } of metrics) {
+      if (!metric) continue;
+      if (range.deadline > 0 && Date.now() > range.deadline) throw queryTimeout(range.timeoutMs);
+      await slice.tick();
+      const sums = new RunBucketSums(buckets.count);
+      await addMetric(db, metric, buckets, sums);
+      yield { runId, sums };
+    }
+  }
+  return { buckets, sums: each() };
+}

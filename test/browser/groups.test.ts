@@ -1,0 +1,148 @@
+/**
+ * Grouped runs (issue 28): the 24-run sweep grouped by config.lr and config.optimizer shows
+ * six group rows of four runs and six banded mean lines whose legend names each group and
+ * its run count; the Band control widens the bands to min–max; a phone width still fits.
+ */
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { screenshot, useDashboard } from '../helpers/browser.js';
+import { drawn, noSidewaysScroll, type SeededRun } from '../helpers/browser-seed.js';
+import { PHONE, withPage } from '../helpers/with-page.js';
+import { seedSweep } from './sweep-seed.js';
+
+const PROJECT = 'grouped-sweep';
+const DESKTOP = { width: 1440, height: 1000 } as const;
+
+/** The band's width in the readout of the first group at the middle of the chart of `logName`. */
+async function bandWidth(page: Page, logName: string): Promise<number> {
+  const figure = page.locator(`figure[aria-label="${logName}"]`);
+  const over = figure.locator('.u-over');
+  const box = (await over.boundingBox())!;
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  const row = figure.locator('.group-tip-row').first();
+  await row.waitFor();
+  const text = (await row.locator('.group-tip-value').textContent())!;
+  const m = /(?:±std|min–max) (-?[\d.e+-]+)–(-?[\d.e+-]+) · n (\d+)/.exec(text);
+  expect(m, text).not.toBeNull();
+  expect(m![3]).toBe('4');
+  return Number(m![2]) - Number(m![1]);
+}
+
+describe('grouped runs', () => {
+  const dash = useDashboard();
+  let path: string;
+  let runs: SeededRun[];
+
+  beforeAll(async () => {
+    runs = await seedSweep(dash.base, dash.key, PROJECT);
+    path = `/o/${runs[0]!.path.split('/')[2]!}/projects/${PROJECT}`;
+  });
+
+  it('groups the sweep by lr and optimizer into 6 rows of 4 runs and 6 banded lines', async () => {
+    await withPage(dash, { ...DESKTOP, signIn: path }, async ({ page }) => {
+      await page.getByRole('link', { name: 'adamw-lr0.001-seed0', exact: true }).waitFor();
+      await page.getByText('Group by', { exact: true }).click();
+      await page.getByRole('checkbox', { name: 'lr', exact: true }).check();
+      await page.getByRole('checkbox', { name: /^optimizer/ }).check();
+      await page.keyboard.press('Escape');
+      expect(new URL(page.url()).searchParams.get('group')).toBe('config.lr,config.optimizer');
+
+      const table = page.getByRole('region', { name: 'Runs table' });
+      const groupRows = table.locator('tr.group-row');
+      await expect.poll(() => groupRows.count()).toBe(6);
+      const counts = await table.locator('tr.group-row .group-count').allTextContents();
+      expect(counts).toEqual(Array(6).fill('4 runs'));
+      const names = await table.locator('tr.group-row button').allTextContents();
+      expect(names.map((n) => n.slice(2))).toEqual([
+        'lr=0.0003, adamw',
+        'lr=0.0003, sgd',
+        'lr=0.001, adamw',
+        'lr=0.001, sgd',
+        'lr=0.003, adamw',
+        'lr=0.003, sgd',
+      ]);
+
+      // A group opens to list its four runs.
+      await table.getByRole('button', { name: /lr=0.001, sgd$/ }).click();
+      await expect.poll(() => table.locator('tr.group-run a').count()).toBe(4);
+
+      const legend = page.getByRole('list', { name: 'Groups' });
+      await expect.poll(() => legend.getByRole('listitem').count()).toBe(6);
+      const entries = await legend.getByRole('listitem').allTextContents();
+      expect(entries[0]).toBe('lr=0.0003, adamw · 4 runs');
+      expect(entries.every((e) => e.endsWith(' · 4 runs'))).toBe(true);
+      await drawn(page, 'train/loss');
+      await expect(page.locator('figure[aria-label="train/loss"] .chart-meta').textContent()).resolves.toContain(
+        '6 groups',
+      );
+      await screenshot(page, 'groups-desktop');
+
+      // Min–max spans every seed: wider than ± one standard deviation here.
+      const std = await bandWidth(page, 'train/loss');
+      expect(std).toBeGreaterThan(0);
+      await page.getByRole('combobox', { name: 'Band' }).selectOption({ label: 'Min–max' });
+      expect(new URL(page.url()).searchParams.get('band')).toBe('minmax');
+      await drawn(page, 'train/loss');
+      await expect
+        .poll(async () => page.locator('figure[aria-label="train/loss"] .chart-meta').textContent())
+        .toContain('min–max');
+      const minmax = await bandWidth(page, 'train/loss');
+      expect(minmax).toBeGreaterThan(std);
+      await screenshot(page, 'groups-minmax');
+
+      // A drag zooms every grouped chart to a step window (asked again); a double-click zooms out.
+      const over = page.locator('figure[aria-label="train/loss"] .u-over');
+      const box = (await over.boundingBox())!;
+      await page.mouse.move(box.x + box.width * 0.25, box.y + box.height / 2);
+      await page.mouse.down();
+      await page.mouse.move(box.x + box.width * 0.5, box.y + box.height / 2, { steps: 5 });
+      await page.mouse.up();
+      await expect.poll(() => new URL(page.url()).searchParams.get('zoom')).toMatch(/^\d+-\d+$/);
+      await drawn(page, 'val/acc');
+      await expect
+        .poll(() => page.locator('figure[aria-label="val/acc"] .chart-meta').textContent())
+        .toMatch(/steps \d+–\d+/);
+      await over.dblclick();
+      await expect.poll(() => new URL(page.url()).searchParams.get('zoom')).toBeNull();
+    });
+  });
+
+  it('keeps the grouping in the URL and fits a phone', async () => {
+    await withPage(dash, { ...PHONE, signIn: `${path}?group=config.optimizer&band=stderr` }, async ({ page }) => {
+      const table = page.getByRole('region', { name: 'Runs table' });
+      await expect
+        .poll(() => table.locator('tr.group-row .group-count').allTextContents())
+        .toEqual(['12 runs', '12 runs']);
+      await noSidewaysScroll(page);
+      await page.getByRole('group', { name: 'Show' }).getByRole('button', { name: 'Charts' }).click();
+      await expect(page.getByRole('combobox', { name: 'Band' }).inputValue()).resolves.toBe('stderr');
+      await noSidewaysScroll(page);
+      await screenshot(page, 'groups-phone');
+    });
+  });
+
+  it('groups the compared runs on the compare page, ungrouped charts as before', async () => {
+    // The lr=0.001 runs (seedSweep's second eight): 4 adamw and 4 sgd.
+    const ids = runs.slice(8, 16).map((r) => r.runId);
+    const compare = `${path}/compare?runs=${ids.join(',')}`;
+    await withPage(dash, { ...DESKTOP, signIn: compare }, async ({ page }) => {
+      await drawn(page, 'train/loss');
+      // Ungrouped: one legend entry per run, as before.
+      await expect
+        .poll(() => page.getByRole('list', { name: 'Runs', exact: true }).getByRole('listitem').count())
+        .toBe(8);
+      await page.getByText('Group by', { exact: true }).click();
+      await page.getByRole('checkbox', { name: /^optimizer/ }).check();
+      await page.keyboard.press('Escape');
+      const legend = page.getByRole('list', { name: 'Groups' });
+      await expect
+        .poll(() => legend.getByRole('listitem').allTextContents())
+        .toEqual(['adamw · 4 runs', 'sgd · 4 runs']);
+      await drawn(page, 'train/loss');
+      await expect(
+        page.locator('figure[aria-label="train/loss"] .chart-meta').first().textContent(),
+      ).resolves.toContain('2 groups');
+      await screenshot(page, 'groups-compare');
+    });
+  });
+});

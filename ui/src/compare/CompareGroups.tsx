@@ -1,0 +1,106 @@
+import { useMemo, useState } from 'react';
+import { useSearchParams } from 'react-router';
+import type { RunDetails } from '@server/api/schemas/runs';
+import { useMetricNames } from '../api/metric-queries';
+import { useRunGroups } from '../api/group-queries';
+import { GroupByControl } from '../groups/GroupByControl';
+import { GroupCharts } from '../groups/GroupCharts';
+import { type BandKind, readBand, readGroupBy } from '../groups/group-by';
+import { configKeys } from '../runs-table/run-cells';
+import { isSystemName } from '../system/system-names';
+
+/**
+ * The compare page's grouping (`group=` and `band=` in its URL, as on the runs page): the
+ * Group by control, and when grouped the compared runs' charts by group. The groups API
+ * narrows by name, so a run outside the comparison with a compared run's name is counted
+ * too; a note says so.
+ */
+export function useCompareGrouping(project: string, runs: readonly RunDetails[]) {
+  const [params, setParams] = useSearchParams();
+  // A change shows at once (a ticked box stays ticked) until the router has applied the URL.
+  const base = params.toString();
+  const [pending, setPending] = useState<{ base: string; values: Record<string, string | null> } | null>(null);
+  const read = (name: string) =>
+    pending?.base === base && name in pending.values ? (pending.values[name] ?? null) : params.get(name);
+  const groupText = read('group');
+  const groupBy = useMemo(() => readGroupBy(groupText), [groupText]);
+  const band = readBand(read('band'));
+  const set = (name: string, value: string | null) => {
+    setPending((prev) => ({ base, values: { ...(prev?.base === base ? prev.values : {}), [name]: value } }));
+    setParams(
+      (prev) => {
+        const next = new URLSearchParams(prev);
+        if (value) next.set(name, value);
+        else next.delete(name);
+        return next;
+      },
+      { replace: true },
+    );
+  };
+  const keys = useMemo(() => {
+    const found = new Set<string>();
+    for (const run of runs) configKeys(run.config, found);
+    return [...found].sort((a, b) => a.localeCompare(b));
+  }, [runs]);
+  const control = (
+    <GroupByControl value={groupBy} configKeys={keys} onChange={(next) => set('group', next.join(',') || null)} />
+  );
+  return {
+    grouped: groupBy.length > 0,
+    control,
+    charts: (
+      <CompareGroupCharts
+        project={project}
+        runs={runs}
+        groupBy={groupBy}
+        band={band}
+        onBand={(b) => set('band', b === 'std' ? null : b)}
+      />
+    ),
+  };
+}
+
+function CompareGroupCharts({
+  project,
+  runs,
+  groupBy,
+  band,
+  onBand,
+}: {
+  project: string;
+  runs: readonly RunDetails[];
+  groupBy: string[];
+  band: BandKind;
+  onBand: (band: BandKind) => void;
+}) {
+  const ids = useMemo(() => runs.map((r) => r.id).sort((a, b) => a - b), [runs]);
+  const names = useMetricNames({ projectName: project, runIds: ids, limit: 1000, enabled: ids.length > 0 });
+  const params = useMemo(
+    () => ({
+      projectName: project,
+      groupBy,
+      filter: JSON.stringify({ name: { $in: [...new Set(runs.map((r) => r.name))] } }),
+    }),
+    [project, groupBy, runs],
+  );
+  const groups = useRunGroups(params, []);
+  const chosen = new Set(ids);
+  const others = (groups.data?.groups ?? []).flatMap((g) => g.runIds).filter((id) => !chosen.has(id)).length;
+  return (
+    <>
+      {others > 0 && (
+        <p className="chart-warning" role="status">
+          {others} {others === 1 ? 'run' : 'runs'} outside this comparison share a compared run’s name and are counted
+          in its group
+        </p>
+      )}
+      <GroupCharts
+        params={params}
+        metricNames={(names.data ?? []).filter((n) => !isSystemName(n))}
+        band={band}
+        onBand={onBand}
+        headingId="compare-group-charts-title"
+      />
+    </>
+  );
+}

@@ -1,0 +1,115 @@
+import { useCallback, useMemo } from 'react';
+import type { RunGroups } from '@server/api/schemas/groups';
+import { type GroupParams, useRunGroups } from '../api/group-queries';
+import { runStyle } from '../charts/run-colors';
+import { useChartSettings } from '../charts/useChartSettings';
+import { ErrorState, Loading } from '../components/States';
+import { BAND_KINDS, BAND_LABELS, type BandKind } from './group-by';
+import { groupId, groupLabel, groupLegend } from './group-label';
+import { GroupChart } from './GroupChart';
+import './groups.css';
+
+/** The most metrics the grouped charts draw (the first in name order). */
+const MAX_GROUP_CHARTS = 24;
+
+/** The most groups the legend names. */
+const MAX_LEGEND = 100;
+
+/** The legend of the groups: a swatch and "lr=0.01, adamw · 4 runs" each. */
+function GroupLegend({ groups, colorOf }: { groups: RunGroups; colorOf: (id: string) => string }) {
+  return (
+    <ul className="group-legend" aria-label="Groups">
+      {groups.groups.slice(0, MAX_LEGEND).map((g) => {
+        const id = groupId(groups.groupBy, g.key);
+        return (
+          <li key={id}>
+            <span className="group-swatch" style={{ backgroundColor: colorOf(id) }} aria-hidden="true" />
+            {groupLegend(groupLabel(groups.groupBy, g.key), g.runCount)}
+          </li>
+        );
+      })}
+      {groups.groups.length > MAX_LEGEND && (
+        <li className="muted">+{(groups.groups.length - MAX_LEGEND).toLocaleString('en-US')} more groups</li>
+      )}
+    </ul>
+  );
+}
+
+/**
+ * The charts of grouped runs: a Band choice, the groups' legend and one chart per metric
+ * (GroupChart), each group in the colour of its place in the groups' order (runStyle of
+ * 1, 2, 3, … so the first groups get the palette's first colours).
+ */
+export function GroupCharts({
+  params,
+  metricNames,
+  band,
+  onBand,
+  headingId,
+}: {
+  params: GroupParams;
+  metricNames: readonly string[];
+  band: BandKind;
+  onBand: (band: BandKind) => void;
+  /** The id of the section heading this renders. */
+  headingId: string;
+}) {
+  const groups = useRunGroups(params, []);
+  // The page's step zoom (`zoom=`), as the ungrouped charts keep it.
+  const { settings, setZoom } = useChartSettings();
+  const order = useMemo(() => {
+    const ids = new Map<string, number>();
+    groups.data?.groups.forEach((g, i) => ids.set(groupId(groups.data.groupBy, g.key), i));
+    return ids;
+  }, [groups.data]);
+  const colorOf = useCallback((id: string) => runStyle((order.get(id) ?? order.size) + 1).color, [order]);
+  const names = metricNames.slice(0, MAX_GROUP_CHARTS);
+  return (
+    <>
+      <div className="group-charts-head workspace-charts-head">
+        <h2 id={headingId}>Charts by group</h2>
+        <label>
+          Band{' '}
+          <select value={band} onChange={(e) => onBand(e.target.value as BandKind)}>
+            {BAND_KINDS.map((k) => (
+              <option key={k} value={k}>
+                {BAND_LABELS[k]}
+              </option>
+            ))}
+          </select>
+        </label>
+        {metricNames.length > names.length && (
+          <p className="muted" role="status">
+            The first {names.length} of {metricNames.length} metrics
+          </p>
+        )}
+      </div>
+      {groups.isPending ? (
+        <Loading label="Grouping runs…" />
+      ) : groups.isError ? (
+        <ErrorState error={groups.error} onRetry={() => void groups.refetch()} />
+      ) : (
+        <>
+          <GroupLegend groups={groups.data} colorOf={colorOf} />
+          {names.length === 0 ? (
+            <p className="muted">No metrics logged yet</p>
+          ) : (
+            <div className="chart-grid">
+              {names.map((name) => (
+                <GroupChart
+                  key={name}
+                  params={params}
+                  logName={name}
+                  band={band}
+                  colorOf={colorOf}
+                  zoom={settings.zoom}
+                  onZoom={setZoom}
+                />
+              ))}
+            </div>
+          )}
+        </>
+      )}
+    </>
+  );
+}
