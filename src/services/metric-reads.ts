@@ -60,14 +60,14 @@ export async function queryMetrics(
     limit: q.limit,
   };
   const maxPoints = ctx.deps.config.readMaxPoints;
-  if ((await ctx.deps.series.countMetricPoints(lineage, read, maxPoints)) > maxPoints) {
+  // Counted from the series rows and chunk index: the row of a whole series, at most two chunks cut.
+  const { answered, total } = await ctx.deps.series.tallyMetricPoints(lineage, read, maxPoints);
+  if (answered > maxPoints) {
     throw resultTooLarge(
       `this read would answer more than ${maxPoints} points (limit ${q.limit} applies to each metric); ask for ` +
         'one metric with logName or one group with logGroup, or lower limit, or narrow stepMin/stepMax',
     );
   }
-  // Counted from the series rows and chunk index: the row of a whole series, at most two chunks cut.
-  const total = await ctx.deps.series.countMetricPoints(lineage, { ...read, limit: Number.MAX_SAFE_INTEGER });
   return { series: ctx.deps.series.metricSeries(lineage, read), total };
 }
 

@@ -40,11 +40,14 @@ export async function querySeriesBatch(ctx: Ctx, q: SeriesBatchQuery): Promise<R
   }
   const read = { logNames: [q.logName], stepMin, stepMax, limit: q.limit };
   const lineages: LineageLink[][] = [];
+  const totals: number[] = [];
   let asked = 0;
   for (const runId of q.runIds) {
     const lineage = await metadata.getLineage(ctx.principal.orgId, runId, MAX_LINEAGE_DEPTH);
     lineages.push(lineage);
-    asked += await series.countMetricPoints(lineage, read, config.readMaxPoints - asked);
+    const tally = await series.tallyMetricPoints(lineage, read, config.readMaxPoints - asked);
+    totals.push(tally.total);
+    asked += tally.answered;
     if (asked > config.readMaxPoints) {
       throw resultTooLarge(
         `this read would answer more than ${config.readMaxPoints} points (limit ${q.limit} applies to each run); ` +
@@ -52,15 +55,9 @@ export async function querySeriesBatch(ctx: Ctx, q: SeriesBatchQuery): Promise<R
       );
     }
   }
-  const whole = { ...read, limit: Number.MAX_SAFE_INTEGER };
-  return Promise.all(
-    q.runIds.map(async (runId, i) => {
-      const lineage = lineages[i]!;
-      return {
-        runId,
-        total: await series.countMetricPoints(lineage, whole),
-        points: async () => (await series.queryMetrics(lineage, read))[0]?.points ?? [],
-      };
-    }),
-  );
+  return q.runIds.map((runId, i) => ({
+    runId,
+    total: totals[i]!,
+    points: async () => (await series.queryMetrics(lineages[i]!, read))[0]?.points ?? [],
+  }));
 }

@@ -112,6 +112,15 @@ export interface SeriesStore {
    */
   countMetricPoints(lineage: readonly LineageLink[], q: MetricQuery, stopAbove?: number): Promise<number>;
   /**
+   * countMetricPoints (`answered`) and the points before sampling (`total`, as with limit
+   * unbounded) in one pass; `total` is exact only when `answered` is not above `stopAbove`.
+   */
+  tallyMetricPoints(
+    lineage: readonly LineageLink[],
+    q: MetricQuery,
+    stopAbove?: number,
+  ): Promise<{ answered: number; total: number }>;
+  /**
    * Effective summaries of a run's metrics (optionally only the named ones, or one logGroup),
    * sorted by logName (binary). Throws RESULT_TOO_LARGE when more than `q.maxMetrics` match.
    */

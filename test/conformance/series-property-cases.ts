@@ -127,6 +127,11 @@ async function checkRandomBatches(
               const expected = names.reduce((sum, n) => sum + Math.min(limit, inRange(n)), 0);
               const q = { stepMin, stepMax, limit };
               expect(await store.series.countMetricPoints(lineage, q), JSON.stringify(q)).toBe(expected);
+              const total = names.reduce((sum, n) => sum + inRange(n), 0);
+              expect(await store.series.tallyMetricPoints(lineage, q), JSON.stringify(q)).toEqual({
+                answered: expected,
+                total,
+              });
             }
             const highest = Math.max(-1, ...expectedNames.map((n) => model.effective(lineage, n).at(-1)?.step ?? -1));
             expect(await store.series.maxStep(lineage)).toBe(highest < 0 ? null : highest);

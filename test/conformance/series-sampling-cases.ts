@@ -10,8 +10,8 @@ import type { LineageLink, MetricPoint, MetricPointInput } from '../../src/domai
 import type { MetricQuery, SeriesStore } from '../../src/store/series-store.js';
 import { asStored, own, PointModel, pt, range, withStore, type OpenSeriesStore } from './series-suite-helpers.js';
 
-// -0 is stored as 0 by SQL engines, so the model uses 0.
-const value = fc
+/** Metric values, non-finite ones included; -0 is stored as 0 by SQL engines, so the model uses 0. */
+export const value = fc
   .oneof(
     { weight: 8, arbitrary: fc.double({ min: -1e3, max: 1e3, noNaN: true }) },
     { weight: 1, arbitrary: fc.constantFrom(NaN, Infinity, -Infinity) },

@@ -9,7 +9,7 @@ import { metricNames, projectSummaries } from './metrics/metric-names.js';
 import { projectRunsByValue, projectValues } from './metrics/summary-values.js';
 import { rankRuns } from './metrics/rank-runs.js';
 import { bucketSums } from './metrics/bucket-sums.js';
-import { countMetricPoints } from './metrics/metric-count.js';
+import { countMetricPoints, tallyMetricPoints } from './metrics/metric-count.js';
 import { maxStep, metricSeries, queryMetrics, readPoints, summarize } from './metrics/metric-read.js';
 import { appendMetrics } from './metrics/metric-write.js';
 import { TailCache } from './chunks/tail-cache.js';
@@ -39,6 +39,7 @@ const SERIES_FUNCTIONS: SqlFunctions<FunctionMethods> = {
   queryMetrics,
   metricSeries,
   countMetricPoints,
+  tallyMetricPoints,
   summarize,
   projectRunsByValue,
   projectValues,

@@ -109,6 +109,10 @@ export function openConnection(file: string, readonly: boolean, deadline: Statem
   // mostly the ones it just wrote; past 16 MiB its cache only grew the process (a 2M-point
   // ingest peaked at 197 MB RSS with 64 MiB, 164-183 MB with 16 MiB, at the same speed).
   raw.pragma(readonly ? 'cache_size = -65536' : 'cache_size = -16384');
+  // Readers map the file's first 256 MiB: a page read past the cache is then a memory read,
+  // not a read() into the cache. Reading the chunks of 400 series of 20,000 points (the
+  // project page's charts, more than the cache holds) took 130 instead of 190 ms of CPU.
+  if (readonly) raw.pragma('mmap_size = 268435456');
   registerSearchFunctions(raw, deadline);
   return raw;
 }

@@ -1,12 +1,11 @@
 /**
  * The compare page's data: each chosen run's details (a 404 marks an unknown or foreign
- * id), the metric names of those runs, and the per-run statistics of one metric
+ * id) and the per-run statistics of one metric
  * (`GET /api/runs/compare`: runIds ≤ 100, projectName and logName are required).
  */
 import { keepPreviousData, queryOptions, useQueries, useQuery } from '@tanstack/react-query';
 import type { Compare } from '@server/api/schemas/rankings';
 import { apiGet } from './client';
-import { LIVE_CHARTS_MS, metricNamesQuery } from './metric-queries';
 import type { RunDetails } from '@server/api/schemas/runs';
 import { LIVE_DETAILS_MS, runDetailsQuery } from './run-queries';
 
@@ -29,17 +28,6 @@ export function useRunsDetails(runIds: readonly number[]) {
         query.state.data?.status === 'RUNNING' ? LIVE_DETAILS_MS : false,
       refetchIntervalInBackground: false,
     })),
-  });
-}
-
-/** The distinct metric names the runs have (sorted), at most 1,000. */
-export function useMetricNames(projectName: string, runIds: readonly number[], enabled: boolean, live = false) {
-  return useQuery({
-    ...metricNamesQuery(projectName, runIds, 1000),
-    enabled: enabled && runIds.length > 0,
-    // While a run is RUNNING it may start logging a metric: asked again, as its points are.
-    refetchInterval: live ? LIVE_CHARTS_MS : false,
-    refetchIntervalInBackground: false,
   });
 }
 

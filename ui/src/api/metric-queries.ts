@@ -4,7 +4,14 @@
  * metric series: one metric of a chart's finished runs in one request (`GET /api/runs/series`),
  * a live run's series on its own (`GET /api/runs/metrics`), fetching only its tail on each poll.
  */
-import { keepPreviousData, queryOptions, useQueries, type QueryClient, type QueryKey } from '@tanstack/react-query';
+import {
+  keepPreviousData,
+  queryOptions,
+  useQueries,
+  useQuery,
+  type QueryClient,
+  type QueryKey,
+} from '@tanstack/react-query';
 import type { MetricNames, MetricPoint, MetricPoints, RunSeries, SeriesBatch } from '@server/api/schemas/metrics';
 import { apiGet } from './client';
 import { runDetailsQuery } from './run-queries';
@@ -68,20 +75,48 @@ export function useChartRunDetails(runIds: readonly number[]) {
   });
 }
 
-/**
- * Metric names of each run (its lineage's names for a fork), polled while live. A run whose
- * details are not loaded yet waits (`projectName` undefined).
- */
-export function useRunMetricNames(runs: readonly { runId: number; projectName?: string; live: boolean }[]) {
-  return useQueries({
-    queries: runs.map((run) => ({
-      ...metricNamesQuery(run.projectName ?? '', [run.runId], MAX_SERIES_LIMIT),
-      enabled: run.projectName !== undefined,
-      refetchInterval: run.live ? LIVE_CHARTS_MS : false,
-      refetchIntervalInBackground: false,
-      staleTime: run.live ? 0 : 30_000,
-    })),
+/** What useMetricNames asks for: metricNamesQuery's inputs, and when and how often. */
+export interface MetricNamesRequest {
+  projectName: string;
+  /** The runs whose names (their lineages' too) are asked for; undefined: the whole project's. */
+  runIds?: readonly number[];
+  limit: number;
+  /** Default true. */
+  enabled?: boolean;
+  /** A run is RUNNING: asked again every few seconds (it may start logging a metric). */
+  live?: boolean;
+  /** How long an answer is fresh when not live (default: the client's). */
+  staleTime?: number;
+}
+
+/** `GET /api/runs/metric-names` (metricNamesQuery) as a page uses it: the one hook for metric names. */
+export function useMetricNames(r: MetricNamesRequest) {
+  return useQuery({
+    ...metricNamesQuery(r.projectName, r.runIds, r.limit),
+    enabled: r.enabled !== false,
+    refetchInterval: r.live ? LIVE_CHARTS_MS : false,
+    refetchIntervalInBackground: false,
+    ...(r.live ? { staleTime: 0 } : r.staleTime !== undefined ? { staleTime: r.staleTime } : {}),
   });
+}
+
+/**
+ * The metric names request of charts of `runs` in `project` (undefined: not known yet), the
+ * one useHasSystemMetrics makes too; `enabled` false asks nothing.
+ */
+export function chartNamesRequest(
+  project: string | undefined,
+  runs: readonly { runId: number; live?: boolean }[],
+  enabled: boolean,
+): MetricNamesRequest {
+  return {
+    projectName: project ?? '',
+    runIds: runs.map((r) => r.runId),
+    limit: MAX_SERIES_LIMIT,
+    enabled: enabled && project !== undefined && runs.length > 0,
+    live: runs.some((r) => r.live === true),
+    staleTime: 30_000,
+  };
 }
 
 /**

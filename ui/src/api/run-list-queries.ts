@@ -4,14 +4,12 @@ import {
   queryOptions,
   useInfiniteQuery,
   useQueries,
-  useQuery,
 } from '@tanstack/react-query';
 import { useRef } from 'react';
 import type { Aggregation, Direction } from '@server/domain/aggregation';
 import type { Leaderboard as LeaderboardAnswer } from '@server/api/schemas/rankings';
 import type { RunList as RunListAnswer, RunRow } from '@server/api/schemas/runs';
 import { apiGet } from './client';
-import { metricNamesQuery } from './metric-queries';
 
 /** The parameters of `GET /api/runs/list` other than paging. */
 export interface RunListParams {
@@ -103,10 +101,6 @@ export function useRunPages(params: RunListParams, pages: readonly number[]): Ru
     refetch: () => results.forEach((r) => void r.refetch()),
   };
 }
-
-/** The project's metric names (`GET /api/runs/metric-names`), at most 2,000. */
-export const useMetricNames = (projectName: string) =>
-  useQuery({ ...metricNamesQuery(projectName, undefined, 2000), staleTime: 30_000 });
 
 const LEADERBOARD_PAGE = 50;
 

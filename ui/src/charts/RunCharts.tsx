@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useParams } from 'react-router';
-import { useChartRunDetails, useRunMetricNames } from '../api/metric-queries';
+import { chartNamesRequest, useChartRunDetails, useMetricNames } from '../api/metric-queries';
 import { Empty, ErrorState, Loading } from '../components/States';
 import { ChartGroup } from './ChartGroup';
 import { ChartToolbar } from './ChartToolbar';
@@ -108,11 +108,8 @@ export function RunCharts(props: {
   useEffect(() => {
     if (added !== null) setAdded(null);
   }, [added]);
-  const names = useRunMetricNames(
-    given
-      ? []
-      : runs.map((r, i) => ({ runId: r.runId, projectName: details[i]?.data?.projectName, live: r.live === true })),
-  );
+  // One request for every run's names (their lineages' too), asked as soon as the project is known.
+  const names = useMetricNames(chartNamesRequest(project, runs, !given));
 
   // Keyed on content: a parent may pass a fresh array each render.
   const runsKey = runs
@@ -149,7 +146,7 @@ export function RunCharts(props: {
   const namesKey = JSON.stringify([
     ...(props.names ?? []),
     ...details.flatMap((d) => (d.data?.logNames ?? []).filter((n) => n.logType === 'METRIC').map((n) => n.logName)),
-    ...names.flatMap((n) => n.data ?? []),
+    ...(names.data ?? []),
   ]);
   const everyName = useMemo(() => [...new Set(JSON.parse(namesKey) as string[])].sort(byCodePoint), [namesKey]);
   const allNames = useMemo(() => everyName.filter((name) => isSystemName(name) === system), [everyName, system]);
@@ -183,9 +180,8 @@ export function RunCharts(props: {
     [change],
   );
 
-  const namesLoading =
-    !given && allNames.length === 0 && (details.some((d) => d.isPending) || names.some((n) => n.isPending));
-  const failures = [...details, ...names].filter((q) => q.isError);
+  const namesLoading = !given && allNames.length === 0 && (details.some((d) => d.isPending) || names.isPending);
+  const failures = [...details, names].filter((q) => q.isError);
   const allFailed = allNames.length === 0 && failures.length > 0 && !namesLoading;
 
   let body;

@@ -1,7 +1,7 @@
 import { useMemo, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import type { RunDetails } from '@server/api/schemas/runs';
-import { useMetricNames } from '../api/compare-queries';
+import { useMetricNames } from '../api/metric-queries';
 import { useRunGroups } from '../api/group-queries';
 import { GroupByControl } from '../groups/GroupByControl';
 import { GroupCharts } from '../groups/GroupCharts';
@@ -74,7 +74,7 @@ function CompareGroupCharts({
   onBand: (band: BandKind) => void;
 }) {
   const ids = useMemo(() => runs.map((r) => r.id).sort((a, b) => a - b), [runs]);
-  const names = useMetricNames(project, ids, ids.length > 0);
+  const names = useMetricNames({ projectName: project, runIds: ids, limit: 1000, enabled: ids.length > 0 });
   const params = useMemo(
     () => ({
       projectName: project,

@@ -1,6 +1,7 @@
 import { useId } from 'react';
 import { swatchCss } from '../charts/run-colors';
-import { useCompareStats, useMetricNames } from '../api/compare-queries';
+import { useCompareStats } from '../api/compare-queries';
+import { useMetricNames } from '../api/metric-queries';
 import { Empty, ErrorState, Loading } from '../components/States';
 import { defaultMetric } from '../default-metric';
 import { formatValue } from '../format';
@@ -20,7 +21,7 @@ export function CompareStats(props: {
   const { projectName, runs, metric, onMetric } = props;
   const selectId = useId();
   const runIds = runs.map(({ run }) => run.id);
-  const names = useMetricNames(projectName, runIds, true);
+  const names = useMetricNames({ projectName, runIds, limit: 1000, enabled: runIds.length > 0 });
   const chosen = metric && names.data?.includes(metric) ? metric : defaultMetric(names.data ?? []);
   const live = runs.some(({ run }) => run.status === 'RUNNING');
   const stats = useCompareStats(projectName, runIds, chosen, live);

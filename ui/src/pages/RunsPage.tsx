@@ -1,15 +1,18 @@
 import './manage.css';
-import { useMemo } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect, useMemo } from 'react';
 import { Link, Navigate, useLocation, useParams } from 'react-router';
 import { useRenamedProject } from '../api/run-admin-queries';
 import { useProjects } from '../api/project-queries';
-import { useMetricNames } from '../api/run-list-queries';
+import { useMetricNames } from '../api/metric-queries';
+import { runListPageQuery } from '../api/run-list-queries';
+import { columnMetrics } from '../runs-table/columns';
 import { useSession } from '../api/session';
 import { projectPath, projectSettingsPath, projectsPath, trashPath } from '../paths';
 import { ForeignOrganization } from '../projects/ForeignOrganization';
 import { LoggingSnippet } from '../projects/LoggingSnippet';
 import { Leaderboard } from '../runs-table/Leaderboard';
-import { RunsTableView } from '../runs-table/RunsTableView';
+import { runListParams, RunsTableView } from '../runs-table/RunsTableView';
 import { useRunsView } from '../runs-table/useRunsView';
 import { Loading } from '../components/States';
 import { useWorkspace } from '../workspace/useWorkspace';
@@ -34,7 +37,16 @@ export function RunsPage() {
     () => ({ setHidden, setRunHidden, setHighlight, setLayout }),
     [setHidden, setRunHidden, setHighlight, setLayout],
   );
-  const metricNames = useMetricNames(project);
+  const metricNames = useMetricNames({ projectName: project, limit: 2000, staleTime: 30_000 });
+  // As the page opens, beside the project list (which the saved views wait for: a project not
+  // logged to yet has none and answers 404): the URL's first rows, the rows shown unless a
+  // default view applies, so they do not wait for the views' answer.
+  const client = useQueryClient();
+  useEffect(() => {
+    if (own !== org || view.view !== 'table') return;
+    void client.prefetchQuery(runListPageQuery(runListParams(project, view, columnMetrics(view.columns)), 0));
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- once per project as it opens
+  }, [client, own, org, project]);
   const projects = useProjects();
   const known = projects.data?.some((p) => p.name === project);
   // An old name of a renamed project leads to its new name.

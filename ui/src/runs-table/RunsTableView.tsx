@@ -40,6 +40,19 @@ function countText(total: number, filtered: boolean): string {
 /** The compare page takes at most this many runs. */
 const MAX_COMPARE = 100;
 
+/** The rows request of `view` in `project`; `metrics` are its columns' (columnMetrics). */
+export function runListParams(project: string, view: RunsView, metrics: readonly string[]): RunListParams {
+  return {
+    projectName: project,
+    search: view.search,
+    tags: view.tags,
+    status: view.status,
+    sort: view.sort,
+    filter: brushedFilter(view.filter, view.brushes),
+    metrics,
+  };
+}
+
 /**
  * The runs of a project as a filterable, sortable, virtualised table, with selection and
  * Compare. Everything it filters or sorts by is in `view` (the URL); the API does the work.
@@ -69,15 +82,8 @@ export function RunsTableView({
   const [pages, setPages] = useState<number[]>([0]);
   const metrics = useMemo(() => columnMetrics(view.columns), [view.columns]);
   const params: RunListParams = useMemo(
-    () => ({
-      projectName: project,
-      search: view.search,
-      tags: view.tags,
-      status: view.status,
-      sort: view.sort,
-      filter: brushedFilter(view.filter, view.brushes),
-      metrics,
-    }),
+    () => runListParams(project, view, metrics),
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- the fields runListParams reads
     [project, view.search, view.tags, view.status, view.sort, view.filter, view.brushes, metrics],
   );
   const data = useRunPages(params, pages);

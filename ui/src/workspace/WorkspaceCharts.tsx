@@ -1,6 +1,6 @@
 import { useMemo } from 'react';
 import type { RunRow } from '@server/api/schemas/runs';
-import { useMetricNames } from '../api/compare-queries';
+import { useMetricNames } from '../api/metric-queries';
 import { type ChartRun, RunCharts } from '../charts/RunCharts';
 import { ErrorState, Loading } from '../components/States';
 import { isSystemName } from '../system/system-names';
@@ -47,12 +47,13 @@ export function WorkspaceCharts({
   }, [rowsKey]);
   // Sorted: a new sort of the same runs asks nothing again.
   const ids = useMemo(() => runs.map((r) => r.runId).sort((a, b) => a - b), [runs]);
-  const names = useMetricNames(
-    project,
-    ids,
-    ids.length > 0,
-    runs.some((r) => r.live),
-  );
+  const names = useMetricNames({
+    projectName: project,
+    runIds: ids,
+    limit: 1000,
+    enabled: ids.length > 0,
+    live: runs.some((r) => r.live),
+  });
   const { metricNames, systemNames } = useMemo(() => {
     const all = names.data ?? [];
     return { metricNames: all.filter((n) => !isSystemName(n)), systemNames: all.filter(isSystemName) };

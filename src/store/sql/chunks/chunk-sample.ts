@@ -3,13 +3,26 @@
  * chunks are grouped into at most (limit − 2) / 2 step buckets, and each bucket's minimum and
  * maximum come from the chunks' min/max in the index metric_chunk_extremes (with their step
  * and time); only the chunks cut by the range's ends, and those needed for the first and last
- * point, are decoded. A range of fewer chunks than buckets is decoded and bucketed by point.
+ * point, are decoded. A range of fewer chunks than buckets is bucketed by point, but for the
+ * chunks wholly inside one bucket (their index row is their piece): only the others are read
+ * and bucketed from their bytes.
  */
-import { lowerBound, viewChunk, type ChunkView } from './chunk-codec.js';
+import { viewChunk, type ChunkView } from './chunk-codec.js';
+import {
+  absorb,
+  absorbRow,
+  EXTREME_COLUMNS,
+  keyOfRow,
+  lastStepOfRow,
+  pieceOfRow,
+  pushPiecesOfBytes,
+  stepOfRow,
+  type ExtremeRow,
+  type Piece,
+} from './chunk-pieces.js';
 import { overlapping, readChunk } from './chunk-rows.js';
 import type { ChunkKey } from './chunk-rows.js';
 import type { SqlExecutor } from '../db.js';
-import type { SqlValue } from '../sql-value.js';
 import { chunkPoints } from '../metrics/effective-points.js';
 import type { LineageMetric } from '../metrics/lineage-series.js';
 import type { StoredPoint } from '../metrics/series-row.js';
@@ -40,162 +53,51 @@ export function segmentsOf(metric: LineageMetric, stepMin: number, stepMax: numb
   return out.sort((a, b) => a.from - b.from);
 }
 
-/** What sampling needs of a chunk's points in range: where they are and their extremes. */
-interface Piece {
-  seriesId: number;
-  key: ChunkKey;
-  points: number;
-  firstStep: number;
-  lastStep: number;
-  minValue: number;
-  minStep: number | null;
-  minTime: number;
-  maxValue: number;
-  maxStep: number | null;
-  maxTime: number;
-}
-
-/**
- * The columns sampling reads per chunk, all held by the index metric_chunk_extremes (migration
- * 008), so the read never touches the rows' points. Rows come as arrays (allArrays) in this order.
- */
-const EXTREME_COLUMNS =
-  'first_step, first_tie, last_step, points, min_value, min_step, min_time, max_value, max_step, max_time';
-
-type ExtremeRow = SqlValue[];
-
-const stepOfRow = (r: ExtremeRow): number => Number(r[0]);
-const lastStepOfRow = (r: ExtremeRow): number => Number(r[2]);
-const keyOfRow = (r: ExtremeRow): ChunkKey => ({ step: Number(r[0]), tie: Number(r[1]) });
-
-function pieceOfRow(seriesId: number, r: ExtremeRow): Piece {
-  const some = r[4] !== null && r[5] !== null;
-  return {
-    seriesId,
-    key: keyOfRow(r),
-    points: Number(r[3]),
-    firstStep: Number(r[0]),
-    lastStep: Number(r[2]),
-    minValue: some ? Number(r[4]) : Infinity,
-    minStep: some ? Number(r[5]) : null,
-    minTime: some ? Number(r[6]) : 0,
-    maxValue: some ? Number(r[7]) : -Infinity,
-    maxStep: some ? Number(r[8]) : null,
-    maxTime: some ? Number(r[9]) : 0,
-  };
-}
-
-/**
- * Adds (once complete) the pieces of a chunk's points with step in [from, to], but for `ends` (the range's
- * first and last point): one per bucket they fall in (bucketOf), each with its extremes over
- * finite values (ties keep the lower step).
- */
-function pushPiecesOfPoints(
-  add: (p: Piece) => void,
-  seriesId: number,
-  key: ChunkKey,
-  c: ChunkView,
-  from: number,
-  to: number,
-  bucketOf: (step: number) => number,
-  ends: readonly StoredPoint[],
-): void {
-  let piece: Piece | undefined;
-  let bucket = -1;
-  const [a, z] = [ends[0], ends[ends.length - 1]];
-  for (let i = lowerBound(c.steps, from); i < c.steps.length && c.steps[i]! <= to; i++) {
-    const step = c.steps[i]!;
-    const time = c.times[i]!;
-    if ((step === a?.step && time === a.time) || (step === z?.step && time === z.time)) continue;
-    const b = bucketOf(step);
-    if (!piece || b !== bucket) {
-      if (piece) add(piece);
-      bucket = b;
-      piece = {
-        seriesId,
-        key,
-        points: 0,
-        firstStep: step,
-        lastStep: step,
-        minValue: Infinity,
-        minStep: null,
-        minTime: 0,
-        maxValue: -Infinity,
-        maxStep: null,
-        maxTime: 0,
-      };
-    }
-    piece.points++;
-    piece.lastStep = step;
-    const value = c.values[i]!;
-    if (!Number.isFinite(value)) continue;
-    if (piece.minStep === null || value < piece.minValue) {
-      piece.minValue = value;
-      piece.minStep = step;
-      piece.minTime = time;
-    }
-    if (piece.maxStep === null || value > piece.maxValue) {
-      piece.maxValue = value;
-      piece.maxStep = step;
-      piece.maxTime = time;
-    }
-  }
-  if (piece) add(piece);
-}
-
-/** Folds piece b (later steps) into a; ties of the minimum and maximum keep the lower step. */
-function absorb(a: Piece, b: Piece): void {
-  a.points += b.points;
-  a.lastStep = b.lastStep;
-  if (b.minStep !== null && (a.minStep === null || b.minValue < a.minValue)) {
-    [a.minValue, a.minStep, a.minTime] = [b.minValue, b.minStep, b.minTime];
-  }
-  if (b.maxStep !== null && (a.maxStep === null || b.maxValue > a.maxValue)) {
-    [a.maxValue, a.maxStep, a.maxTime] = [b.maxValue, b.maxStep, b.maxTime];
-  }
-}
-
-/** Folds an index row (later steps) into a, as absorb does, without making a piece of it. */
-function absorbRow(a: Piece, r: ExtremeRow): void {
-  a.points += Number(r[3]);
-  a.lastStep = Number(r[2]);
-  if (r[4] === null || r[5] === null) return;
-  const min = Number(r[4]);
-  const max = Number(r[7]);
-  if (a.minStep === null || min < a.minValue) [a.minValue, a.minStep, a.minTime] = [min, Number(r[5]), Number(r[6])];
-  if (a.maxStep === null || max > a.maxValue) [a.maxValue, a.maxStep, a.maxTime] = [max, Number(r[8]), Number(r[9])];
-}
-
-/** Decoded chunks of one read, by series and key. */
+/** Chunks of one read, by series and key: their bytes, decoded when points are asked for. */
 class Decoded {
   private readonly held = new Map<string, ChunkView>();
+  private readonly bytesHeld = new Map<string, Uint8Array>();
   constructor(private readonly tx: SqlExecutor) {}
+  /** Returns the chunk's points (none when it is gone). */
   async get(seriesId: number, key: ChunkKey): Promise<ChunkView> {
     let c = this.held.get(idOf(seriesId, key));
     if (!c) {
-      const row = await readChunk(this.tx, seriesId, key);
-      c = row ? viewChunk(row.data) : { steps: [], times: [], values: [] };
+      c = viewChunk(await this.bytes(seriesId, key));
       this.held.set(idOf(seriesId, key), c);
     }
     return c;
   }
-  /** Decodes the chunks overlapping a segment in one query; returns them by ascending key. */
-  async range(seg: Segment): Promise<[ChunkKey, ChunkView][]> {
+  /** Returns the bytes of the segment's chunks, by ascending key, in one query. */
+  async range(seg: Segment): Promise<[ChunkKey, Uint8Array][]> {
     const range = overlapping(seg.seriesId, seg.from, seg.to);
     const rows = await this.tx.allArrays(
       `SELECT first_step, first_tie, data FROM metric_chunks WHERE ${range.where} ORDER BY first_step, first_tie`,
       range.params,
     );
-    return rows.map((r) => {
-      const key = keyOfRow(r);
-      const c = viewChunk(r[2] as Uint8Array);
-      this.held.set(idOf(seg.seriesId, key), c);
-      return [key, c];
-    });
+    return rows.map((r) => [keyOfRow(r), r[2] as Uint8Array]);
+  }
+  /** Returns the bytes of one chunk (a chunk of no points when it is gone). */
+  async bytes(seriesId: number, key: ChunkKey): Promise<Uint8Array> {
+    let b = this.bytesHeld.get(idOf(seriesId, key));
+    if (!b) {
+      b = (await readChunk(this.tx, seriesId, key))?.data ?? EMPTY_CHUNK;
+      this.bytesHeld.set(idOf(seriesId, key), b);
+    }
+    return b;
   }
 }
 
 const idOf = (seriesId: number, key: ChunkKey): string => `${seriesId}:${key.step}:${key.tie}`;
+const sameKey = (a: ChunkKey, b: ChunkKey): boolean => a.step === b.step && a.tie === b.tie;
+/** A chunk of no points (its header's count is 0, time form 0). */
+const EMPTY_CHUNK = new Uint8Array(40);
+
+/** An end point of a range and the chunk that holds it. */
+interface End {
+  point: StoredPoint;
+  seriesId: number;
+  key: ChunkKey;
+}
 
 /** Returns the first (or last) point of the chunks in [from, to], decoding from that end. */
 async function endPoint(
@@ -203,14 +105,62 @@ async function endPoint(
   seg: Segment,
   rows: readonly ExtremeRow[],
   which: 'first' | 'last',
-): Promise<StoredPoint | undefined> {
+): Promise<End | undefined> {
   for (let k = 0; k < rows.length; k++) {
-    const r = rows[which === 'first' ? k : rows.length - 1 - k]!;
-    const found = chunkPoints(await decoded.get(seg.seriesId, keyOfRow(r)), seg.from, seg.to);
+    const key = keyOfRow(rows[which === 'first' ? k : rows.length - 1 - k]!);
+    const found = chunkPoints(await decoded.get(seg.seriesId, key), seg.from, seg.to);
     const point = which === 'first' ? found[0] : found[found.length - 1];
-    if (point) return point;
+    if (point) return { point, seriesId: seg.seriesId, key };
   }
   return undefined;
+}
+
+/**
+ * A test of whether a chunk's index row is its piece: the chunk lies wholly in [from, to] and
+ * in one bucket, and holds neither end point, so its points make one piece, the one its row
+ * gives. Always false when `skip` is false.
+ */
+function wholeInOneBucket(
+  seg: Segment,
+  bucketOf: (step: number) => number,
+  ends: readonly End[],
+  skip: boolean,
+): (r: ExtremeRow) => boolean {
+  return (r) =>
+    skip &&
+    stepOfRow(r) >= seg.from &&
+    lastStepOfRow(r) <= seg.to &&
+    bucketOf(stepOfRow(r)) === bucketOf(lastStepOfRow(r)) &&
+    !ends.some((e) => e.seriesId === seg.seriesId && sameKey(e.key, keyOfRow(r)));
+}
+
+/**
+ * Adds the pieces of a segment's chunks bucketed by point: a chunk wholly in one bucket by
+ * its index row (wholeInOneBucket), the others read and bucketed from their bytes (in one
+ * query when most must be read).
+ */
+async function addPointPieces(
+  decoded: Decoded,
+  seg: Segment,
+  rows: readonly ExtremeRow[],
+  bucketOf: (step: number) => number,
+  ends: readonly End[],
+  add: (p: Piece) => void,
+  skip: boolean,
+): Promise<void> {
+  const whole = rows.map(wholeInOneBucket(seg, bucketOf, ends, skip));
+  const points = ends.map((e) => e.point);
+  const inOneQuery = whole.filter((w) => !w).length > rows.length / 2;
+  const bytes = inOneQuery ? new Map((await decoded.range(seg)).map(([key, b]) => [idOf(seg.seriesId, key), b])) : null;
+  for (const [k, r] of rows.entries()) {
+    const key = keyOfRow(r);
+    if (whole[k]) {
+      add(pieceOfRow(seg.seriesId, r));
+      continue;
+    }
+    const b = bytes ? bytes.get(idOf(seg.seriesId, key)) : await decoded.bytes(seg.seriesId, key);
+    if (b) pushPiecesOfBytes(add, seg.seriesId, key, b, seg.from, seg.to, bucketOf, points);
+  }
 }
 
 /**
@@ -219,13 +169,16 @@ async function endPoint(
  * bucket's minimum and maximum of the points between them (its first point when it holds no
  * finite value). With at least as many chunks as buckets, a chunk inside the range counts in
  * the bucket of its first step and its extremes come from the index; the chunks at the
- * range's ends are decoded. With fewer, every chunk in range is decoded and bucketed by
- * point. Returns null when the range holds no more than `limit` points.
+ * range's ends are decoded. With fewer, points are bucketed one by one. Either way a chunk
+ * wholly in one bucket holding no end point comes from its index row, as its points would
+ * (with `skip` false such chunks are read too: the tests' reference). Returns null when the
+ * range holds no more than `limit` points.
  */
 export async function sampleSegments(
   tx: SqlExecutor,
   segments: readonly Segment[],
   limit: number,
+  skip = true,
 ): Promise<StoredPoint[] | null> {
   const groups = Math.floor((limit - 2) / 2);
   if (segments.length === 0 || groups < 1) return null;
@@ -245,10 +198,12 @@ export async function sampleSegments(
   if (withChunks.length === 0) return null;
   const firstSeg = withChunks[0]!;
   const lastSeg = withChunks[withChunks.length - 1]!;
-  const first = await endPoint(decoded, segments[firstSeg]!, rowsBySegment[firstSeg]!, 'first');
-  const last = await endPoint(decoded, segments[lastSeg]!, rowsBySegment[lastSeg]!, 'last');
-  if (!first || !last) return null;
-  const ends = first.step === last.step && first.time === last.time ? [first] : [first, last];
+  const firstEnd = await endPoint(decoded, segments[firstSeg]!, rowsBySegment[firstSeg]!, 'first');
+  const lastEnd = await endPoint(decoded, segments[lastSeg]!, rowsBySegment[lastSeg]!, 'last');
+  if (!firstEnd || !lastEnd) return null;
+  const [first, last] = [firstEnd.point, lastEnd.point];
+  const endList = first.step === last.step && first.time === last.time ? [firstEnd] : [firstEnd, lastEnd];
+  const ends = endList.map((e) => e.point);
   const span = last.step - first.step;
   const bucketOf = (step: number): number =>
     span > 0 ? Math.min(groups - 1, Math.floor(((step - first.step) * groups) / span)) : 0;
@@ -264,15 +219,15 @@ export async function sampleSegments(
   };
   for (const [i, seg] of segments.entries()) {
     if (count < groups) {
-      for (const [key, c] of await decoded.range(seg)) {
-        pushPiecesOfPoints(add, seg.seriesId, key, c, seg.from, seg.to, bucketOf, ends);
-      }
+      await addPointPieces(decoded, seg, rowsBySegment[i]!, bucketOf, endList, add, skip);
       continue;
     }
+    const whole = wholeInOneBucket(seg, bucketOf, endList, skip);
     for (const r of rowsBySegment[i]!) {
       const inside = stepOfRow(r) >= seg.from && lastStepOfRow(r) <= seg.to;
       const atEnd = stepOfRow(r) <= first.step || lastStepOfRow(r) >= last.step;
-      if (inside && !atEnd) {
+      // A chunk at an end in one bucket, holding no end point, makes the piece its row makes.
+      if ((inside && !atEnd) || whole(r)) {
         const held = byGroup[bucketOf(stepOfRow(r))];
         if (held) {
           total += Number(r[3]);
@@ -280,30 +235,38 @@ export async function sampleSegments(
         } else add(pieceOfRow(seg.seriesId, r));
       } else {
         const key = keyOfRow(r);
-        const c = await decoded.get(seg.seriesId, key);
-        pushPiecesOfPoints(add, seg.seriesId, key, c, seg.from, seg.to, bucketOf, ends);
+        const b = await decoded.bytes(seg.seriesId, key);
+        pushPiecesOfBytes(add, seg.seriesId, key, b, seg.from, seg.to, bucketOf, ends);
       }
     }
   }
   if (total <= limit) return null;
-  // Keyed by step and time: a sys/ series holds several points at one step.
-  const out = new Map<string, StoredPoint>();
-  const keep = (p: StoredPoint): void => {
-    const id = `${p.step}:${p.time}`;
-    if (!out.has(id)) out.set(id, p);
-  };
-  for (const e of ends) keep(e);
+  return pickPoints(decoded, ends, byGroup);
+}
+
+/**
+ * The sample: the ends and each bucket's minimum and maximum (its first point when it holds
+ * no finite value), by ascending step then time, each point once (a sys/ series holds several
+ * points at one step).
+ */
+async function pickPoints(
+  decoded: Decoded,
+  ends: readonly StoredPoint[],
+  byGroup: readonly (Piece | undefined)[],
+): Promise<StoredPoint[]> {
+  const out: StoredPoint[] = [...ends];
   for (const g of byGroup) {
     if (!g) continue;
     if (g.minStep === null || g.maxStep === null) {
-      // A bucket without a finite value keeps its first point.
       const found = chunkPoints(await decoded.get(g.seriesId, g.key), g.firstStep, g.firstStep);
       const head = found.find((p) => !ends.some((e) => e.step === p.step && e.time === p.time));
-      if (head) keep(head);
+      if (head) out.push(head);
       continue;
     }
-    keep({ step: g.minStep, time: g.minTime, value: g.minValue, flag: 0 });
-    keep({ step: g.maxStep, time: g.maxTime, value: g.maxValue, flag: 0 });
+    out.push({ step: g.minStep, time: g.minTime, value: g.minValue, flag: 0 });
+    out.push({ step: g.maxStep, time: g.maxTime, value: g.maxValue, flag: 0 });
   }
-  return [...out.values()].sort((a, b) => a.step - b.step || a.time - b.time);
+  out.sort((a, b) => a.step - b.step || a.time - b.time);
+  // Equal keys are the same point (a bucket's minimum that is also its maximum): keep the first.
+  return out.filter((p, i) => i === 0 || p.step !== out[i - 1]!.step || p.time !== out[i - 1]!.time);
 }

@@ -36,6 +36,30 @@ export async function countMetricPoints(
   return total;
 }
 
+/**
+ * Returns, in one pass over the metrics, what countMetricPoints(lineage, q, stopAbove) returns
+ * (`answered`) and the metrics' effective points in [stepMin, stepMax] before sampling
+ * (`total`: exact only when `answered` is not above `stopAbove`, where it stops).
+ */
+export async function tallyMetricPoints(
+  db: SqlDb,
+  lineage: readonly LineageLink[],
+  q: MetricQuery,
+  stopAbove = Infinity,
+): Promise<{ answered: number; total: number }> {
+  const stepMin = clampStep(q.stepMin);
+  const stepMax = clampStep(q.stepMax);
+  let answered = 0;
+  let total = 0;
+  for await (const metric of queriedMetrics(db, lineage, q)) {
+    const n = await metricPoints(db, metric, stepMin, stepMax, Number.MAX_SAFE_INTEGER);
+    answered += Math.min(q.limit, n);
+    total += n;
+    if (answered > stopAbove) break;
+  }
+  return { answered, total };
+}
+
 /** min(cap, the metric's effective points in [stepMin, stepMax]). */
 async function metricPoints(
   db: SqlDb,
