@@ -1,0 +1,38 @@
+import type {
+  ClaimedDelivery,
+  DeliveryOutcome,
+  DeliveryRecord,
+  NewEvent,
+  NewWebhook,
+  WebhookRecord,
+} from '../domain/events.js';
+
+/**
+ * The outbox and webhook subscriptions (issue 31), on the metadata database. Events of runs
+ * are appended by the metadata store in the transaction of the change (sql/events/
+ * append-event.ts); `appendEvent` is for a change made elsewhere. Every method taking an
+ * orgId treats another organization's subscription as missing.
+ */
+export interface EventStore {
+  /** Appends an event and queues its deliveries in one transaction; returns its id. */
+  appendEvent(event: NewEvent): Promise<number>;
+  /** Stores a subscription; returns its id. */
+  createWebhook(webhook: NewWebhook): Promise<number>;
+  /** The organization's subscriptions, newest first, at most `limit`. */
+  listWebhooks(orgId: number, limit: number): Promise<WebhookRecord[]>;
+  /** One subscription of the organization, or undefined. */
+  findWebhook(orgId: number, id: number): Promise<WebhookRecord | undefined>;
+  /** Deletes a subscription and its deliveries; false when there is none. */
+  deleteWebhook(orgId: number, id: number): Promise<boolean>;
+  /** Queues a `webhook.test` event to this subscription only; its delivery's id, or undefined when there is none. */
+  queueTestDelivery(orgId: number, id: number, at: number): Promise<number | undefined>;
+  /** A subscription's deliveries, newest first, at most `limit`. */
+  listDeliveries(orgId: number, webhookId: number, limit: number): Promise<DeliveryRecord[]>;
+  /**
+   * Claims up to `limit` due deliveries for `leaseMs` (each goes to one claimer; one whose
+   * lease ends without an outcome is claimed again), the longest due first.
+   */
+  claimDeliveries(now: number, leaseMs: number, limit: number): Promise<ClaimedDelivery[]>;
+  /** Records an attempt's outcome (and disables a subscription after repeated failed deliveries). */
+  recordDelivery(outcome: DeliveryOutcome): Promise<void>;
+}
