@@ -11,6 +11,7 @@ import { randomBytes } from 'node:crypto';
 import { bootstrapInstallation } from './services/bootstrap.js';
 import type { Deps } from './services/context.js';
 import { startStaleRunSweeper } from './services/stale-runs.js';
+import { startDeliveryWorker } from './events/delivery-worker.js';
 import { openStores } from './store/open-stores.js';
 
 /** The ports the Python client derives from `settings={"host": H}` (API, ingest, heartbeat). */
@@ -60,6 +61,15 @@ export async function startServer(
     (err) => app.log.error({ err }, 'stale-run sweep failed'),
     (count) => app.log.info({ count }, 'marked stale runs FAILED'),
   );
+  const deliveries = startDeliveryWorker({
+    events: stores.events,
+    publicUrl: config.publicUrl,
+    allowPrivate: config.webhookAllowPrivate,
+    retryDelaysMs: config.webhookRetryDelaysMs,
+    timeoutMs: config.webhookTimeoutMs,
+    pollMs: config.webhookPollMs,
+    onError: (err) => app.log.error({ err }, 'webhook delivery failed'),
+  });
   // The Python client's ports are more listeners of the same app (building the app is the
   // costly part of start-up, so it is built once).
   const extra: http.Server[] = [];
@@ -94,6 +104,7 @@ export async function startServer(
           ),
         ]);
         await sweeper.stop();
+        await deliveries.stop();
         await blobs.close();
         await stores.close();
       })()),

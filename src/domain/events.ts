@@ -91,6 +91,8 @@ export interface ClaimedDelivery {
   url: string;
   secret: string;
   format: WebhookFormat;
+  /** The slug of the event's organization (for links to the dashboard). */
+  orgSlug: string;
   event: StoredEvent;
 }
 

@@ -16,6 +16,7 @@ import { registerRunStatusRoutes } from './runs-status.js';
 import { registerRunUpdateRoutes } from './runs-update.js';
 import { registerSavedViewRoutes } from './saved-views.js';
 import { registerSessionRoutes } from './session.js';
+import { registerWebhookRoutes } from './webhooks.js';
 
 /** Registers every route of the server; the dashboard's catch-all comes last. */
 export async function registerRoutes(app: App, deps: Deps, sessions: SessionAuthenticator): Promise<void> {
@@ -31,6 +32,7 @@ export async function registerRoutes(app: App, deps: Deps, sessions: SessionAuth
   registerMetricRoutes(app, deps);
   registerRunActivityRoutes(app, deps);
   registerSavedViewRoutes(app, deps);
+  registerWebhookRoutes(app, deps);
   await registerIngestRoutes(app, deps);
   await registerFileRoutes(app, deps);
   registerDashboardRoutes(app, deps.config.uiDir);

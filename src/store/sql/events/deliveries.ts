@@ -19,6 +19,7 @@ interface ClaimRow {
   url: string;
   secret: string;
   format: string;
+  slug: string;
   event_id: number;
   org_id: number;
   project_id: number | null;
@@ -47,9 +48,10 @@ export function claimDeliveries(db: SqlDb, now: number, leaseMs: number, limit: 
     );
     if (ids.length === 0) return [];
     const rows = await tx.all<ClaimRow>(
-      `SELECT d.id, d.attempts, d.webhook_id, w.url, w.secret, w.format, e.id AS event_id, e.org_id, e.project_id,
+      `SELECT d.id, d.attempts, d.webhook_id, w.url, w.secret, w.format, o.slug, e.id AS event_id, e.org_id, e.project_id,
          e.run_id, e.type, e.data, e.created_at
        FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id JOIN events e ON e.id = d.event_id
+         JOIN organizations o ON o.id = e.org_id
        WHERE d.id IN (${ids.map(() => '?').join(', ')}) ORDER BY d.id`,
       ids.map(Number),
     );
@@ -60,6 +62,7 @@ export function claimDeliveries(db: SqlDb, now: number, leaseMs: number, limit: 
       url: r.url,
       secret: r.secret,
       format: r.format as WebhookFormat,
+      orgSlug: r.slug,
       event: {
         id: Number(r.event_id),
         orgId: Number(r.org_id),
