@@ -185,3 +185,18 @@ describe('managing webhooks', () => {
     ),
   ]);
 });
+
+describe('the OpenAPI document', () => {
+  it('lists the webhook routes', async () => {
+    const doc = await call(t.app, 'GET', '/api/openapi.json', null);
+    const paths = Object.keys(doc.body.paths as object);
+    expect(paths).toEqual(
+      expect.arrayContaining([
+        '/api/webhooks',
+        '/api/webhooks/{webhookId}',
+        '/api/webhooks/{webhookId}/test',
+        '/api/webhooks/{webhookId}/deliveries',
+      ]),
+    );
+  });
+});

@@ -22,6 +22,10 @@ export interface Target {
    * it deletes, so each request built for it aims at one of these (and uses it up).
    */
   spareViewIds: number[];
+  /** A webhook of the run's organization. */
+  webhookId: number;
+  /** More webhooks, for DELETE /api/webhooks/{webhookId} (each request uses one up). */
+  spareWebhookIds: number[];
   /** A signed upload and download path+query of one of the run's files. */
   uploadPath: string;
   downloadPath: string;
@@ -65,6 +69,8 @@ function aimed(name: string, s: Schema, t: Target): unknown {
       return t.apiKeyId;
     case 'viewId':
       return t.viewId;
+    case 'webhookId':
+      return t.webhookId;
     default:
       return JSON_FIELDS.has(name) ? '{"probe":1}' : undefined;
   }
@@ -117,6 +123,13 @@ function spareView(t: Target): number {
   return id;
 }
 
+/** The next spare webhook of the target, for a request that deletes it. */
+function spareWebhook(t: Target): number {
+  const id = t.spareWebhookIds.shift();
+  if (id === undefined) throw new Error('the target has no spare webhook left: make more in createVictim');
+  return id;
+}
+
 /** Request parts that a schema cannot describe, by route. */
 function special(route: RouteEntry, t: Target): Partial<InjectOptions> | undefined {
   const key = `${route.method} ${route.url}`;
@@ -144,6 +157,14 @@ function special(route: RouteEntry, t: Target): Partial<InjectOptions> | undefin
       };
     case 'DELETE /api/views/:viewId':
       return { url: `/api/views/${spareView(t)}` };
+    case 'POST /api/webhooks':
+      // A public address: targets in private ranges are refused (no delivery runs in these tests).
+      return {
+        payload: JSON.stringify({ url: 'http://93.184.216.34/probe', events: ['run.created'] }),
+        headers: { 'content-type': 'application/json' },
+      };
+    case 'DELETE /api/webhooks/:webhookId':
+      return { url: `/api/webhooks/${spareWebhook(t)}` };
     default:
       return undefined;
   }

@@ -23,6 +23,7 @@ export const MARKERS = [
   'vq7-file',
   'vq7-key',
   'vq7-view',
+  'vq7-hook',
 ];
 
 async function ok(
@@ -98,7 +99,15 @@ export async function createVictim(app: App, key: string): Promise<Target> {
   const viewId = await saveView('vq7-view');
   const spareViewIds: number[] = [];
   for (let i = 0; i < 24; i++) spareViewIds.push(await saveView(`vq7-view-spare-${i}`));
+  const subscribe = async (path: string) =>
+    (await ok(app, key, 'POST', '/api/webhooks', { url: `http://93.184.216.34/${path}`, events: ['run.alert'] }))
+      .id as number;
+  const webhookId = await subscribe('vq7-hook');
+  const spareWebhookIds: number[] = [];
+  for (let i = 0; i < 12; i++) spareWebhookIds.push(await subscribe(`vq7-hook-spare-${i}`));
   return {
+    webhookId,
+    spareWebhookIds,
     apiKeyId: apiKey.id as number,
     viewId,
     spareViewIds,
@@ -127,6 +136,7 @@ const READS = (id: number, p: string) => [
   `/api/runs/files?runId=${id}`,
   `/api/keys`,
   `/api/views?projectName=${p}`,
+  `/api/webhooks`,
 ];
 
 /** Everything the owner can read about the victim (signed URLs and keys' last use, which change, left out). */
@@ -134,6 +144,7 @@ export async function victimSnapshot(app: App, key: string, t: Target): Promise<
   const parts: unknown[] = [];
   for (const url of READS(t.runId, t.projectName)) parts.push(await ok(app, key, 'GET', url));
   parts.push(await ok(app, key, 'GET', `/api/views/${t.viewId}`));
+  parts.push(await ok(app, key, 'GET', `/api/webhooks/${t.webhookId}/deliveries`));
   return JSON.stringify(parts)
     .replace(/"url":"[^"]*"/g, '"url":"…"')
     .replace(/"lastUsedAt":("[^"]*"|null)/g, '"lastUsedAt":"…"');
