@@ -6,6 +6,8 @@ import type {
   NewWebhook,
   WebhookRecord,
 } from '../domain/events.js';
+import type { AlertRule, NewAlertRule } from '../domain/alert-rules.js';
+import type { RuleTrigger } from './sql/events/alert-rules.js';
 
 /**
  * The outbox and webhook subscriptions (issue 31), on the metadata database. Events of runs
@@ -35,4 +37,17 @@ export interface EventStore {
   claimDeliveries(now: number, leaseMs: number, limit: number): Promise<ClaimedDelivery[]>;
   /** Records an attempt's outcome (and disables a subscription after repeated failed deliveries). */
   recordDelivery(outcome: DeliveryOutcome): Promise<void>;
+  /** Stores an alert rule; returns its id. */
+  createAlertRule(rule: NewAlertRule): Promise<number>;
+  /** A project's alert rules, oldest first, at most `limit`. */
+  listAlertRules(projectId: number, limit: number): Promise<AlertRule[]>;
+  /** Deletes an alert rule of the organization; false when there is none. */
+  deleteAlertRule(orgId: number, id: number): Promise<boolean>;
+  /**
+   * Records a rule's crossing on a run once (an alert and `alert_rule.triggered`), unless the
+   * run's state of the rule is already firing; returns whether it recorded it.
+   */
+  triggerAlertRule(trigger: RuleTrigger): Promise<boolean>;
+  /** Marks a run's state of a rule not firing. */
+  resetAlertRule(ruleId: number, runId: number): Promise<void>;
 }

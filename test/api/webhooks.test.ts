@@ -8,6 +8,7 @@ import { Webhook } from 'standardwebhooks';
 import type { CreatedWebhook, WebhookDeliveryList, WebhookList } from '../../src/api/schemas/webhooks.js';
 import { startDeliveryWorker, type DeliveryWorker } from '../../src/events/delivery-worker.js';
 import { createRun, expectError, itScenarios, scenarioRows, setStatus, sleep } from '../helpers/run-api.js';
+import { ingestOk, metricLine, pyNdjson } from '../helpers/ingest-api.js';
 import { call, useTestApp } from '../helpers/test-app.js';
 import { startReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.js';
 
@@ -127,6 +128,19 @@ describe('delivery', () => {
     const [got] = await receiver.waitFor(1, 5_000);
     expect(got!.json.text).toContain('Loss diverged');
     expect(JSON.stringify(got!.json.blocks)).toContain(`/projects/p/`);
+  });
+
+  it('delivers alert_rule.triggered when a rule fires on ingested points', async () => {
+    await subscribe({ events: ['alert_rule.triggered'] });
+    const run = await createRun(t.app, t.key, { runName: 'r', projectName: 'p' });
+    const rule = { projectName: 'p', logName: 'val/loss', kind: 'above', threshold: 5 };
+    expect((await call(t.app, 'POST', '/api/alert-rules', t.key, rule)).status).toBe(200);
+    await ingestOk(t.app, t.key, 'metrics', { runId: run.runId }, pyNdjson([metricLine(3, { 'val/loss': 7 })]));
+    const [got] = await receiver.waitFor(1, 5_000);
+    expect(got!.json).toMatchObject({
+      type: 'alert_rule.triggered',
+      data: { title: 'val/loss > 5', step: 3, value: '7', rule: { logName: 'val/loss' }, run: { id: run.runId } },
+    });
   });
 
   it('sends a test event to one webhook on request and lists it among its deliveries', async () => {

@@ -26,6 +26,9 @@ export interface Target {
   webhookId: number;
   /** More webhooks, for DELETE /api/webhooks/{webhookId} (each request uses one up). */
   spareWebhookIds: number[];
+  /** An alert rule of the run's project, and more for DELETE /api/alert-rules/{ruleId}. */
+  ruleId: number;
+  spareRuleIds: number[];
   /** A signed upload and download path+query of one of the run's files. */
   uploadPath: string;
   downloadPath: string;
@@ -71,6 +74,8 @@ function aimed(name: string, s: Schema, t: Target): unknown {
       return t.viewId;
     case 'webhookId':
       return t.webhookId;
+    case 'ruleId':
+      return t.ruleId;
     default:
       return JSON_FIELDS.has(name) ? '{"probe":1}' : undefined;
   }
@@ -130,6 +135,13 @@ function spareWebhook(t: Target): number {
   return id;
 }
 
+/** The next spare alert rule of the target, for a request that deletes it. */
+function spareRule(t: Target): number {
+  const id = t.spareRuleIds.shift();
+  if (id === undefined) throw new Error('the target has no spare alert rule left: make more in createVictim');
+  return id;
+}
+
 /** Request parts that a schema cannot describe, by route. */
 function special(route: RouteEntry, t: Target): Partial<InjectOptions> | undefined {
   const key = `${route.method} ${route.url}`;
@@ -163,6 +175,13 @@ function special(route: RouteEntry, t: Target): Partial<InjectOptions> | undefin
         payload: JSON.stringify({ url: 'http://93.184.216.34/probe', events: ['run.created'] }),
         headers: { 'content-type': 'application/json' },
       };
+    case 'POST /api/alert-rules':
+      return {
+        payload: JSON.stringify({ projectName: t.projectName, logName: t.metricName, kind: 'above', threshold: 1e300 }),
+        headers: { 'content-type': 'application/json' },
+      };
+    case 'DELETE /api/alert-rules/:ruleId':
+      return { url: `/api/alert-rules/${spareRule(t)}` };
     case 'DELETE /api/webhooks/:webhookId':
       return { url: `/api/webhooks/${spareWebhook(t)}` };
     default:

@@ -105,7 +105,15 @@ export async function createVictim(app: App, key: string): Promise<Target> {
   const webhookId = await subscribe('vq7-hook');
   const spareWebhookIds: number[] = [];
   for (let i = 0; i < 12; i++) spareWebhookIds.push(await subscribe(`vq7-hook-spare-${i}`));
+  const addRule = async (threshold: number) =>
+    (await ok(app, key, 'POST', '/api/alert-rules', { projectName, logName: metricName, kind: 'above', threshold }))
+      .id as number;
+  const ruleId = await addRule(1e300);
+  const spareRuleIds: number[] = [];
+  for (let i = 0; i < 12; i++) spareRuleIds.push(await addRule(1e301 + i));
   return {
+    ruleId,
+    spareRuleIds,
     webhookId,
     spareWebhookIds,
     apiKeyId: apiKey.id as number,
@@ -137,6 +145,7 @@ const READS = (id: number, p: string) => [
   `/api/keys`,
   `/api/views?projectName=${p}`,
   `/api/webhooks`,
+  `/api/alert-rules?projectName=${p}`,
 ];
 
 /** Everything the owner can read about the victim (signed URLs and keys' last use, which change, left out). */

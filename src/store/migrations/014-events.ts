@@ -53,6 +53,7 @@ CREATE TABLE alert_rules (
   kind TEXT NOT NULL,
   threshold DOUBLE PRECISION,
   steps BIGINT,
+  goal TEXT,
   created_by BIGINT REFERENCES users(id),
   created_at BIGINT NOT NULL
 );

@@ -2,6 +2,13 @@ import type { EventStore } from '../event-store.js';
 import { bindStore, storeClass } from './bind-store.js';
 import type { SqlDb } from './db.js';
 import { appendEvent } from './events/append-event.js';
+import {
+  createAlertRule,
+  deleteAlertRule,
+  listAlertRules,
+  resetAlertRule,
+  triggerAlertRule,
+} from './events/alert-rules.js';
 import { claimDeliveries, listDeliveries, recordDelivery } from './events/deliveries.js';
 import { createWebhook, deleteWebhook, findWebhook, listWebhooks, queueTestDelivery } from './events/webhooks.js';
 
@@ -17,6 +24,11 @@ export const SqlEventStore = storeClass((db: SqlDb): EventStore =>
     listDeliveries,
     claimDeliveries,
     recordDelivery,
+    createAlertRule,
+    listAlertRules,
+    deleteAlertRule,
+    triggerAlertRule,
+    resetAlertRule,
   }),
 );
 export type SqlEventStore = EventStore;
