@@ -29,6 +29,11 @@ export type NewAlertRule = Omit<AlertRule, 'id' | 'createdAt'> & { createdBy: nu
 /** A rule's state for one run, as the checker keeps it. */
 export interface RuleState {
   firing: boolean;
+  /**
+   * A point where the rule did not hold came since the state was last stored: a stored
+   * `firing` is stale, and the next crossing must clear it first.
+   */
+  fell: boolean;
   best: number;
   bestStep: number;
 }
@@ -37,8 +42,8 @@ export interface RuleState {
 export interface Crossing {
   step: number;
   value: number;
-  /** The batch had a point before it where the rule did not hold (a stored firing state is stale). */
-  afterFall: boolean;
+  /** The stored state must be cleared before this crossing is recorded (RuleState.fell). */
+  clearFirst: boolean;
 }
 
 /** The rule in a few words: `val/loss > 5`, `val/loss is not finite`, `val/acc: no new max for 100 steps`. */
@@ -78,26 +83,25 @@ function holds(rule: AlertRule, state: RuleState, step: number, value: number): 
 }
 
 /**
- * Checks a run's points of the rule's metric (in batch order) against the rule, updating
- * `state`; returns the first point where it started to hold while not firing, if any.
+ * Checks one point of the rule's metric (points of a run in arrival order), updating
+ * `state`; returns a Crossing when the rule starts to hold at it, else undefined.
  */
-export function checkPoints(
-  rule: AlertRule,
-  state: RuleState,
-  steps: readonly number[],
-  values: readonly number[],
-): Crossing | undefined {
-  let crossing: Crossing | undefined;
-  let fell = false;
-  for (let i = 0; i < steps.length; i++) {
-    const now = holds(rule, state, steps[i]!, values[i]!);
-    if (now && !state.firing && crossing === undefined)
-      crossing = { step: steps[i]!, value: values[i]!, afterFall: fell };
-    if (!now) fell = true;
-    state.firing = now;
+export function checkPoint(rule: AlertRule, state: RuleState, step: number, value: number): Crossing | undefined {
+  const now = holds(rule, state, step, value);
+  const crossed = now && !state.firing;
+  state.firing = now;
+  if (!now) {
+    state.fell = true;
+    return undefined;
   }
-  return crossing;
+  if (!crossed) return undefined;
+  const clearFirst = state.fell;
+  state.fell = false;
+  return { step, value, clearFirst };
 }
 
-/** A fresh state: not firing, no best yet. */
-export const freshState = (): RuleState => ({ firing: false, best: NaN, bestStep: 0 });
+/**
+ * A state not seen before (a new run, or this process just started): not firing, no best
+ * yet. A stored firing state is kept until a point shows the rule stopped holding.
+ */
+export const freshState = (): RuleState => ({ firing: false, fell: false, best: NaN, bestStep: 0 });

@@ -11,6 +11,15 @@ export const EVENT_TYPES = [
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number] | 'webhook.test';
 
+/**
+ * Whether an event is a dashboard notification: an alert (the client's or a rule's), a run
+ * that failed, or one the stale sweep failed (its status change is left out: `run.stale` tells it).
+ */
+export function isNotification(e: Pick<NewEvent, 'type' | 'data'>): boolean {
+  if (e.type === 'run.alert' || e.type === 'alert_rule.triggered' || e.type === 'run.stale') return true;
+  return e.type === 'run.status_changed' && e.data.to === 'FAILED' && e.data.source !== 'system';
+}
+
 /** The run an event is about, as its data names it. */
 export interface EventRun {
   id: number;

@@ -1,10 +1,11 @@
 /**
  * Alert rules as the API manages them, and their check on each ingested batch of points
  * (docs/api.md §15). The check reads only the batch's points of metrics that have rules
- * (rules are cached per project for RULES_TTL_MS) and writes only at a crossing.
+ * (rules are cached per project for RULES_TTL_MS, states per run in memory) and writes only
+ * at a crossing.
  */
 import {
-  checkPoints,
+  checkPoint,
   describeRule,
   freshState,
   type AlertRule,
@@ -44,7 +45,7 @@ interface ProjectRules {
 /** Per event store: rules by project, and each (rule, run) state this process has seen. */
 class RuleCache {
   readonly projects = new Map<number, ProjectRules>();
-  readonly states = new Map<string, RuleState & { known: boolean }>();
+  readonly states = new Map<string, RuleState>();
 
   async rulesOf(events: EventStore, projectId: number): Promise<Map<string, AlertRule[]>> {
     const cached = this.projects.get(projectId);
@@ -58,12 +59,12 @@ class RuleCache {
     return byName;
   }
 
-  stateOf(ruleId: number, runId: number): RuleState & { known: boolean } {
+  stateOf(ruleId: number, runId: number): RuleState {
     const key = `${ruleId}:${runId}`;
     let state = this.states.get(key);
     if (!state) {
       if (this.states.size >= MAX_STATES) this.states.clear();
-      this.states.set(key, (state = { ...freshState(), known: false }));
+      this.states.set(key, (state = freshState()));
     }
     return state;
   }
@@ -125,28 +126,18 @@ export async function deleteAlertRule(ctx: Ctx, id: number): Promise<void> {
   cacheOf(events).projects.clear();
 }
 
-/** The steps and values of each metric of the batch that has rules, by name index. */
-function pointsByName(
-  points: PackedPoints,
-  wanted: readonly boolean[],
-): Map<number, { steps: number[]; values: number[] }> {
-  const out = new Map<number, { steps: number[]; values: number[] }>();
-  const { cols } = points;
-  for (let k = 0; k < cols.length; k += 4) {
-    const name = cols[k]!;
-    if (!wanted[name]) continue;
-    let series = out.get(name);
-    if (!series) out.set(name, (series = { steps: [], values: [] }));
-    series.steps.push(cols[k + 1]!);
-    series.values.push(cols[k + 3]!);
-  }
-  return out;
+/** A rule with its state for the run being checked, and the batch's first crossing. */
+interface Check {
+  rule: AlertRule;
+  state: RuleState;
+  crossing: Crossing | undefined;
 }
 
 /**
  * Checks a batch of a run's points against its project's rules before the batch is stored
- * (the points are handed to the writer afterwards); returns what to record once it is
- * stored (crossings, states no longer firing), or undefined when there is nothing to do.
+ * (the points are handed to the writer afterwards): one pass over the batch, looking at the
+ * points of metrics that have rules. Returns what to record once the batch is stored (each
+ * rule's first crossing), or undefined when nothing crossed.
  */
 export async function watchMetrics(
   ctx: Ctx,
@@ -157,23 +148,30 @@ export async function watchMetrics(
   const cache = cacheOf(events);
   const byName = await cache.rulesOf(events, run.projectId);
   if (byName.size === 0) return undefined;
-  const wanted = points.names.map((name) => byName.has(name));
-  if (!wanted.includes(true)) return undefined;
-  const work: (() => Promise<unknown>)[] = [];
-  for (const [index, series] of pointsByName(points, wanted)) {
-    for (const rule of byName.get(points.names[index]!)!) {
-      const state = cache.stateOf(rule.id, run.id);
-      const wasFiring = state.firing || !state.known;
-      const crossing: Crossing | undefined = checkPoints(rule, state, series.steps, series.values);
-      state.known = true;
-      if (crossing?.afterFall) work.push(() => events.resetAlertRule(rule.id, run.id));
-      if (crossing) work.push(() => trigger(events, rule, run.id, crossing, state.firing));
-      else if (wasFiring && !state.firing) work.push(() => events.resetAlertRule(rule.id, run.id));
+  let checks: (Check[] | undefined)[] | undefined;
+  for (let i = 0; i < points.names.length; i++) {
+    const rules = byName.get(points.names[i]!);
+    if (!rules) continue;
+    checks ??= [];
+    checks[i] = rules.map((rule) => ({ rule, state: cache.stateOf(rule.id, run.id), crossing: undefined }));
+  }
+  if (!checks) return undefined;
+  const { cols } = points;
+  for (let k = 0; k < cols.length; k += 4) {
+    const list = checks[cols[k]!];
+    if (list === undefined) continue;
+    for (const c of list) {
+      const crossed = checkPoint(c.rule, c.state, cols[k + 1]!, cols[k + 3]!);
+      if (crossed && !c.crossing) c.crossing = crossed;
     }
   }
-  if (work.length === 0) return undefined;
+  const crossings = checks.flatMap((list) => (list ?? []).filter((c) => c.crossing !== undefined));
+  if (crossings.length === 0) return undefined;
   return async () => {
-    for (const w of work) await w();
+    for (const c of crossings) {
+      if (c.crossing!.clearFirst) await events.resetAlertRule(c.rule.id, run.id);
+      await trigger(events, c.rule, run.id, c.crossing!, c.state.firing);
+    }
   };
 }
 

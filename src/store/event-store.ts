@@ -4,6 +4,7 @@ import type {
   DeliveryRecord,
   NewEvent,
   NewWebhook,
+  StoredEvent,
   WebhookRecord,
 } from '../domain/events.js';
 import type { AlertRule, NewAlertRule } from '../domain/alert-rules.js';
@@ -50,4 +51,12 @@ export interface EventStore {
   triggerAlertRule(trigger: RuleTrigger): Promise<boolean>;
   /** Marks a run's state of a rule not firing. */
   resetAlertRule(ruleId: number, runId: number): Promise<void>;
+  /** The organization's notification events (alerts, failed and stale runs), newest first, at most `limit`. */
+  listNotifications(orgId: number, limit: number): Promise<StoredEvent[]>;
+  /** How many notifications are newer than event `afterId`, counting at most `cap`. */
+  countNotificationsAfter(orgId: number, afterId: number, cap: number): Promise<number>;
+  /** The id of the last event the user has read (0 when none). */
+  findReadMark(userId: number): Promise<number>;
+  /** Moves the user's read mark forward to `eventId`. */
+  markRead(userId: number, eventId: number): Promise<void>;
 }

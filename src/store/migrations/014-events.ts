@@ -3,7 +3,8 @@
  * caused it; webhook subscriptions and one delivery row per (subscription, event), inserted
  * with the event, claimed by whichever server's worker gets it first; alert rules of a
  * project with each run's state of a rule (fires once per crossing); the time up to which a
- * user has read the dashboard's notifications.
+ * user has read the dashboard's notifications (events marked `notify`: alerts, failed and
+ * stale runs).
  */
 export const eventsMigration = `
 CREATE TABLE events (
@@ -13,9 +14,10 @@ CREATE TABLE events (
   run_id BIGINT,
   type TEXT NOT NULL,
   data TEXT NOT NULL,
+  notify INTEGER NOT NULL DEFAULT 0,
   created_at BIGINT NOT NULL
 );
-CREATE INDEX events_org ON events (org_id, id);
+CREATE INDEX events_notify ON events (org_id, id) WHERE notify = 1;
 CREATE TABLE webhooks (
   id {{autoId}},
   org_id BIGINT NOT NULL REFERENCES organizations(id),
@@ -68,6 +70,6 @@ CREATE TABLE alert_rule_states (
 );
 CREATE TABLE notification_reads (
   user_id BIGINT PRIMARY KEY REFERENCES users(id),
-  read_until BIGINT NOT NULL
+  last_event_id BIGINT NOT NULL
 )
 `;

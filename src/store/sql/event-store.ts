@@ -2,6 +2,7 @@ import type { EventStore } from '../event-store.js';
 import { bindStore, storeClass } from './bind-store.js';
 import type { SqlDb } from './db.js';
 import { appendEvent } from './events/append-event.js';
+import { countNotificationsAfter, findReadMark, listNotifications, markRead } from './events/notifications.js';
 import {
   createAlertRule,
   deleteAlertRule,
@@ -29,6 +30,10 @@ export const SqlEventStore = storeClass((db: SqlDb): EventStore =>
     deleteAlertRule,
     triggerAlertRule,
     resetAlertRule,
+    listNotifications,
+    countNotificationsAfter,
+    findReadMark,
+    markRead,
   }),
 );
 export type SqlEventStore = EventStore;

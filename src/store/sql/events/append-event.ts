@@ -1,4 +1,4 @@
-import type { EventRun, NewEvent } from '../../../domain/events.js';
+import { isNotification, type EventRun, type NewEvent } from '../../../domain/events.js';
 import type { SqlDb, SqlExecutor } from '../db.js';
 
 /**
@@ -9,8 +9,9 @@ import type { SqlDb, SqlExecutor } from '../db.js';
  */
 export async function appendEventInTx(tx: SqlExecutor, e: NewEvent): Promise<number> {
   const row = await tx.get<{ id: number }>(
-    'INSERT INTO events (org_id, project_id, run_id, type, data, created_at) VALUES (?, ?, ?, ?, ?, ?) RETURNING id',
-    [e.orgId, e.projectId, e.runId, e.type, JSON.stringify(e.data), e.at],
+    `INSERT INTO events (org_id, project_id, run_id, type, data, notify, created_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+    [e.orgId, e.projectId, e.runId, e.type, JSON.stringify(e.data), isNotification(e) ? 1 : 0, e.at],
   );
   const eventId = Number(row!.id);
   await tx.run(
