@@ -2,6 +2,7 @@ import type { Deps } from '../../services/context.js';
 import type { SessionAuthenticator } from '../../services/session-authenticator.js';
 import type { App } from '../app-types.js';
 import { registerAlertRuleRoutes } from './alert-rules.js';
+import { registerNotificationRoutes } from './notifications.js';
 import { registerApiKeyRoutes } from './api-keys.js';
 import { registerAuthRoutes } from './auth.js';
 import { registerDashboardRoutes } from './dashboard.js';
@@ -35,6 +36,7 @@ export async function registerRoutes(app: App, deps: Deps, sessions: SessionAuth
   registerSavedViewRoutes(app, deps);
   registerWebhookRoutes(app, deps);
   registerAlertRuleRoutes(app, deps);
+  registerNotificationRoutes(app, deps);
   await registerIngestRoutes(app, deps);
   await registerFileRoutes(app, deps);
   registerDashboardRoutes(app, deps.config.uiDir);
