@@ -4,6 +4,7 @@ import { StringEnum } from '../schema-helpers.js';
 
 /** An event type a subscription may ask for. */
 export const EventTypeName = StringEnum(EVENT_TYPES);
+export type EventTypeName = Static<typeof EventTypeName>;
 
 /** A webhook subscription as GET /api/webhooks lists it (never its secret). */
 export const Webhook = Type.Object({

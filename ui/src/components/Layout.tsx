@@ -18,6 +18,7 @@ export function Layout() {
         <nav aria-label="Main">
           {org && <Link to={projectsPath(org)}>Projects</Link>}
           <Link to="/api-keys">API keys</Link>
+          <Link to="/webhooks">Webhooks</Link>
         </nav>
         <span className="topbar-spacer" />
         {org && <NotificationBell />}
