@@ -1,9 +1,10 @@
-import { useMemo } from 'react';
+import { useMemo, useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { useProjects } from '../api/project-queries';
 import { useMetricNames } from '../api/run-list-queries';
 import { useSession } from '../api/session';
 import { projectsPath } from '../paths';
+import { AlertRulesEditor } from '../projects/AlertRulesEditor';
 import { ForeignOrganization } from '../projects/ForeignOrganization';
 import { LoggingSnippet } from '../projects/LoggingSnippet';
 import { Leaderboard } from '../runs-table/Leaderboard';
@@ -35,6 +36,7 @@ export function RunsPage() {
   const metricNames = useMetricNames(project);
   const projects = useProjects();
   const known = projects.data?.some((p) => p.name === project);
+  const [rulesOpen, setRulesOpen] = useState(false);
   const views = useWorkspaceViews(
     org,
     project,
@@ -88,7 +90,18 @@ export function RunsPage() {
             Leaderboard
           </button>
         </div>
+        {known && (
+          <button
+            type="button"
+            className="secondary"
+            aria-expanded={rulesOpen}
+            onClick={() => setRulesOpen(!rulesOpen)}
+          >
+            Alert rules
+          </button>
+        )}
       </div>
+      {rulesOpen && known && <AlertRulesEditor project={project} />}
       {views.opening ? (
         <Loading label="Opening the project’s default view…" />
       ) : view.view === 'leaderboard' ? (
