@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { EVENT_TYPES } from '../../domain/events.js';
 import type { Deps } from '../../services/context.js';
 import { createWebhook, deleteWebhook, listDeliveries, listWebhooks, testWebhook } from '../../events/webhooks.js';
 import type { App } from '../app-types.js';
@@ -46,7 +47,10 @@ export function registerWebhookRoutes(app: App, deps: Deps): void {
         response: { 200: WebhookList },
       },
     },
-    async (request) => ({ webhooks: (await listWebhooks(ctxOf(deps, request))).map(webhookView) }),
+    async (request) => ({
+      webhooks: (await listWebhooks(ctxOf(deps, request))).map(webhookView),
+      eventTypes: [...EVENT_TYPES],
+    }),
   );
 
   app.delete(

@@ -30,7 +30,10 @@ export const CreatedWebhook = Type.Composite([
 export type CreatedWebhook = Static<typeof CreatedWebhook>;
 
 /** The answer of GET /api/webhooks. */
-export const WebhookList = Type.Object({ webhooks: Type.Array(Webhook) });
+export const WebhookList = Type.Object({
+  webhooks: Type.Array(Webhook),
+  eventTypes: Type.Array(EventTypeName, { description: 'Every event type a webhook may ask for.' }),
+});
 export type WebhookList = Static<typeof WebhookList>;
 
 /** One delivery of an event to a subscription. */

@@ -17,7 +17,8 @@ export const webhookDeliveriesQuery = (webhookId: number) =>
     queryFn: ({ signal }) => apiGet<WebhookDeliveryList>(`/api/webhooks/${webhookId}/deliveries`, undefined, signal),
   });
 
-export const useWebhooks = () => useQuery({ ...webhooksQuery(), select: (answer) => answer.webhooks });
+/** The organization's webhooks and the event types they may ask for. */
+export const useWebhooks = () => useQuery(webhooksQuery());
 
 /** A webhook's deliveries, asked again every 3 s while shown. */
 export const useWebhookDeliveries = (webhookId: number) =>

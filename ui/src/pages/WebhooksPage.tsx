@@ -4,18 +4,14 @@ import { useWebhookDeliveries, useWebhooks, useWebhookWrites } from '../api/webh
 import { Empty, ErrorState, Loading } from '../components/States';
 import './webhooks-page.css';
 
-/** The event types a webhook may ask for (POST /api/webhooks checks them). */
-const EVENT_TYPES: readonly EventTypeName[] = [
-  'run.created',
-  'run.status_changed',
-  'run.alert',
-  'run.stale',
-  'run.deleted',
-  'alert_rule.triggered',
-];
-
 /** The form that subscribes a URL; the answer's secret is shown once above the list. */
-function CreateWebhookForm({ onCreated }: { onCreated: (hook: CreatedWebhook) => void }) {
+function CreateWebhookForm({
+  eventTypes,
+  onCreated,
+}: {
+  eventTypes: readonly EventTypeName[];
+  onCreated: (hook: CreatedWebhook) => void;
+}) {
   const { create } = useWebhookWrites();
   const [url, setUrl] = useState('');
   const [events, setEvents] = useState<string[]>(['run.status_changed', 'run.alert']);
@@ -34,7 +30,7 @@ function CreateWebhookForm({ onCreated }: { onCreated: (hook: CreatedWebhook) =>
       </label>
       <fieldset>
         <legend>Events</legend>
-        {EVENT_TYPES.map((type) => (
+        {eventTypes.map((type) => (
           <label key={type} className="inline">
             <input type="checkbox" checked={events.includes(type)} onChange={() => toggle(type)} /> {type}
           </label>
@@ -125,7 +121,7 @@ export function WebhooksPage() {
   return (
     <div className="webhooks-page">
       <h1>Webhooks</h1>
-      <CreateWebhookForm onCreated={setCreated} />
+      {hooks.data && <CreateWebhookForm eventTypes={hooks.data.eventTypes} onCreated={setCreated} />}
       {created && (
         <div className="webhook-secret" role="status">
           <label>
@@ -137,9 +133,9 @@ export function WebhooksPage() {
       )}
       {hooks.isPending && <Loading />}
       {hooks.isError && <ErrorState error={hooks.error} onRetry={() => void hooks.refetch()} />}
-      {hooks.data?.length === 0 && <Empty title="No webhooks yet" />}
+      {hooks.data?.webhooks.length === 0 && <Empty title="No webhooks yet" />}
       <ul className="webhook-list">
-        {hooks.data?.map((hook) => (
+        {hooks.data?.webhooks.map((hook) => (
           <WebhookRow key={hook.id} hook={hook} />
         ))}
       </ul>

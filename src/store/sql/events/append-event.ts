@@ -59,21 +59,8 @@ export async function eventRunInTx(
   };
 }
 
-/** The event summary of a run record. */
-export function eventRunOf(run: {
-  id: number;
-  displayId: string;
-  number: number;
-  name: string;
-  projectName: string;
-  status: string;
-}): EventRun {
-  return {
-    id: run.id,
-    displayId: run.displayId,
-    number: run.number,
-    name: run.name,
-    projectName: run.projectName,
-    status: run.status,
-  };
+/** The event summary of a run record (a Run, or any record with its fields). */
+export function eventRunOf(run: EventRun): EventRun {
+  const { id, displayId, number, name, projectName, status } = run;
+  return { id, displayId, number, name, projectName, status };
 }
