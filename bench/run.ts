@@ -4,7 +4,8 @@
  * BENCH_SCALE (default 1) shrinks the data sizes for a quick look; BENCH_ONLY=ingest stops
  * each engine's pass after the ingest figures; BENCH_ONLY=browser loads only what the
  * dashboard figures need and prints those (SQLite only); BENCH_ONLY=groups loads and prints
- * only the grouping figures (groupsPass, both engines). The same workload then
+ * only the grouping figures (groupsPass, both engines); BENCH_ONLY=rules prints only the
+ * alert-rule ingest figure of each engine. The same workload then
  * runs on PostgreSQL (see bench/postgres.ts) at BENCH_PG_SCALE (default: BENCH_SCALE).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -20,6 +21,7 @@ import { parseMetricLines } from '../src/ingest/lines.js';
 import { benchRunSearch, loadSearchProject } from './bench-run-search.js';
 import { benchBrowser, type BrowserBenchInput } from './bench-browser.js';
 import { benchGroups } from './bench-groups.js';
+import { benchAlertRules } from './bench-alert-rules.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const SCALE = Number(process.env.BENCH_SCALE ?? 1);
@@ -167,6 +169,15 @@ async function main(): Promise<void> {
   }
 }
 
+/** Prints ingest with 20 alert rules against ingest without, measured in alternating rounds. */
+async function rulesFigure(api: BenchClient): Promise<void> {
+  const requests = Math.max(2, n(300));
+  const r = await benchAlertRules(api, requests, (step0) => metricBody(step0, 100, 10));
+  log(
+    `ingest with 20 alert rules on the project: ${fmt(r.withRules)} points/s | baseline the same batches into a project without rules ${fmt(r.without)} points/s, ratio ${r.ratio.toFixed(3)} (target ≥ 0.95; ${fmt(requests * 1000)} points a round, 4 rounds each, alternating)`,
+  );
+}
+
 async function benchBackend(backend: Backend): Promise<void> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'stepwise-bench-'));
   const port = freePort();
@@ -183,6 +194,8 @@ async function benchBackend(backend: Backend): Promise<void> {
     log(
       `start-up: ${startMs.toFixed(0)} ms from process start to /api/health 200 | idle RSS ${rssMb(child.pid!).toFixed(1)} MB | HTTP floor (GET /api/health) ${p50p95(health)}`,
     );
+
+    if (process.env.BENCH_ONLY === 'rules') return await rulesFigure(api);
 
     // Ingest: 1,000 points per request (100 lines × 10 metrics), distinct steps, 4 connections.
     // The rate is the sustained one: the first 400 requests (a fresh server compiling its hot
@@ -256,6 +269,7 @@ async function benchBackend(backend: Backend): Promise<void> {
     log(
       `ingest with 1% re-logs of scattered earlier steps: ${fmt((relogs * 1000) / relogS)} points/s (${fmt(relogs * 1000)} points, 4 connections, 1,000 points/request, 10 of them re-logs) | baseline bare node:http parse-only ${fmt(warmPoints / bareS)} points/s | server CPU ${((relogCpu * 1000) / (relogs * 1000)).toFixed(2)} µs a point`,
     );
+    await rulesFigure(api);
     if (process.env.BENCH_ONLY === 'ingest') return;
 
     // 1M-point metric: 100 requests × 10,000 lines of one metric.

@@ -64,6 +64,14 @@ export interface Config {
   s3Credentials: { accessKeyId: string; secretAccessKey: string; sessionToken?: string } | undefined;
   /** AWS_REGION (or AWS_DEFAULT_REGION), used when the blob URL names no region. */
   s3Region: string | undefined;
+  /** Webhook targets in loopback, private, link-local or metadata ranges are allowed (STEPWISE_WEBHOOK_ALLOW_PRIVATE=1). */
+  webhookAllowPrivate: boolean;
+  /** The waits before each retry of a failed webhook delivery, in ms; a delivery is tried once more than its length. */
+  webhookRetryDelaysMs: number[];
+  /** A webhook delivery attempt is given up after this many ms. */
+  webhookTimeoutMs: number;
+  /** How often each server looks for due webhook deliveries, in ms. */
+  webhookPollMs: number;
 }
 
 const MB = 1024 * 1024;
@@ -129,6 +137,33 @@ function parseOrigins(text: string | undefined): string[] {
     }
   }
   return origins;
+}
+
+/** The default retry waits of a webhook delivery: the last try is about 41 h after the first. */
+const WEBHOOK_RETRY_DELAYS = '5s,30s,2m,10m,1h,4h,12h,24h';
+
+/** The webhook part of the configuration (issue 31). */
+function webhookConfig(
+  env: NodeJS.ProcessEnv,
+): Pick<Config, 'webhookAllowPrivate' | 'webhookRetryDelaysMs' | 'webhookTimeoutMs' | 'webhookPollMs'> {
+  const what = 'STEPWISE_WEBHOOK_RETRY_DELAYS';
+  const delays = (env.STEPWISE_WEBHOOK_RETRY_DELAYS || WEBHOOK_RETRY_DELAYS)
+    .split(',')
+    .map((d) => parseDuration(d.trim(), 0, what));
+  if (delays.length > 20 || delays.some((d) => d <= 0)) {
+    throw new ConfigError(`${what} must be 1 to 20 durations above zero, such as 5s,30s,2m`);
+  }
+  const webhookTimeoutMs = parseDuration(env.STEPWISE_WEBHOOK_TIMEOUT, 10_000, 'STEPWISE_WEBHOOK_TIMEOUT');
+  const webhookPollMs = parseDuration(env.STEPWISE_WEBHOOK_POLL, 500, 'STEPWISE_WEBHOOK_POLL');
+  if (webhookTimeoutMs < 100 || webhookPollMs < 10) {
+    throw new ConfigError('STEPWISE_WEBHOOK_TIMEOUT must be at least 100ms and STEPWISE_WEBHOOK_POLL at least 10ms');
+  }
+  return {
+    webhookAllowPrivate: env.STEPWISE_WEBHOOK_ALLOW_PRIVATE === '1',
+    webhookRetryDelaysMs: delays,
+    webhookTimeoutMs,
+    webhookPollMs,
+  };
 }
 
 /** The storage part of the configuration: database URL, blob URL and S3 credentials. */
@@ -238,5 +273,6 @@ export function loadConfig(args: readonly string[], env: NodeJS.ProcessEnv = pro
     ...connectionConfig(env),
     uiDir: path.resolve(env.STEPWISE_UI_DIR || DEFAULT_UI_DIR),
     ...storageConfig(args, env),
+    ...webhookConfig(env),
   };
 }

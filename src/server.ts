@@ -12,6 +12,7 @@ import { bootstrapInstallation } from './services/bootstrap.js';
 import type { Deps } from './services/context.js';
 import { startStaleRunSweeper } from './services/stale-runs.js';
 import { startTrashSweeper } from './services/run-purge.js';
+import { startDeliveryWorker } from './events/delivery-worker.js';
 import { openStores } from './store/open-stores.js';
 
 /** The ports the Python client derives from `settings={"host": H}` (API, ingest, heartbeat). */
@@ -47,7 +48,7 @@ export async function startServer(
     await stores.metadata.getSecret('url-signing', () => randomBytes(32).toString('base64url')),
   );
   const blobs = await openBlobStore(config, signer);
-  const deps: Deps = { config, metadata: stores.metadata, series: stores.series, blobs, signer };
+  const deps: Deps = { config, metadata: stores.metadata, series: stores.series, events: stores.events, blobs, signer };
   const app = await buildApp(deps, { logger });
   // One count of connections over every port, so the caps hold for the process.
   const gate = new ConnectionGate(config, (refused) =>
@@ -66,6 +67,15 @@ export async function startServer(
     (err) => app.log.error({ err }, 'trash sweep failed'),
     (sweep) => app.log.info(sweep, 'trash sweep: runs purged or moved to the trash by retention'),
   );
+  const deliveries = startDeliveryWorker({
+    events: stores.events,
+    publicUrl: config.publicUrl,
+    allowPrivate: config.webhookAllowPrivate,
+    retryDelaysMs: config.webhookRetryDelaysMs,
+    timeoutMs: config.webhookTimeoutMs,
+    pollMs: config.webhookPollMs,
+    onError: (err) => app.log.error({ err }, 'webhook delivery failed'),
+  });
   // The Python client's ports are more listeners of the same app (building the app is the
   // costly part of start-up, so it is built once).
   const extra: http.Server[] = [];
@@ -101,6 +111,7 @@ export async function startServer(
         ]);
         await sweeper.stop();
         await trashSweeper.stop();
+        await deliveries.stop();
         await blobs.close();
         await stores.close();
       })()),

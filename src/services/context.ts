@@ -1,5 +1,6 @@
 import type { Config } from '../config.js';
 import type { Principal } from '../domain/types.js';
+import type { EventStore } from '../store/event-store.js';
 import type { MetadataStore } from '../store/metadata-store.js';
 import type { SeriesStore } from '../store/series-store.js';
 import type { BlobStore } from '../blob/blob-store.js';
@@ -10,6 +11,7 @@ export interface Deps {
   config: Config;
   metadata: MetadataStore;
   series: SeriesStore;
+  events: EventStore;
   blobs: BlobStore;
   signer: UrlSigner;
 }

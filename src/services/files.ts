@@ -37,6 +37,11 @@ export function checkFileNames(f: { fileName: string; logName: string }): void {
       `fileName ${JSON.stringify(fileName)} must not contain / \\ or control characters, nor be . or ..`,
     );
   }
+  checkLogName(logName);
+}
+
+/** Throws BAD_REQUEST when a log name holds control characters or `.` or `..` path segments. */
+export function checkLogName(logName: string): void {
   if (CONTROL.test(logName) || logName.split(/[/\\]/).some((part) => part === '.' || part === '..')) {
     throw badRequest(`logName ${JSON.stringify(logName)} must not contain control characters or . or .. segments`);
   }

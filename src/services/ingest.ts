@@ -1,7 +1,7 @@
 import { parseRunIdText } from '../domain/integer-text.js';
 import { logGroupOf } from '../domain/log-group.js';
 import { logNameTypeOfData } from '../domain/log-name-type.js';
-import { packLines } from '../domain/packed-points.js';
+import { packLines, type PackedPoints } from '../domain/packed-points.js';
 import type { LogNameType, RunTarget } from '../domain/types.js';
 import { badRequest } from '../errors.js';
 import { parseDataLines, parseLogLines, parseMetricLines } from '../ingest/lines.js';
@@ -51,9 +51,28 @@ async function register(ctx: Ctx, run: RunTarget, names: Iterable<[string, LogNa
   for (const [name] of fresh) registered.add(run.id, name);
 }
 
-/** Stores one NDJSON metrics body atomically; returns the number of points stored. Throws BAD_REQUEST. */
-export async function ingestMetrics(ctx: Ctx, run: RunTarget, body: string): Promise<number> {
+/** Looks at a batch before it is stored; returns what to do once it is stored, if anything. */
+export type MetricWatch = (points: PackedPoints) => Promise<(() => Promise<void>) | undefined>;
+
+/**
+ * Stores one NDJSON metrics body atomically; returns the number of points stored. Throws
+ * BAD_REQUEST. `watch` sees the points first (alert rules); what it returns runs after the
+ * write; neither's failure fails the write (it goes to `onWatchError`).
+ */
+export async function ingestMetrics(
+  ctx: Ctx,
+  run: RunTarget,
+  body: string,
+  watch?: MetricWatch,
+  onWatchError?: (err: unknown) => void,
+): Promise<number> {
   const points = packLines(parseMetricLines(body));
+  const after = watch
+    ? await watch(points).catch((err: unknown) => {
+        onWatchError?.(err);
+        return undefined;
+      })
+    : undefined;
   const count = points.cols.length / 4;
   await register(
     ctx,
@@ -61,6 +80,7 @@ export async function ingestMetrics(ctx: Ctx, run: RunTarget, body: string): Pro
     points.names.map((name) => [name, 'METRIC']),
   );
   await ctx.deps.series.appendMetrics(run, points);
+  if (after) await after().catch(onWatchError);
   return count;
 }
 

@@ -18,7 +18,14 @@ blobStoreSuite('local directory', async () => {
   const stores = await openEmbeddedStores(dataDir);
   const signer = new UrlSigner('blob-suite-secret');
   const blobs = new LocalBlobStore(path.join(dataDir, 'blobs'), config.publicUrl, signer);
-  const app = await buildApp({ config, metadata: stores.metadata, series: stores.series, blobs, signer });
+  const app = await buildApp({
+    config,
+    metadata: stores.metadata,
+    series: stores.series,
+    events: stores.events,
+    blobs,
+    signer,
+  });
   await app.listen({ port, host: '127.0.0.1' });
   // The server takes an upload only for a file record awaiting exactly that many bytes.
   const uploadUrl = async (key: string, size = 0): Promise<string> => {

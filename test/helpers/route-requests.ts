@@ -30,6 +30,13 @@ export interface Target {
   spareRunIds: number[];
   trashedRunIds: number[];
   spareProjects: string[];
+  /** A webhook of the run's organization. */
+  webhookId: number;
+  /** More webhooks, for DELETE /api/webhooks/{webhookId} (each request uses one up). */
+  spareWebhookIds: number[];
+  /** An alert rule of the run's project, and more for DELETE /api/alert-rules/{ruleId}. */
+  ruleId: number;
+  spareRuleIds: number[];
   /** A signed upload and download path+query of one of the run's files. */
   uploadPath: string;
   downloadPath: string;
@@ -75,6 +82,10 @@ function aimed(name: string, s: Schema, t: Target): unknown {
       return t.viewId;
     case 'groupBy':
       return 'status,config.probe';
+    case 'webhookId':
+      return t.webhookId;
+    case 'ruleId':
+      return t.ruleId;
     default:
       return JSON_FIELDS.has(name) ? '{"probe":1}' : undefined;
   }
@@ -120,13 +131,6 @@ export function sample(s: Schema, t: Target, name = ''): unknown {
 /** Saved views made by requests so far: each POST /api/views names a new one. */
 let viewsSaved = 0;
 
-/** The next spare view of the target, for a request that deletes it. */
-function spareView(t: Target): number {
-  const id = t.spareViewIds.shift();
-  if (id === undefined) throw new Error('the target has no spare saved view left: make more in createVictim');
-  return id;
-}
-
 /** The next of a target's spare runs or projects, for a request that uses it up. */
 function spare<T>(list: T[], what: string): T {
   const next = list.shift();
@@ -136,7 +140,6 @@ function spare<T>(list: T[], what: string): T {
 
 /** Projects renamed by requests so far: each rename takes a new name. */
 let projectsRenamed = 0;
-
 /** Request parts that a schema cannot describe, by route. */
 function special(route: RouteEntry, t: Target): Partial<InjectOptions> | undefined {
   const key = `${route.method} ${route.url}`;
@@ -164,7 +167,7 @@ function special(route: RouteEntry, t: Target): Partial<InjectOptions> | undefin
         headers: { 'content-type': 'application/json' },
       };
     case 'DELETE /api/views/:viewId':
-      return { url: `/api/views/${spareView(t)}` };
+      return { url: `/api/views/${spare(t.spareViewIds, 'saved view')}` };
     case 'POST /api/runs/delete':
       return json({ runIds: [spare(t.spareRunIds, 'run')] });
     case 'POST /api/runs/stop':
@@ -177,6 +180,21 @@ function special(route: RouteEntry, t: Target): Partial<InjectOptions> | undefin
       return json({ projectName: spare(t.spareProjects, 'project') });
     case 'POST /api/runs/projects/rename':
       return json({ projectName: spare(t.spareProjects, 'project'), newName: `probe-renamed-${++projectsRenamed}` });
+    case 'POST /api/webhooks':
+      // A public address: targets in private ranges are refused (no delivery runs in these tests).
+      return {
+        payload: JSON.stringify({ url: 'http://93.184.216.34/probe', events: ['run.created'] }),
+        headers: { 'content-type': 'application/json' },
+      };
+    case 'POST /api/alert-rules':
+      return {
+        payload: JSON.stringify({ projectName: t.projectName, logName: t.metricName, kind: 'above', threshold: 1e300 }),
+        headers: { 'content-type': 'application/json' },
+      };
+    case 'DELETE /api/alert-rules/:ruleId':
+      return { url: `/api/alert-rules/${spare(t.spareRuleIds, 'alert rule')}` };
+    case 'DELETE /api/webhooks/:webhookId':
+      return { url: `/api/webhooks/${spare(t.spareWebhookIds, 'webhook')}` };
     default:
       return undefined;
   }

@@ -23,6 +23,7 @@ export const MARKERS = [
   'vq7-file',
   'vq7-key',
   'vq7-view',
+  'vq7-hook',
 ];
 
 async function ok(
@@ -110,10 +111,26 @@ export async function createVictim(app: App, key: string): Promise<Target> {
     await spareRun(`victim-spare-${i}`);
   }
   await ok(app, key, 'POST', '/api/runs/delete', { runIds: trashedRunIds });
+  const subscribe = async (path: string) =>
+    (await ok(app, key, 'POST', '/api/webhooks', { url: `http://93.184.216.34/${path}`, events: ['run.alert'] }))
+      .id as number;
+  const webhookId = await subscribe('vq7-hook');
+  const spareWebhookIds: number[] = [];
+  for (let i = 0; i < 12; i++) spareWebhookIds.push(await subscribe(`vq7-hook-spare-${i}`));
+  const addRule = async (threshold: number) =>
+    (await ok(app, key, 'POST', '/api/alert-rules', { projectName, logName: metricName, kind: 'above', threshold }))
+      .id as number;
+  const ruleId = await addRule(1e300);
+  const spareRuleIds: number[] = [];
+  for (let i = 0; i < 12; i++) spareRuleIds.push(await addRule(1e301 + i));
   return {
     spareRunIds,
     trashedRunIds,
     spareProjects,
+    ruleId,
+    spareRuleIds,
+    webhookId,
+    spareWebhookIds,
     apiKeyId: apiKey.id as number,
     viewId,
     spareViewIds,
@@ -142,6 +159,8 @@ const READS = (id: number, p: string) => [
   `/api/runs/files?runId=${id}`,
   `/api/keys`,
   `/api/views?projectName=${p}`,
+  `/api/webhooks`,
+  `/api/alert-rules?projectName=${p}`,
 ];
 
 /** Everything the owner can read about the victim (signed URLs and keys' last use, which change, left out). */
@@ -149,6 +168,7 @@ export async function victimSnapshot(app: App, key: string, t: Target): Promise<
   const parts: unknown[] = [];
   for (const url of READS(t.runId, t.projectName)) parts.push(await ok(app, key, 'GET', url));
   parts.push(await ok(app, key, 'GET', `/api/views/${t.viewId}`));
+  parts.push(await ok(app, key, 'GET', `/api/webhooks/${t.webhookId}/deliveries`));
   return JSON.stringify(parts)
     .replace(/"url":"[^"]*"/g, '"url":"…"')
     .replace(/"lastUsedAt":("[^"]*"|null)/g, '"lastUsedAt":"…"');

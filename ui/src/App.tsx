@@ -11,6 +11,7 @@ import { ProjectsPage } from './pages/ProjectsPage';
 import { RunsPage } from './pages/RunsPage';
 import { SignInPage } from './pages/SignInPage';
 import { TrashPage } from './pages/TrashPage';
+import { WebhooksPage } from './pages/WebhooksPage';
 import { projectsPath } from './paths';
 
 // The chart pages carry uPlot: their code is its own chunk, so the sign-in page does not wait
@@ -41,6 +42,7 @@ export function App() {
       >
         <Route index element={<Home />} />
         <Route path="/api-keys" element={<ApiKeysPage />} />
+        <Route path="/webhooks" element={<WebhooksPage />} />
         <Route path="/o/:org/projects" element={<ProjectsPage />} />
         <Route path="/o/:org/projects/:project" element={<RunsPage />} />
         <Route path="/o/:org/projects/:project/trash" element={<TrashPage />} />

@@ -1,6 +1,8 @@
 import type { Deps } from '../../services/context.js';
 import type { SessionAuthenticator } from '../../services/session-authenticator.js';
 import type { App } from '../app-types.js';
+import { registerAlertRuleRoutes } from './alert-rules.js';
+import { registerNotificationRoutes } from './notifications.js';
 import { registerApiKeyRoutes } from './api-keys.js';
 import { registerAuthRoutes } from './auth.js';
 import { registerDashboardRoutes } from './dashboard.js';
@@ -18,6 +20,7 @@ import { registerRunStatusRoutes } from './runs-status.js';
 import { registerRunUpdateRoutes } from './runs-update.js';
 import { registerSavedViewRoutes } from './saved-views.js';
 import { registerSessionRoutes } from './session.js';
+import { registerWebhookRoutes } from './webhooks.js';
 
 /** Registers every route of the server; the dashboard's catch-all comes last. */
 export async function registerRoutes(app: App, deps: Deps, sessions: SessionAuthenticator): Promise<void> {
@@ -35,6 +38,9 @@ export async function registerRoutes(app: App, deps: Deps, sessions: SessionAuth
   registerMetricRoutes(app, deps);
   registerRunActivityRoutes(app, deps);
   registerSavedViewRoutes(app, deps);
+  registerWebhookRoutes(app, deps);
+  registerAlertRuleRoutes(app, deps);
+  registerNotificationRoutes(app, deps);
   await registerIngestRoutes(app, deps);
   await registerFileRoutes(app, deps);
   registerDashboardRoutes(app, deps.config.uiDir);

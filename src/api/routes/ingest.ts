@@ -1,5 +1,8 @@
 import type { FastifyRequest } from 'fastify';
 import type { Deps } from '../../services/context.js';
+import { watchMetrics } from '../../events/alert-rules.js';
+import type { RunTarget } from '../../domain/types.js';
+import type { Ctx } from '../../services/context.js';
 import { ingestData, ingestLogs, ingestMetrics, ingestRun } from '../../services/ingest.js';
 import type { App } from '../app-types.js';
 import { ctxOf } from '../hooks/auth-hook.js';
@@ -51,7 +54,16 @@ export async function registerIngestRoutes(app: App, deps: Deps): Promise<void> 
       },
     );
     installAdmission(scope, admissionOf(deps), deps.config.ingestBodyLimit);
-    const handlers = { metrics: ingestMetrics, logs: ingestLogs, data: ingestData } as const;
+    // Metric batches are checked against the project's alert rules (a rule's failure is logged, never the write's).
+    const metrics = (ctx: Ctx, run: RunTarget, body: string) =>
+      ingestMetrics(
+        ctx,
+        run,
+        body,
+        (points) => watchMetrics(ctx, run, points),
+        (err) => scope.log.error({ err }, 'alert rule check failed'),
+      );
+    const handlers = { metrics, logs: ingestLogs, data: ingestData } as const;
     for (const [kind, handler] of Object.entries(handlers)) {
       scope.post(`/ingest/${kind}`, { schema: { response: { 200: Accepted } } }, async (request) => {
         const ctx = ctxOf(deps, request);

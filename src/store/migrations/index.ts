@@ -13,6 +13,7 @@ import { sessionKeyIndexMigration } from './010-session-key-index.js';
 import { savedViewsMigration } from './011-saved-views.js';
 import { runsActivityIndexMigration } from './012-runs-activity-index.js';
 import { runTrashMigration } from './013-run-trash.js';
+import { eventsMigration } from './014-events.js';
 
 /** Numbered, forward-only migrations; `{{name}}` markers are filled from the dialect. */
 export const MIGRATIONS: readonly { version: number; sql: string }[] = [
@@ -29,6 +30,7 @@ export const MIGRATIONS: readonly { version: number; sql: string }[] = [
   { version: 11, sql: savedViewsMigration },
   { version: 12, sql: runsActivityIndexMigration },
   { version: 13, sql: runTrashMigration },
+  { version: 14, sql: eventsMigration },
 ];
 
 function render(sql: string, db: SqlDb): string {

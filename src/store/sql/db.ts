@@ -32,6 +32,11 @@ export interface Dialect {
   readonly name: string;
   /** Suffix for a SELECT that must lock the rows it reads until the transaction ends. */
   readonly forUpdate: string;
+  /**
+   * Suffix for a SELECT that locks the rows it reads and skips rows another transaction
+   * holds locked (a queue several servers claim from); '' where writers are serialised.
+   */
+  readonly skipLocked: string;
   /** Column type of an auto-increment integer primary key. */
   readonly autoId: string;
   /** Collation clause giving binary (code point) order of text. */

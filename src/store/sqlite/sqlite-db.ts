@@ -11,6 +11,7 @@ import { registerSearchFunctions, sqliteSearch, StatementDeadline } from './sqli
 export const sqliteDialect: Dialect = {
   name: 'sqlite',
   forUpdate: '',
+  skipLocked: '',
   autoId: 'INTEGER PRIMARY KEY',
   binaryCollate: 'COLLATE BINARY',
   clusteredTable: 'WITHOUT ROWID',

@@ -1,6 +1,7 @@
 import { Link, Outlet, useNavigate } from 'react-router';
 import { useSession, useSignOut } from '../api/session';
 import { projectsPath } from '../paths';
+import { NotificationBell } from './NotificationBell';
 
 /** The frame of every signed-in page: brand, navigation, the organization and Sign out. */
 export function Layout() {
@@ -17,8 +18,10 @@ export function Layout() {
         <nav aria-label="Main">
           {org && <Link to={projectsPath(org)}>Projects</Link>}
           <Link to="/api-keys">API keys</Link>
+          <Link to="/webhooks">Webhooks</Link>
         </nav>
         <span className="topbar-spacer" />
+        {org && <NotificationBell />}
         {org && <span className="muted org-slug">{org}</span>}
         <button
           type="button"

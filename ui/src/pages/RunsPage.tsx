@@ -1,6 +1,6 @@
 import './manage.css';
 import { useQueryClient } from '@tanstack/react-query';
-import { useEffect, useMemo } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { Link, Navigate, useLocation, useParams } from 'react-router';
 import { useRenamedProject } from '../api/run-admin-queries';
 import { useProjects } from '../api/project-queries';
@@ -9,6 +9,7 @@ import { runListPageQuery } from '../api/run-list-queries';
 import { columnMetrics } from '../runs-table/columns';
 import { useSession } from '../api/session';
 import { projectPath, projectSettingsPath, projectsPath, trashPath } from '../paths';
+import { AlertRulesEditor } from '../projects/AlertRulesEditor';
 import { ForeignOrganization } from '../projects/ForeignOrganization';
 import { LoggingSnippet } from '../projects/LoggingSnippet';
 import { Leaderboard } from '../runs-table/Leaderboard';
@@ -52,6 +53,7 @@ export function RunsPage() {
   // An old name of a renamed project leads to its new name.
   const renamed = useRenamedProject(project, known === false);
   const location = useLocation();
+  const [rulesOpen, setRulesOpen] = useState(false);
   const views = useWorkspaceViews(
     org,
     project,
@@ -112,7 +114,18 @@ export function RunsPage() {
             Leaderboard
           </button>
         </div>
+        {known && (
+          <button
+            type="button"
+            className="secondary"
+            aria-expanded={rulesOpen}
+            onClick={() => setRulesOpen(!rulesOpen)}
+          >
+            Alert rules
+          </button>
+        )}
       </div>
+      {rulesOpen && known && <AlertRulesEditor project={project} />}
       {views.opening ? (
         <Loading label="Opening the project’s default view…" />
       ) : view.view === 'leaderboard' ? (

@@ -3,6 +3,7 @@ import { isTerminal } from '../../../domain/status-rules.js';
 import type { Run } from '../../../domain/types.js';
 import type { CreateRunInput } from '../../metadata-store.js';
 import type { SqlDb, SqlExecutor } from '../db.js';
+import { appendEventInTx, eventRunOf } from '../events/append-event.js';
 import { ensureProject } from './projects.js';
 import { RUN_COLUMNS, RUN_FROM, type RunRow, toRun, toJsonColumn } from './run-row.js';
 import { conflict } from '../../../errors.js';
@@ -33,6 +34,20 @@ export async function resumeInTx(tx: SqlExecutor, run: Run, at: number): Promise
     'INSERT INTO status_events (run_id, from_status, to_status, source, metadata, created_at) VALUES (?, ?, ?, ?, NULL, ?)',
     [run.id, run.status, 'RUNNING', 'resume', at],
   );
+  await appendEventInTx(tx, {
+    orgId: run.orgId,
+    projectId: run.projectId,
+    runId: run.id,
+    type: 'run.status_changed',
+    data: {
+      run: { ...eventRunOf(run), status: 'RUNNING' },
+      from: run.status,
+      to: 'RUNNING',
+      source: 'resume',
+      metadata: null,
+    },
+    at,
+  });
 }
 
 async function resumeExisting(tx: SqlExecutor, orgId: number, run: Run, input: CreateRunInput): Promise<Run> {
@@ -112,5 +127,14 @@ export async function createRunInTx(
      VALUES (?, NULL, 'RUNNING', 'api', NULL, ?)`,
     [runId, input.createdAt],
   );
-  return { run: (await findRunInTx(tx, orgId, runId))!, resumed: false };
+  const run = (await findRunInTx(tx, orgId, runId))!;
+  await appendEventInTx(tx, {
+    orgId,
+    projectId,
+    runId,
+    type: 'run.created',
+    data: { run: eventRunOf(run) },
+    at: Date.now(),
+  });
+  return { run, resumed: false };
 }

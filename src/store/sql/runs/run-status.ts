@@ -4,6 +4,7 @@ import type { Run, RunStatus, StatusEvent, StatusSource } from '../../../domain/
 import { notFound } from '../../../errors.js';
 import type { StatusWrite } from '../../metadata-store.js';
 import type { SqlDb } from '../db.js';
+import { appendEventInTx, eventRunOf } from '../events/append-event.js';
 import { findRunInTx } from './run-create.js';
 import { parseJsonColumn, toJsonColumn } from './run-row.js';
 
@@ -34,6 +35,20 @@ export function updateStatus(db: SqlDb, orgId: number, runId: number, w: StatusW
         'INSERT INTO status_events (run_id, from_status, to_status, source, metadata, created_at) VALUES (?, ?, ?, ?, ?, ?)',
         [runId, run.status, w.status, w.source, toJsonColumn(w.statusMetadata ?? null), w.at],
       );
+      await appendEventInTx(tx, {
+        orgId,
+        projectId: run.projectId,
+        runId,
+        type: 'run.status_changed',
+        data: {
+          run: { ...eventRunOf(run), status: w.status },
+          from: run.status,
+          to: w.status,
+          source: w.source,
+          metadata: w.statusMetadata ?? null,
+        },
+        at: w.at,
+      });
     }
     await tx.run(`UPDATE runs SET ${sets.join(', ')} WHERE id = ?`, [...params, runId]);
     return (await findRunInTx(tx, orgId, runId))!;

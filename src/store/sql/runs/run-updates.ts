@@ -5,6 +5,7 @@ import { deepMerge } from '../../../domain/deep-merge.js';
 import type { LineageLink, LogNameEntry, Alert, AlertInput, ModelGraph } from '../../../domain/types.js';
 import { badRequest, notFound } from '../../../errors.js';
 import type { SqlDb, SqlExecutor } from '../db.js';
+import { appendEventInTx, eventRunInTx } from '../events/append-event.js';
 import { findRunInTx } from './run-create.js';
 import { parseJsonColumn, toJsonColumn } from './run-row.js';
 import { liveRun } from './live-runs.js';
@@ -143,6 +144,15 @@ export function createAlert(db: SqlDb, orgId: number, runId: number, a: AlertInp
       'INSERT INTO alerts (run_id, level, title, body, payload, alert_time, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
       [runId, a.level, a.title, a.body, JSON.stringify(a.payload), a.alertTime, at],
     );
+    const { orgId: _org, projectId, ...run } = (await eventRunInTx(tx, runId))!;
+    await appendEventInTx(tx, {
+      orgId,
+      projectId,
+      runId,
+      type: 'run.alert',
+      data: { run, title: a.title, text: a.body, level: a.level },
+      at,
+    });
   });
 }
 

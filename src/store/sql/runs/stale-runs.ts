@@ -1,4 +1,5 @@
-import type { SqlDb } from '../db.js';
+import type { SqlDb, SqlExecutor } from '../db.js';
+import { appendEventInTx, eventRunInTx } from '../events/append-event.js';
 import { findRunInTx } from './run-create.js';
 import { toJsonColumn } from './run-row.js';
 import { liveRun } from './live-runs.js';
@@ -42,9 +43,38 @@ export function failStaleRun(db: SqlDb, runId: number, before: number, metadata:
        VALUES (?, 'RUNNING', 'FAILED', 'system', ?, ?)`,
       [runId, stored, at],
     );
+    await appendRunEvents(tx, runId, 'FAILED', 'RUNNING', 'system', metadata, at, true);
     return true;
   });
 }
+
+/**
+ * Appends the status change of a run the sweep failed or put back (and `run.stale` for a
+ * run it failed), inside the transaction that changed it.
+ */
+async function appendRunEvents(
+  tx: SqlExecutor,
+  runId: number,
+  to: string,
+  from: string,
+  source: string,
+  metadata: unknown,
+  at: number,
+  stale: boolean,
+): Promise<void> {
+  const found = await eventRunInTx(tx, runId);
+  if (!found) return;
+  const { orgId, projectId, ...run } = found;
+  const base = { orgId, projectId, runId, at };
+  await appendEventInTx(tx, {
+    ...base,
+    type: 'run.status_changed',
+    data: { run, from, to, source, metadata: metadata ?? null },
+  });
+  if (stale) await appendEventInTx(tx, { ...base, type: 'run.stale', data: { run, metadata: metadata ?? null } });
+}
+
+const RESUME_REASON = { reason: 'the client wrote again after the run was marked stale' };
 
 /**
  * Puts a run the system marked FAILED back to RUNNING with a `resume` event (its
@@ -68,8 +98,9 @@ export function resumeStaleRun(db: SqlDb, orgId: number, runId: number, at: numb
     await tx.run(
       `INSERT INTO status_events (run_id, from_status, to_status, source, metadata, created_at)
        VALUES (?, 'FAILED', 'RUNNING', 'resume', ?, ?)`,
-      [runId, toJsonColumn({ reason: 'the client wrote again after the run was marked stale' }), at],
+      [runId, toJsonColumn(RESUME_REASON), at],
     );
+    await appendRunEvents(tx, runId, 'RUNNING', 'FAILED', 'resume', RESUME_REASON, at, false);
     return true;
   });
 }
