@@ -79,6 +79,8 @@ function projectReads(runIds: number[], project = P): string[] {
     `/api/runs/metric-names?${qs({ projectName: project })}`,
     `/api/runs/projects`,
     `/api/runs/compare?${qs({ projectName: project, runIds: ids, logName: 'loss' })}`,
+    `/api/runs/groups?${qs({ projectName: project, groupBy: 'status', metrics: 'loss' })}`,
+    `/api/runs/groups/metrics?${qs({ projectName: project, groupBy: 'status', logName: 'loss' })}`,
   ];
 }
 function runReads(runId: number, displayId: string): string[] {
@@ -110,6 +112,7 @@ describe('delete and restore', () => {
     const gone = await fullRun('gone');
     const reads = [...projectReads([keep.runId, gone.runId]), ...runReads(gone.runId, gone.displayId)];
     const before = await answers(reads);
+    expect(before[7], 'both runs share each bucket before the delete').toContain('"n":2');
     expect(await postOk('/api/runs/delete', { runIds: [gone.runId] })).toEqual({ success: true, count: 1 });
 
     for (const url of runReads(gone.runId, gone.displayId)) {
@@ -140,6 +143,14 @@ describe('delete and restore', () => {
       projectReads([keep.runId, gone.runId])[5]!,
     );
     expect(compared.runs.map((r) => r.runId)).toEqual([keep.runId]);
+    const groups = await getOk<{ groups: { runIds: number[]; runCount: number }[] }>(
+      t.app,
+      t.key,
+      projectReads([])[6]!,
+    );
+    expect(groups.groups.flatMap((g) => g.runIds)).toEqual([keep.runId]);
+    const bands = await getOk<{ groups: { points: { n: number }[] }[] }>(t.app, t.key, projectReads([])[7]!);
+    expect(bands.groups.flatMap((g) => g.points.map((p) => p.n))).not.toContain(2);
 
     const trash = await getOk<{ runs: { id: number; deletedAt: string; name: string }[] }>(
       t.app,

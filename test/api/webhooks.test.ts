@@ -143,6 +143,18 @@ describe('delivery', () => {
     });
   });
 
+  it('delivers run.deleted for a deleted run and for each run of a deleted project', async () => {
+    await subscribe({ events: ['run.deleted'] });
+    const a = await createRun(t.app, t.key, { runName: 'a', projectName: 'gone' });
+    const b = await createRun(t.app, t.key, { runName: 'b', projectName: 'gone' });
+    expect((await call(t.app, 'POST', '/api/runs/delete', t.key, { runIds: [a.runId] })).status).toBe(200);
+    const [first] = await receiver.waitFor(1, 5_000);
+    expect(first!.json).toMatchObject({ type: 'run.deleted', data: { run: { id: a.runId, name: 'a' } } });
+    expect((await call(t.app, 'POST', '/api/runs/projects/delete', t.key, { projectName: 'gone' })).status).toBe(200);
+    const got = await receiver.waitFor(2, 5_000);
+    expect(got[1]!.json).toMatchObject({ type: 'run.deleted', data: { run: { id: b.runId, projectName: 'gone' } } });
+  });
+
   it('sends a test event to one webhook on request and lists it among its deliveries', async () => {
     const hook = await subscribe({ events: ['run.deleted'] });
     const res = await call(t.app, 'POST', `/api/webhooks/${hook.id}/test`, t.key);

@@ -6,6 +6,7 @@
 import type { MovedRun, TrashKey, TrashedRun } from '../../../domain/types.js';
 import { notFound } from '../../../errors.js';
 import type { SqlDb, SqlExecutor } from '../db.js';
+import { appendEventInTx, eventRunInTx } from '../events/append-event.js';
 import { liveProject } from '../runs/live-runs.js';
 import { ANY_RUN_FROM, RUN_HEAD_COLUMNS, type RunHeadRow, toRunHead } from '../runs/run-row.js';
 
@@ -30,6 +31,14 @@ async function requireRuns(
   return rows.map((r) => ({ runId: Number(r.id), projectId: Number(r.project_id) }));
 }
 
+/** Appends a `run.deleted` event for each run moved to the trash, in the moving transaction. */
+async function appendDeleted(tx: SqlExecutor, orgId: number, moved: readonly MovedRun[], at: number): Promise<void> {
+  for (const { runId } of moved) {
+    const { orgId: _org, projectId, ...run } = (await eventRunInTx(tx, runId))!;
+    await appendEventInTx(tx, { orgId, projectId, runId, type: 'run.deleted', data: { run }, at });
+  }
+}
+
 /**
  * Moves live runs of the organization (at most a few thousand ids) to the trash at `at`, in
  * one transaction; throws NOT_FOUND, changing nothing, when one is unknown, foreign or
@@ -40,6 +49,7 @@ export function trashRuns(db: SqlDb, orgId: number, runIds: readonly number[], a
     const moved = await requireRuns(tx, orgId, runIds, 'deleted_at IS NULL', db.dialect.forUpdate);
     const marks = moved.map(() => '?').join(', ');
     await tx.run(`UPDATE runs SET deleted_at = ? WHERE id IN (${marks})`, [at, ...moved.map((m) => m.runId)]);
+    await appendDeleted(tx, orgId, moved, at);
     return moved;
   });
 }
@@ -79,7 +89,9 @@ export function trashProject(db: SqlDb, orgId: number, name: string, at: number)
     const ids = await tx.column<number>('SELECT id FROM runs WHERE project_id = ? AND deleted_at IS NULL', [projectId]);
     await tx.run('UPDATE runs SET deleted_at = ? WHERE project_id = ? AND deleted_at IS NULL', [at, projectId]);
     await tx.run('UPDATE projects SET deleted_at = ? WHERE id = ?', [at, projectId]);
-    return ids.map((id) => ({ runId: Number(id), projectId }));
+    const moved = ids.map((id) => ({ runId: Number(id), projectId }));
+    await appendDeleted(tx, orgId, moved, at);
+    return moved;
   });
 }
 
