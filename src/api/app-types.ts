@@ -6,6 +6,7 @@ import type {
   RawRequestDefaultExpression,
   RawServerDefault,
 } from 'fastify';
+import type { Role } from '../domain/roles.js';
 import type { Principal } from '../domain/types.js';
 
 /** The Fastify instance type every route module registers on. */
@@ -25,5 +26,10 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** True for routes that need no API key (health, signed file links, dashboard). */
     public?: boolean;
+    /**
+     * The narrowest role that may call the route (every route that is not public declares
+     * one; one that does not is refused to all but owners, and the route-role test fails).
+     */
+    role?: Role;
   }
 }

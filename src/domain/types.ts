@@ -1,4 +1,5 @@
 /** The records Stepwise keeps, as the stores hand them to the rest of the server. */
+import type { Role } from './roles.js';
 
 export const RUN_STATUSES = ['RUNNING', 'COMPLETED', 'FAILED', 'CANCELLED', 'TERMINATED'] as const;
 export type RunStatus = (typeof RUN_STATUSES)[number];
@@ -33,8 +34,10 @@ export interface Principal {
   keyId: number;
   /** When the request's key expires (a session acts as its key); null for never. */
   keyExpiresAt: number | null;
-  /** True when the user is its organization's admin (services/key-authority.ts). */
-  admin: boolean;
+  /** What the request may do: its user's role, narrowed by its key's (domain/roles.ts). */
+  role: Role;
+  /** The key's own cap (a key it makes is capped the same unless asked narrower); null for none. */
+  keyRole: Role | null;
 }
 
 export interface LogNameEntry {
@@ -142,8 +145,12 @@ export interface ApiKeyRecord {
   orgSlug: string;
   userId: number;
   userName: string;
-  /** True when the key's user is its organization's admin. */
+  /** True when the key's user is its organization's admin or owner. */
   userAdmin: boolean;
+  /** The user's role in the key's organization; null when the user is no longer a member. */
+  userRole: Role | null;
+  /** The key's cap on its user's role; null: its user's role. */
+  role: Role | null;
   name: string;
   prefix: string;
   keyHash: string;
@@ -179,6 +186,8 @@ export interface NewApiKey {
   keyHash: string;
   createdAt: number;
   expiresAt: number | null;
+  /** A cap on the user's role; null or absent: none. */
+  role?: Role | null;
 }
 
 /** A session to store: the hash of its token, never the token. */

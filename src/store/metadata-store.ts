@@ -1,3 +1,4 @@
+import type { Role } from '../domain/roles.js';
 import type {
   Alert,
   AlertInput,
@@ -71,10 +72,12 @@ export interface RunSearchQuery {
 export interface MetadataStore {
   /** Organization by slug, created when missing; returns its id. */
   ensureOrganization(slug: string, at: number): Promise<number>;
-  /** User by name in an organization, created when missing; returns its id. */
+  /** User by name in an organization, created when missing (a member of it); returns its id. */
   ensureUser(orgId: number, name: string, at: number): Promise<number>;
-  /** Marks a user its organization's admin, or not (services/key-authority.ts says what that allows). */
+  /** Marks a user its organization's admin (role owner), or not (role member). */
   setUserAdmin(userId: number, admin: boolean): Promise<void>;
+  /** Gives a user this role in an organization, making it a member when it is not. */
+  setMemberRole(orgId: number, userId: number, role: Role, at: number): Promise<void>;
   /** Number of organizations (0 on a fresh store). */
   countOrganizations(): Promise<number>;
   /** Stores a key (its hash only); returns the key's id. */

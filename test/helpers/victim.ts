@@ -129,10 +129,22 @@ const READS = (id: number, p: string) => [
   `/api/views?projectName=${p}`,
 ];
 
-/** Everything the owner can read about the victim (signed URLs and keys' last use, which change, left out). */
+/** An answer of GET /api/keys cut to the keys of the requesting key's user; other answers as they are. */
+function ownKeysOnly(answer: Record<string, unknown>): Record<string, unknown> {
+  const keys = answer.keys as { userName: string; current: boolean }[] | undefined;
+  if (!Array.isArray(keys)) return answer;
+  const mine = keys.find((k) => k.current)?.userName;
+  return { ...answer, keys: keys.filter((k) => k.userName === mine) };
+}
+
+/**
+ * Everything the owner can read about the victim (signed URLs and keys' last use, which
+ * change, left out; of the keys, the owner's user's own: an owner also lists the keys
+ * other users of its organization may make for themselves).
+ */
 export async function victimSnapshot(app: App, key: string, t: Target): Promise<string> {
   const parts: unknown[] = [];
-  for (const url of READS(t.runId, t.projectName)) parts.push(await ok(app, key, 'GET', url));
+  for (const url of READS(t.runId, t.projectName)) parts.push(ownKeysOnly(await ok(app, key, 'GET', url)));
   parts.push(await ok(app, key, 'GET', `/api/views/${t.viewId}`));
   return JSON.stringify(parts)
     .replace(/"url":"[^"]*"/g, '"url":"…"')

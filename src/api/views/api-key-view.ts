@@ -1,4 +1,5 @@
 import { iso } from '../../domain/iso.js';
+import { narrower } from '../../domain/roles.js';
 import type { ApiKeyRecord } from '../../domain/types.js';
 import type { ApiKey } from '../schemas/api-keys.js';
 
@@ -13,6 +14,8 @@ export function apiKeyView(k: ApiKeyRecord, currentKeyId: number, now: number): 
     name: k.name,
     prefix: k.prefix,
     userName: k.userName,
+    // A user who is no longer a member has no role; its keys are refused (and revoked).
+    role: k.userRole === null ? (k.role ?? 'viewer') : narrower(k.userRole, k.role),
     createdAt: iso(k.createdAt),
     lastUsedAt: isoOrNull(k.lastUsedAt),
     expiresAt: isoOrNull(k.expiresAt),

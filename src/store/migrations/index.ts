@@ -12,6 +12,7 @@ import { userAdminMigration } from './009-user-admin.js';
 import { sessionKeyIndexMigration } from './010-session-key-index.js';
 import { savedViewsMigration } from './011-saved-views.js';
 import { runsActivityIndexMigration } from './012-runs-activity-index.js';
+import { rolesMigration } from './015-roles.js';
 
 /** Numbered, forward-only migrations; `{{name}}` markers are filled from the dialect. */
 export const MIGRATIONS: readonly { version: number; sql: string }[] = [
@@ -27,6 +28,8 @@ export const MIGRATIONS: readonly { version: number; sql: string }[] = [
   { version: 10, sql: sessionKeyIndexMigration },
   { version: 11, sql: savedViewsMigration },
   { version: 12, sql: runsActivityIndexMigration },
+  // 13 and 14 are taken by issues 30 and 31.
+  { version: 15, sql: rolesMigration },
 ];
 
 function render(sql: string, db: SqlDb): string {
