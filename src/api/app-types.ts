@@ -22,6 +22,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** Who is asking; set by the auth hook on every authenticated route. */
     principal: Principal | null;
+    /** The SHA-256 of the session token the request signed in with; null for a key (or no auth). */
+    sessionHash: string | null;
   }
   interface FastifyContextConfig {
     /** True for routes that need no API key (health, signed file links, dashboard). */

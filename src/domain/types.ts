@@ -31,7 +31,8 @@ export interface Principal {
   orgId: number;
   orgSlug: string;
   userId: number;
-  keyId: number;
+  /** The request's key (or its session's); null for a user's session (signed in with a password). */
+  keyId: number | null;
   /** When the request's key expires (a session acts as its key); null for never. */
   keyExpiresAt: number | null;
   /** What the request may do: its user's role, narrowed by its key's (domain/roles.ts). */
@@ -160,12 +161,49 @@ export interface ApiKeyRecord {
   lastUsedAt: number | null;
 }
 
-/** A dashboard sign-in session as stored: the hash of its token, never the token. */
+/**
+ * A dashboard sign-in session as stored: the hash of its token, never the token. A session
+ * is a key's (signed in with an API key) or a user's in one organization (signed in with a
+ * password, or switched there).
+ */
 export interface SessionRecord {
   tokenHash: string;
-  apiKeyId: number;
-  /** The SHA-256 of the API key that signed in, to check that key like a Bearer key. */
-  keyHash: string;
+  /** The key that signed in; null for a user's session. */
+  apiKeyId: number | null;
+  /** The SHA-256 of the API key that signed in, to check that key like a Bearer key; null for a user's session. */
+  keyHash: string | null;
+  /** A user's session: the user, its organization and its role there now (null: no longer a member). */
+  user: { userId: number; orgId: number; orgSlug: string; role: Role | null } | null;
+  createdAt: number;
+  lastUsedAt: number;
+  expiresAt: number;
+}
+
+/** A user's account: who signs in by password (the hash only; never the password). */
+export interface UserAccount {
+  id: number;
+  /** The organization the user was made in (a user may be a member of others too). */
+  homeOrgId: number;
+  name: string;
+  email: string | null;
+  displayName: string | null;
+  passwordHash: string | null;
+}
+
+/** A user's membership: an organization and the role there. */
+export interface Membership {
+  orgId: number;
+  orgSlug: string;
+  role: Role;
+}
+
+/** A session as its user sees it in a list: never its token or whole hash. */
+export interface SessionSummary {
+  /** A short public id of the session (the first 16 hex digits of its token's hash). */
+  id: string;
+  /** The key that signed in (its name), or null for a password sign-in. */
+  keyName: string | null;
+  orgSlug: string;
   createdAt: number;
   lastUsedAt: number;
   expiresAt: number;
@@ -193,7 +231,10 @@ export interface NewApiKey {
 /** A session to store: the hash of its token, never the token. */
 export interface NewSession {
   tokenHash: string;
-  apiKeyId: number;
+  /** The key that signs in; absent for a user's session. */
+  apiKeyId?: number;
+  /** A user's session: the user and the organization it acts in. */
+  user?: { userId: number; orgId: number };
   createdAt: number;
   expiresAt: number;
 }

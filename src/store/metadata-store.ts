@@ -3,6 +3,9 @@ import type {
   Alert,
   AlertInput,
   ApiKeyRecord,
+  Membership,
+  SessionSummary,
+  UserAccount,
   ModelGraph,
   NewApiKey,
   NewSession,
@@ -103,6 +106,33 @@ export interface MetadataStore {
   touchSession(tokenHash: string, at: number, expiresAt: number): Promise<void>;
   /** Deletes a session; returns false when there was none. */
   deleteSession(tokenHash: string): Promise<boolean>;
+  /** The unexpired sessions of a user and of its keys, newest first (at most 200). */
+  listUserSessions(userId: number, now: number): Promise<SessionSummary[]>;
+  /**
+   * Ends the user's (or its keys') session with public id `id`, or with no id all the
+   * user's password sessions but the one whose token hash is `except`; returns how many ended.
+   */
+  deleteUserSessions(userId: number, o: { id?: string; except?: string }): Promise<number>;
+
+  /** The user with this email (stored lower case), or undefined. */
+  findUserByEmail(email: string): Promise<UserAccount | undefined>;
+  /** The user with this id, or undefined. */
+  findUser(userId: number): Promise<UserAccount | undefined>;
+  /** Creates a user with an account as a member of `orgId` with `role`; CONFLICT-free only for a new email. */
+  createAccount(a: {
+    orgId: number;
+    email: string;
+    displayName: string;
+    passwordHash: string;
+    role: Role;
+    at: number;
+  }): Promise<number>;
+  /** Changes a user's email, display name or password hash (fields left out stay). */
+  updateAccount(userId: number, change: { email?: string; displayName?: string; passwordHash?: string }): Promise<void>;
+  /** The user's memberships, by organization slug (at most 1,000). */
+  listMemberships(userId: number): Promise<Membership[]>;
+  /** The user's role in the organization, or undefined when it is no member. */
+  findMemberRole(orgId: number, userId: number): Promise<Role | undefined>;
 
   /** Projects of an organization, newest first, with run counts. */
   listProjects(orgId: number): Promise<Project[]>;

@@ -11,7 +11,7 @@ import { atLeast, ROLES, type Role } from '../../src/domain/roles.js';
 import { createApiKey } from '../../src/services/api-keys.js';
 import { requestFor, routeName, successStatus, type Target } from '../helpers/route-requests.js';
 import { makeTestApp } from '../helpers/test-app.js';
-import { createVictim } from '../helpers/victim.js';
+import { createVictim, giveOwnerPassword } from '../helpers/victim.js';
 
 const t = await makeTestApp();
 const privateRoutes = routeTable(t.app).filter((r) => !r.public);
@@ -22,6 +22,8 @@ const privateRoutes = routeTable(t.app).filter((r) => !r.public);
  */
 const BY_OWNERSHIP: Record<string, (role: Role, ownersKey: boolean) => number> = {
   'POST /api/keys/:keyId/revoke': (role, ownersKey) => (role === 'owner' || ownersKey ? 200 : 404),
+  // The request carries the owner's password; other users have none to change.
+  'POST /api/account/password': (_role, ownersKey) => (ownersKey ? 204 : 400),
 };
 
 /** Keys of the target's organization acting with each role: a user's own, and an owner's capped. */
@@ -29,6 +31,7 @@ const keys: { role: Role; how: string; key: string; ownersKey: boolean }[] = [];
 let target: Target;
 beforeAll(async () => {
   target = await createVictim(t.app, t.key);
+  await giveOwnerPassword(t.stores.metadata, t.key, target);
   for (const role of ROLES) {
     const made = (userName: string, keyRole: Role | null, userRole: Role) =>
       createApiKey(t.stores.metadata, {
@@ -62,8 +65,14 @@ describe('the route table', () => {
       .filter((r) => r.role === 'viewer' && r.method !== 'GET')
       .map(routeName)
       .sort();
-    // Reads sent as POST (the Python client's login check) and a user's own keys.
-    expect(viewerWrites).toEqual(['POST /api/keys', 'POST /api/keys/:keyId/revoke', 'POST /api/slug']);
+    // A read sent as POST (the Python client's login check), a user's own keys and account.
+    expect(viewerWrites).toEqual([
+      'DELETE /api/account/sessions/:sessionId',
+      'POST /api/account/password',
+      'POST /api/keys',
+      'POST /api/keys/:keyId/revoke',
+      'POST /api/slug',
+    ]);
   });
 });
 

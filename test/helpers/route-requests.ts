@@ -22,6 +22,10 @@ export interface Target {
    * it deletes, so each request built for it aims at one of these (and uses it up).
    */
   spareViewIds: number[];
+  /** The public id of a session of the owner's key (DELETE /api/account/sessions/{sessionId}). */
+  sessionId: string;
+  /** The password of the owner's user, when it has one (POST /api/account/password). */
+  password?: string;
   /** A signed upload and download path+query of one of the run's files. */
   uploadPath: string;
   downloadPath: string;
@@ -65,6 +69,8 @@ function aimed(name: string, s: Schema, t: Target): unknown {
       return t.apiKeyId;
     case 'viewId':
       return t.viewId;
+    case 'sessionId':
+      return t.sessionId;
     default:
       return JSON_FIELDS.has(name) ? '{"probe":1}' : undefined;
   }
@@ -142,6 +148,14 @@ function special(route: RouteEntry, t: Target): Partial<InjectOptions> | undefin
         payload: JSON.stringify({ projectName: t.projectName, name: `probe-${++viewsSaved}`, state: {} }),
         headers: { 'content-type': 'application/json' },
       };
+    case 'POST /api/account/password': {
+      // The same password again: the owner's stays what it is for the next request.
+      const password = t.password ?? 'no password of the owner';
+      return {
+        payload: JSON.stringify({ currentPassword: password, newPassword: password }),
+        headers: { 'content-type': 'application/json' },
+      };
+    }
     case 'DELETE /api/views/:viewId':
       return { url: `/api/views/${spareView(t)}` };
     default:

@@ -4,6 +4,9 @@
  * strings no other organization ever sends, for tenancy and hostile-input tests.
  */
 import { expect } from 'vitest';
+import { hashPassword } from '../../src/auth/passwords.js';
+import { hashApiKey } from '../../src/services/api-keys.js';
+import type { MetadataStore } from '../../src/store/metadata-store.js';
 import type { App } from '../../src/api/app-types.js';
 import { encodeRunId } from '../../src/domain/sqid.js';
 import { call } from './test-app.js';
@@ -98,7 +101,17 @@ export async function createVictim(app: App, key: string): Promise<Target> {
   const viewId = await saveView('vq7-view');
   const spareViewIds: number[] = [];
   for (let i = 0; i < 24; i++) spareViewIds.push(await saveView(`vq7-view-spare-${i}`));
+  // A session of the owner's key, for DELETE /api/account/sessions/{sessionId}.
+  const signedIn = await app.inject({
+    method: 'POST',
+    url: '/api/session',
+    headers: { 'content-type': 'application/json' },
+    payload: JSON.stringify({ apiKey: key }),
+  });
+  expect(signedIn.statusCode, signedIn.body).toBe(200);
+  const sessions = await ok(app, key, 'GET', '/api/account/sessions');
   return {
+    sessionId: (sessions.sessions as { id: string }[])[0]!.id,
     apiKeyId: apiKey.id as number,
     viewId,
     spareViewIds,
@@ -128,6 +141,17 @@ const READS = (id: number, p: string) => [
   `/api/keys`,
   `/api/views?projectName=${p}`,
 ];
+
+/**
+ * Gives the user of the target's owner key an email and a password (kept in the target), so
+ * that POST /api/account/password can succeed for it.
+ */
+export async function giveOwnerPassword(metadata: MetadataStore, key: string, t: Target): Promise<void> {
+  const record = (await metadata.findApiKeyByHash(hashApiKey(key)))!;
+  t.password = 'vq7-password-owner';
+  const email = `owner-${record.userId}@victim.test`;
+  await metadata.updateAccount(record.userId, { email, passwordHash: await hashPassword(t.password) });
+}
 
 /** An answer of GET /api/keys cut to the keys of the requesting key's user; other answers as they are. */
 function ownKeysOnly(answer: Record<string, unknown>): Record<string, unknown> {

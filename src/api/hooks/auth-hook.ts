@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { Ctx, Deps } from '../../services/context.js';
 import type { Authenticator } from '../../services/authenticator.js';
-import type { SessionAuthenticator } from '../../services/session-authenticator.js';
+import { SessionAuthenticator } from '../../services/session-authenticator.js';
 import { atLeast } from '../../domain/roles.js';
 import { forbiddenRole, unauthorized } from '../../errors.js';
 import type { App } from '../app-types.js';
@@ -27,6 +27,7 @@ export interface AuthOptions {
 export function installAuth(app: App, { keys, sessions, publicUrl }: AuthOptions): void {
   const secure = publicUrl.startsWith('https://');
   app.decorateRequest('principal', null);
+  app.decorateRequest('sessionHash', null);
   app.addHook('onRequest', async (request, reply) => {
     if (request.routeOptions.config.public === true) return;
     if (request.routeOptions.url === undefined) return; // no route: the 404 handler answers
@@ -38,6 +39,7 @@ export function installAuth(app: App, { keys, sessions, publicUrl }: AuthOptions
       assertSameOrigin(request, publicUrl);
       const { token, principal, renewed } = await sessions.authenticateAny(tokens);
       request.principal = principal;
+      request.sessionHash = SessionAuthenticator.hashOf(token);
       if (renewed) void reply.header('set-cookie', sessionCookie(token, sessions.maxAgeSeconds, secure));
     }
     const needed = request.routeOptions.config.role ?? 'owner';

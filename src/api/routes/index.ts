@@ -1,6 +1,8 @@
 import type { Deps } from '../../services/context.js';
 import type { SessionAuthenticator } from '../../services/session-authenticator.js';
 import type { App } from '../app-types.js';
+import { SignInLimiter } from '../../auth/sign-in-limiter.js';
+import { registerAccountRoutes } from './account.js';
 import { registerApiKeyRoutes } from './api-keys.js';
 import { registerAuthRoutes } from './auth.js';
 import { registerDashboardRoutes } from './dashboard.js';
@@ -20,7 +22,9 @@ import { registerSessionRoutes } from './session.js';
 /** Registers every route of the server; the dashboard's catch-all comes last. */
 export async function registerRoutes(app: App, deps: Deps, sessions: SessionAuthenticator): Promise<void> {
   registerAuthRoutes(app, deps);
-  registerSessionRoutes(app, deps, sessions);
+  const limiter = new SignInLimiter();
+  registerSessionRoutes(app, deps, sessions, limiter);
+  registerAccountRoutes(app, deps, limiter);
   registerApiKeyRoutes(app, deps);
   registerProjectRoutes(app, deps);
   registerRunCreateRoutes(app, deps);

@@ -6,7 +6,7 @@ import type { ApiKey } from '../schemas/api-keys.js';
 const isoOrNull = (ms: number | null): string | null => (ms === null ? null : iso(ms));
 
 /** A key record as answered: ISO times, its status at `now`, whether it is the request's own key. */
-export function apiKeyView(k: ApiKeyRecord, currentKeyId: number, now: number): ApiKey {
+export function apiKeyView(k: ApiKeyRecord, currentKeyId: number | null, now: number): ApiKey {
   const status: ApiKey['status'] =
     k.revokedAt !== null ? 'REVOKED' : k.expiresAt !== null && k.expiresAt < now ? 'EXPIRED' : 'ACTIVE';
   return {

@@ -16,7 +16,22 @@ import {
   touchApiKey,
   getSecret,
 } from './auth/keys.js';
-import { createSession, findSession, touchSession, deleteSession } from './auth/sessions.js';
+import {
+  createSession,
+  findSession,
+  touchSession,
+  deleteSession,
+  listUserSessions,
+  deleteUserSessions,
+} from './auth/sessions.js';
+import {
+  findUserByEmail,
+  findUser,
+  createAccount,
+  updateAccount,
+  listMemberships,
+  findMemberRole,
+} from './auth/users.js';
 import { findProject, listProjects } from './runs/projects.js';
 import { createRun, findRunInTx } from './runs/run-create.js';
 import {
@@ -78,6 +93,14 @@ export const SqlMetadataStore = storeClass((db: SqlDb): MetadataStore =>
     findSession,
     touchSession,
     deleteSession,
+    listUserSessions,
+    deleteUserSessions,
+    findUserByEmail,
+    findUser,
+    createAccount,
+    updateAccount,
+    listMemberships,
+    findMemberRole,
     listProjects,
     findProject,
     createRun,
