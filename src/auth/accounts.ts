@@ -95,3 +95,27 @@ export async function getAccount(ctx: Ctx) {
     memberships: await ctx.deps.metadata.listMemberships(user.id),
   };
 }
+
+/**
+ * Moves the requester's session to another organization of its user (a new session there;
+ * this one ends). A key (or a key's session) belongs to one organization: switching it to
+ * that one answers as it is, to another is a BAD_REQUEST. NOT_FOUND when the user is no
+ * member of `slug`. Returns the principal there and, for a new session, its token.
+ */
+export async function switchOrganization(
+  ctx: Ctx,
+  sessions: SessionAuthenticator,
+  slug: string,
+  sessionHash: string | null,
+): Promise<{ principal: Principal; token?: string }> {
+  const { principal } = ctx;
+  if (slug === principal.orgSlug) return { principal };
+  const target = (await ctx.deps.metadata.listMemberships(principal.userId)).find((m) => m.orgSlug === slug);
+  if (!target) throw notFound(`organization ${slug} not found`);
+  if (principal.keyId !== null || sessionHash === null) {
+    throw badRequest('an API key acts in its own organization only: sign in with your password to switch');
+  }
+  const opened = await sessions.signInUser(principal.userId, target.orgId);
+  await ctx.deps.metadata.deleteSession(sessionHash);
+  return opened;
+}

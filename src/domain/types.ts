@@ -339,3 +339,57 @@ export interface FileRecord extends FileInput {
   logGroup: string;
   uploadedAt: number | null;
 }
+
+/** A member of an organization as listed. */
+export interface Member {
+  userId: number;
+  /** The display name (the user name for users made by the CLI). */
+  name: string;
+  email: string | null;
+  role: Role;
+  joinedAt: number;
+}
+
+/** An invitation to store: the hash of its token, never the token. */
+export interface NewInvitation {
+  tokenHash: string;
+  orgId: number;
+  email: string | null;
+  role: Role;
+  /** Set for a link that gives an existing user (the first owner) a password. */
+  userId: number | null;
+  invitedBy: number | null;
+  createdAt: number;
+  expiresAt: number;
+}
+
+/** An invitation as it is used up. */
+export interface Invitation {
+  orgId: number;
+  email: string | null;
+  role: Role;
+  userId: number | null;
+}
+
+/** What an audit event records: who (user, key) did what to whom. */
+export interface NewAuditEvent {
+  orgId: number;
+  at: number;
+  actorUserId: number | null;
+  actorKeyId: number | null;
+  /** e.g. member.remove, member.role, run.delete. */
+  action: string;
+  /** What it was done to, e.g. user:12. */
+  subject: string;
+  detail: string | null;
+}
+
+/** An audit event as listed. */
+export interface AuditEvent {
+  id: number;
+  at: number;
+  actor: { userId: number | null; name: string | null; keyId: number | null };
+  action: string;
+  subject: string;
+  detail: string | null;
+}

@@ -3,7 +3,12 @@ import type {
   Alert,
   AlertInput,
   ApiKeyRecord,
+  AuditEvent,
+  Invitation,
+  Member,
   Membership,
+  NewAuditEvent,
+  NewInvitation,
   SessionSummary,
   UserAccount,
   ModelGraph,
@@ -133,6 +138,28 @@ export interface MetadataStore {
   listMemberships(userId: number): Promise<Membership[]>;
   /** The user's role in the organization, or undefined when it is no member. */
   findMemberRole(orgId: number, userId: number): Promise<Role | undefined>;
+  /** The organization's members, oldest first (at most 1,000). */
+  listMembers(orgId: number): Promise<Member[]>;
+  /** How many owners the organization has. */
+  countOwners(orgId: number): Promise<number>;
+  /**
+   * Removes a user from an organization in one transaction: its membership, its keys there
+   * (revoked) and its sessions there (deleted). Returns false when it was no member.
+   */
+  removeMember(orgId: number, userId: number, at: number): Promise<boolean>;
+  /** Stores an invitation (its token's hash only). */
+  createInvitation(invitation: NewInvitation): Promise<void>;
+  /** The invitation with this token hash when it is unused and unexpired at `at`; else undefined. */
+  findInvitation(tokenHash: string, at: number): Promise<Invitation | undefined>;
+  /**
+   * Marks the invitation with this token hash used at `at` and returns it, when it exists,
+   * is unused and unexpired at `at` (at most one caller ever gets it); else undefined.
+   */
+  useInvitation(tokenHash: string, at: number): Promise<Invitation | undefined>;
+  /** Appends an event to the organization's audit log. */
+  addAuditEvent(event: NewAuditEvent): Promise<void>;
+  /** The organization's audit events before id `beforeId` (all when undefined), newest first, at most `limit`. */
+  listAuditEvents(orgId: number, o: { beforeId?: number; limit: number }): Promise<AuditEvent[]>;
 
   /** Projects of an organization, newest first, with run counts. */
   listProjects(orgId: number): Promise<Project[]>;

@@ -21,13 +21,15 @@ const routes = routeTable(t.app);
 const privateRoutes = routes.filter((r) => !r.public);
 
 /** Public routes and what guards them instead of a key. */
-const PUBLIC: Record<string, 'open' | 'signed' | 'session'> = {
+const PUBLIC: Record<string, 'open' | 'signed' | 'session' | 'invitation'> = {
   'GET /api/health': 'open',
   'GET /api/openapi.json': 'open',
   'PUT /files/upload/*': 'signed',
   'GET /files/download/*': 'signed',
   'POST /api/session': 'session',
   'DELETE /api/session': 'session',
+  // The link's token is the credential (test/api/members.test.ts).
+  'POST /api/invitations/accept': 'invitation',
   // The built dashboard (static files and its page): no data.
   'GET /assets/*': 'open',
   'GET /*': 'open',

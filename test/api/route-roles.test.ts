@@ -68,6 +68,7 @@ describe('the route table', () => {
     // A read sent as POST (the Python client's login check), a user's own keys and account.
     expect(viewerWrites).toEqual([
       'DELETE /api/account/sessions/:sessionId',
+      'POST /api/account/organization',
       'POST /api/account/password',
       'POST /api/keys',
       'POST /api/keys/:keyId/revoke',

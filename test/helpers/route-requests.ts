@@ -22,6 +22,12 @@ export interface Target {
    * it deletes, so each request built for it aims at one of these (and uses it up).
    */
   spareViewIds: number[];
+  /** The slug of the run's organization. */
+  orgSlug: string;
+  /** A viewer of the run's organization (POST /api/members/{userId}/role makes it a viewer again). */
+  memberUserId: number;
+  /** More members, for DELETE /api/members/{userId}: each request built for it uses one up. */
+  spareMemberIds: number[];
   /** The public id of a session of the owner's key (DELETE /api/account/sessions/{sessionId}). */
   sessionId: string;
   /** The password of the owner's user, when it has one (POST /api/account/password). */
@@ -71,6 +77,8 @@ function aimed(name: string, s: Schema, t: Target): unknown {
       return t.viewId;
     case 'sessionId':
       return t.sessionId;
+    case 'userId':
+      return t.memberUserId;
     default:
       return JSON_FIELDS.has(name) ? '{"probe":1}' : undefined;
   }
@@ -123,6 +131,16 @@ function spareView(t: Target): number {
   return id;
 }
 
+/** Invitations made by requests so far: each POST /api/members/invite names a new address. */
+let invited = 0;
+
+/** The next spare member of the target, for a request that removes it. */
+function spareMember(t: Target): number {
+  const id = t.spareMemberIds.shift();
+  if (id === undefined) throw new Error('the target has no spare member left: make more in createVictim');
+  return id;
+}
+
 /** Request parts that a schema cannot describe, by route. */
 function special(route: RouteEntry, t: Target): Partial<InjectOptions> | undefined {
   const key = `${route.method} ${route.url}`;
@@ -148,6 +166,15 @@ function special(route: RouteEntry, t: Target): Partial<InjectOptions> | undefin
         payload: JSON.stringify({ projectName: t.projectName, name: `probe-${++viewsSaved}`, state: {} }),
         headers: { 'content-type': 'application/json' },
       };
+    case 'POST /api/members/invite':
+      return {
+        payload: JSON.stringify({ email: `probe-${++invited}@victim.test`, role: 'viewer' }),
+        headers: { 'content-type': 'application/json' },
+      };
+    case 'DELETE /api/members/:userId':
+      return { url: `/api/members/${spareMember(t)}` };
+    case 'POST /api/account/organization':
+      return { payload: JSON.stringify({ organization: t.orgSlug }), headers: { 'content-type': 'application/json' } };
     case 'POST /api/account/password': {
       // The same password again: the owner's stays what it is for the next request.
       const password = t.password ?? 'no password of the owner';

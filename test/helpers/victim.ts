@@ -110,7 +110,23 @@ export async function createVictim(app: App, key: string): Promise<Target> {
   });
   expect(signedIn.statusCode, signedIn.body).toBe(200);
   const sessions = await ok(app, key, 'GET', '/api/account/sessions');
+  // Members who joined by invitation: one to change the role of, spares to remove.
+  const join = async (name: string) => {
+    const email = `${name}@victim.test`;
+    const invite = await ok(app, key, 'POST', '/api/members/invite', { email, role: 'viewer' });
+    const token = String(invite.url).split('#token=')[1];
+    const res = await call(app, 'POST', '/api/invitations/accept', null, { token, name, password: 'vq7-password' });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    return email;
+  };
+  const emails = [await join('vq7-member')];
+  for (let i = 0; i < 16; i++) emails.push(await join(`vq7-spare-${i}`));
+  const members = (await ok(app, key, 'GET', '/api/members')).members as { userId: number; email: string }[];
+  const idOf = (email: string) => members.find((m) => m.email === email)!.userId;
   return {
+    orgSlug: ((await ok(app, key, 'POST', '/api/slug')).organization as { slug: string }).slug,
+    memberUserId: idOf(emails[0]!),
+    spareMemberIds: emails.slice(1).map(idOf),
     sessionId: (sessions.sessions as { id: string }[])[0]!.id,
     apiKeyId: apiKey.id as number,
     viewId,
@@ -139,6 +155,7 @@ const READS = (id: number, p: string) => [
   `/api/runs/metric-names?projectName=${p}`,
   `/api/runs/files?runId=${id}`,
   `/api/keys`,
+  `/api/members`,
   `/api/views?projectName=${p}`,
 ];
 

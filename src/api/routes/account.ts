@@ -1,5 +1,10 @@
 import { Type } from '@sinclair/typebox';
-import { changePassword, endOwnSession, getAccount, listOwnSessions } from '../../auth/accounts.js';
+import { changePassword, endOwnSession, getAccount, listOwnSessions, switchOrganization } from '../../auth/accounts.js';
+import type { SessionAuthenticator } from '../../services/session-authenticator.js';
+import { sessionCookie } from '../session-cookie.js';
+import { SwitchBody } from '../schemas/members.js';
+import { Session } from '../schemas/session.js';
+import { validAnswer } from './auth.js';
 import type { SignInLimiter } from '../../auth/sign-in-limiter.js';
 import { iso } from '../../domain/iso.js';
 import type { Deps } from '../../services/context.js';
@@ -8,10 +13,43 @@ import { ctxOf } from '../hooks/auth-hook.js';
 import { Account, ChangePasswordBody, SessionList } from '../schemas/account.js';
 
 /**
- * GET /api/account (who is signed in), POST /api/account/password, GET /api/account/sessions
- * and DELETE /api/account/sessions/{sessionId}: every user's own, so every role may call them.
+ * GET /api/account (who is signed in), POST /api/account/organization (switch),
+ * POST /api/account/password, GET /api/account/sessions and DELETE
+ * /api/account/sessions/{sessionId}: every user's own, so every role may call them.
  */
-export function registerAccountRoutes(app: App, deps: Deps, limiter: SignInLimiter): void {
+export function registerAccountRoutes(
+  app: App,
+  deps: Deps,
+  sessions: SessionAuthenticator,
+  limiter: SignInLimiter,
+): void {
+  const secure = deps.config.publicUrl.startsWith('https://');
+
+  app.post(
+    '/api/account/organization',
+    {
+      config: { role: 'viewer' },
+      schema: {
+        description:
+          'Switches a password session to another organization of its user (a new session cookie). A key, or a key’s ' +
+          'session, acts in its own organization only (another one is a 400).',
+        body: SwitchBody,
+        response: { 200: Session },
+      },
+    },
+    async (request, reply) => {
+      const ctx = ctxOf(deps, request);
+      const { principal, token } = await switchOrganization(
+        ctx,
+        sessions,
+        request.body.organization,
+        request.sessionHash,
+      );
+      if (token !== undefined) void reply.header('set-cookie', sessionCookie(token, sessions.maxAgeSeconds, secure));
+      return validAnswer(principal);
+    },
+  );
+
   app.get('/api/account', { config: { role: 'viewer' }, schema: { response: { 200: Account } } }, async (request) => {
     const ctx = ctxOf(deps, request);
     const { user, memberships } = await getAccount(ctx);

@@ -4,6 +4,7 @@ import type { App } from '../app-types.js';
 import { SignInLimiter } from '../../auth/sign-in-limiter.js';
 import { registerAccountRoutes } from './account.js';
 import { registerApiKeyRoutes } from './api-keys.js';
+import { registerMemberRoutes } from './members.js';
 import { registerAuthRoutes } from './auth.js';
 import { registerDashboardRoutes } from './dashboard.js';
 import { registerFileRoutes } from './files.js';
@@ -24,7 +25,8 @@ export async function registerRoutes(app: App, deps: Deps, sessions: SessionAuth
   registerAuthRoutes(app, deps);
   const limiter = new SignInLimiter();
   registerSessionRoutes(app, deps, sessions, limiter);
-  registerAccountRoutes(app, deps, limiter);
+  registerAccountRoutes(app, deps, sessions, limiter);
+  registerMemberRoutes(app, deps, sessions);
   registerApiKeyRoutes(app, deps);
   registerProjectRoutes(app, deps);
   registerRunCreateRoutes(app, deps);

@@ -10,6 +10,10 @@
  * Accounts: a user may have an email (stored lower case, unique), a display name and a
  * password hash (services/ never store a password). Sessions are rebuilt so that one can
  * be a user's (`user_id`, `org_id`: signed in with a password) instead of a key's.
+ *
+ * Invitations: single-use links (only their token's SHA-256 is stored) to join an
+ * organization with a role, or (`user_id`) to set an existing user's password. The audit
+ * log keeps who removed whom, changed whose role, or deleted what.
  */
 export const rolesMigration = `
 CREATE TABLE memberships (
@@ -42,5 +46,27 @@ DROP TABLE sessions;
 ALTER TABLE user_sessions_new RENAME TO sessions;
 CREATE INDEX sessions_expires ON sessions (expires_at);
 CREATE INDEX sessions_key_created ON sessions (api_key_id, created_at);
-CREATE INDEX sessions_user_created ON sessions (user_id, created_at)
+CREATE INDEX sessions_user_created ON sessions (user_id, created_at);
+CREATE TABLE invitations (
+  token_hash TEXT PRIMARY KEY,
+  org_id BIGINT NOT NULL REFERENCES organizations(id),
+  email TEXT,
+  role TEXT NOT NULL,
+  user_id BIGINT REFERENCES users(id),
+  invited_by BIGINT REFERENCES users(id),
+  created_at BIGINT NOT NULL,
+  expires_at BIGINT NOT NULL,
+  used_at BIGINT
+) {{clustered}};
+CREATE TABLE audit_events (
+  id {{autoId}},
+  org_id BIGINT NOT NULL REFERENCES organizations(id),
+  at BIGINT NOT NULL,
+  actor_user_id BIGINT,
+  actor_key_id BIGINT,
+  action TEXT NOT NULL,
+  subject TEXT NOT NULL,
+  detail TEXT
+);
+CREATE INDEX audit_events_org ON audit_events (org_id, id)
 `;

@@ -32,6 +32,16 @@ import {
   listMemberships,
   findMemberRole,
 } from './auth/users.js';
+import {
+  listMembers,
+  countOwners,
+  removeMember,
+  createInvitation,
+  findInvitation,
+  useInvitation,
+  addAuditEvent,
+  listAuditEvents,
+} from './auth/members.js';
 import { findProject, listProjects } from './runs/projects.js';
 import { createRun, findRunInTx } from './runs/run-create.js';
 import {
@@ -101,6 +111,14 @@ export const SqlMetadataStore = storeClass((db: SqlDb): MetadataStore =>
     updateAccount,
     listMemberships,
     findMemberRole,
+    listMembers,
+    countOwners,
+    removeMember,
+    createInvitation,
+    findInvitation,
+    useInvitation,
+    addAuditEvent,
+    listAuditEvents,
     listProjects,
     findProject,
     createRun,
