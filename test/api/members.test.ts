@@ -26,6 +26,9 @@ const bearer = (key: string) => ({ authorization: `Bearer ${key}` });
 const tokenOf = (headers: Record<string, unknown>): string =>
   /^stepwise_session=([^;]+);/.exec(String(headers['set-cookie']))![1]!;
 
+/** POST /api/invitations/accept with this body. */
+const accept = (body: Record<string, unknown>) => send(t.app, { method: 'POST', url: '/api/invitations/accept', body });
+
 let made = 0;
 /** Invites a new address with `role` as `key`'s user and accepts; the member's session token and email. */
 async function join(key: string, role = 'member', app: App = t.app) {
@@ -68,11 +71,7 @@ describe('invitations', () => {
     expect(days).toBeGreaterThan(6.99);
     expect(days).toBeLessThanOrEqual(7);
     const token = String(invite.body.url).split('#token=')[1]!;
-    const accepted = await send(t.app, {
-      method: 'POST',
-      url: '/api/invitations/accept',
-      body: { token, name: 'New Person', password: 'a long password' },
-    });
+    const accepted = await accept({ token, name: 'New Person', password: 'a long password' });
     expect(accepted.status, accepted.text).toBe(200);
     expect(accepted.text).not.toContain('a long password');
     const session = tokenOf(accepted.headers);
@@ -99,11 +98,7 @@ describe('invitations', () => {
     });
     expect(signIn.status).toBe(200);
     // Used once: again is a 400, and changes nothing.
-    const again = await send(t.app, {
-      method: 'POST',
-      url: '/api/invitations/accept',
-      body: { token, name: 'Someone Else', password: 'another password' },
-    });
+    const again = await accept({ token, name: 'Someone Else', password: 'another password' });
     expect(again.status).toBe(400);
     expect(again.body).toEqual({
       error: 'this invitation link is unknown, already used or expired',
@@ -125,11 +120,7 @@ describe('invitations', () => {
       expiresAt: Date.now() - 1,
     });
     for (const tk of [token, 'U'.repeat(43), 'short']) {
-      const res = await send(t.app, {
-        method: 'POST',
-        url: '/api/invitations/accept',
-        body: { token: tk, name: 'L', password: 'a long password' },
-      });
+      const res = await accept({ token: tk, name: 'L', password: 'a long password' });
       expect(res.status, res.text).toBe(400);
     }
     const invite = await send(t.app, {
@@ -139,17 +130,9 @@ describe('invitations', () => {
       headers: bearer(t.key),
     });
     const live = String(invite.body.url).split('#token=')[1]!;
-    const weak = await send(t.app, {
-      method: 'POST',
-      url: '/api/invitations/accept',
-      body: { token: live, name: 'X', password: 'short' },
-    });
+    const weak = await accept({ token: live, name: 'X', password: 'short' });
     expect(weak.status).toBe(400);
-    const ok = await send(t.app, {
-      method: 'POST',
-      url: '/api/invitations/accept',
-      body: { token: live, name: 'X', password: 'long enough now' },
-    });
+    const ok = await accept({ token: live, name: 'X', password: 'long enough now' });
     expect(ok.status, ok.text).toBe(200);
   });
 
@@ -191,17 +174,9 @@ describe('invitations', () => {
       invitedBy: null,
     });
     const token = link.url.split('#token=')[1]!;
-    const noEmail = await send(t.app, {
-      method: 'POST',
-      url: '/api/invitations/accept',
-      body: { token, name: 'Ann', password: 'the owner password' },
-    });
+    const noEmail = await accept({ token, name: 'Ann', password: 'the owner password' });
     expect(noEmail.status).toBe(400);
-    const res = await send(t.app, {
-      method: 'POST',
-      url: '/api/invitations/accept',
-      body: { token, name: 'Ann', password: 'the owner password', email: 'ann@acme.test' },
-    });
+    const res = await accept({ token, name: 'Ann', password: 'the owner password', email: 'ann@acme.test' });
     expect(res.status, res.text).toBe(200);
     const signIn = await send(t.app, {
       method: 'POST',
@@ -342,17 +317,9 @@ describe('several organizations', () => {
       headers: bearer(second.key),
     });
     const token = String(invite.body.url).split('#token=')[1]!;
-    const wrong = await send(t.app, {
-      method: 'POST',
-      url: '/api/invitations/accept',
-      body: { token, name: 'X', password: 'not the password' },
-    });
+    const wrong = await accept({ token, name: 'X', password: 'not the password' });
     expect(wrong.status).toBe(403);
-    const ok = await send(t.app, {
-      method: 'POST',
-      url: '/api/invitations/accept',
-      body: { token, name: 'X', password: 'a long password' },
-    });
+    const ok = await accept({ token, name: 'X', password: 'a long password' });
     expect(ok.status, ok.text).toBe(200);
     const account = await send(t.app, { url: '/api/account', token: first.session });
     expect(account.body.organizations).toEqual([
