@@ -97,6 +97,14 @@ export interface StatusEvent {
   source: StatusSource;
   metadata: unknown;
   createdAt: number;
+  /** Who wrote it (user and key; keyId null for a password session); null for the server or older events. */
+  actor: Actor | null;
+}
+
+/** Who made a change: the user and the key (null for a password session). */
+export interface Actor {
+  userId: number;
+  keyId: number | null;
 }
 
 export interface Project {

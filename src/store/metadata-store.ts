@@ -2,6 +2,7 @@ import type { Role } from '../domain/roles.js';
 import type {
   Alert,
   AlertInput,
+  Actor,
   ApiKeyRecord,
   AuditEvent,
   Invitation,
@@ -46,6 +47,8 @@ export interface CreateRunInput {
   createdAt: number;
   updatedAt: number;
   fork: { parentId: number; forkStep: number } | null;
+  /** Who creates it (recorded on a new run and its first status event). */
+  actor?: Actor;
 }
 
 /** A run by id, or by display id prefix and number. */
@@ -59,6 +62,8 @@ export interface StatusWrite {
   loggerSettings: unknown;
   source: StatusSource;
   at: number;
+  /** Who writes it; absent for the server itself. */
+  actor?: Actor;
 }
 
 /** A run search as the metadata store runs it: metric conditions already resolved to run ids. */

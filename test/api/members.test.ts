@@ -87,6 +87,18 @@ describe('invitations', () => {
       token: session,
     });
     expect(run.status, run.text).toBe(200);
+    const me = (await send(t.app, { url: '/api/account', token: session })).body.id;
+    const stop = { runId: run.body.runId, status: 'COMPLETED' };
+    await send(t.app, { method: 'POST', url: '/api/runs/status/update', body: stop, token: session });
+    const history = await send(t.app, {
+      url: `/api/runs/status/history?runId=${run.body.runId}`,
+      headers: bearer(t.key),
+    });
+    // Created and stopped by the member's password session: its user, no key.
+    expect((history.body.events as { actor: unknown }[]).map((e) => e.actor)).toEqual([
+      { userId: Number(me), keyId: null },
+      { userId: Number(me), keyId: null },
+    ]);
     const members = await send(t.app, { url: '/api/members', headers: bearer(t.key) });
     expect(members.body.members).toContainEqual(
       expect.objectContaining({ name: 'New Person', email: 'new.person@members.test', role: 'member' }),

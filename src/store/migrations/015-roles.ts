@@ -13,7 +13,9 @@
  *
  * Invitations: single-use links (only their token's SHA-256 is stored) to join an
  * organization with a role, or (`user_id`) to set an existing user's password. The audit
- * log keeps who removed whom, changed whose role, or deleted what.
+ * log keeps who removed whom, changed whose role, or deleted what. Runs record the user who
+ * created them and status events the user and key that wrote them (NULL: before roles, or
+ * the server itself).
  */
 export const rolesMigration = `
 CREATE TABLE memberships (
@@ -68,5 +70,8 @@ CREATE TABLE audit_events (
   subject TEXT NOT NULL,
   detail TEXT
 );
-CREATE INDEX audit_events_org ON audit_events (org_id, id)
+CREATE INDEX audit_events_org ON audit_events (org_id, id);
+ALTER TABLE runs ADD COLUMN created_by BIGINT;
+ALTER TABLE status_events ADD COLUMN actor_user_id BIGINT;
+ALTER TABLE status_events ADD COLUMN actor_key_id BIGINT
 `;
