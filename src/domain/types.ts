@@ -69,6 +69,8 @@ export interface Run {
   createdAt: number;
   updatedAt: number;
   statusUpdated: number;
+  /** The user who created it (its display name, else its user name); null for runs made before roles. */
+  createdBy: { id: number; name: string } | null;
 }
 
 /**

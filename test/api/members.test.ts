@@ -87,6 +87,8 @@ describe('invitations', () => {
       token: session,
     });
     expect(run.status, run.text).toBe(200);
+    const details = await send(t.app, { url: `/api/runs/details/${run.body.runId}`, headers: bearer(t.key) });
+    expect(details.body.createdBy).toEqual({ id: expect.any(Number), name: 'New Person' });
     const me = (await send(t.app, { url: '/api/account', token: session })).body.id;
     const stop = { runId: run.body.runId, status: 'COMPLETED' };
     await send(t.app, { method: 'POST', url: '/api/runs/status/update', body: stop, token: session });
