@@ -11,6 +11,7 @@ export type ErrorCode =
   | 'UNAUTHORIZED'
   | 'FORBIDDEN'
   | 'CROSS_ORIGIN'
+  | 'FORBIDDEN_ROLE'
   | 'NOT_FOUND'
   | 'REQUEST_TIMEOUT'
   | 'CONFLICT'
@@ -33,6 +34,8 @@ export const HTTP_STATUS: Record<ErrorCode, number> = {
   UNAUTHORIZED: 401,
   FORBIDDEN: 403,
   CROSS_ORIGIN: 403,
+  /** The requester's role (its user's, narrowed by its key's) is too narrow for the request. */
+  FORBIDDEN_ROLE: 403,
   NOT_FOUND: 404,
   REQUEST_TIMEOUT: 408,
   CONFLICT: 409,
@@ -62,6 +65,7 @@ export const notFound = (message: string): AppError => new AppError('NOT_FOUND',
 export const conflict = (message: string): AppError => new AppError('CONFLICT', message);
 export const unauthorized = (message: string): AppError => new AppError('UNAUTHORIZED', message);
 export const forbidden = (message: string): AppError => new AppError('FORBIDDEN', message);
+export const forbiddenRole = (message: string): AppError => new AppError('FORBIDDEN_ROLE', message);
 /** A read whose answer would exceed the per-response bound; the message says how to narrow it. */
 export const resultTooLarge = (message: string): AppError => new AppError('RESULT_TOO_LARGE', message);
 /** A read stopped at its deadline (STEPWISE_QUERY_TIMEOUT, `ms`); the message asks for a narrower one. */

@@ -8,7 +8,10 @@ import { openBlobStore } from './blob/open-blob-store.js';
 import { UrlSigner } from './blob/url-signer.js';
 import type { Config } from './config.js';
 import { randomBytes } from 'node:crypto';
+import { storeInvitation } from './auth/invitations.js';
+import { hashApiKey } from './services/api-keys.js';
 import { bootstrapInstallation } from './services/bootstrap.js';
+import type { MetadataStore } from './store/metadata-store.js';
 import type { Deps } from './services/context.js';
 import { startStaleRunSweeper } from './services/stale-runs.js';
 import { startTrashSweeper } from './services/run-purge.js';
@@ -30,6 +33,8 @@ export interface RunningServer {
   deps: Deps;
   /** The key created at first start, if this start created one. */
   bootstrapKey: string | undefined;
+  /** With it, a one-time link (7 days) that sets the first owner's email and password. */
+  ownerLink: string | undefined;
   /** Stops accepting, finishes in-flight requests, closes the stores. */
   close(): Promise<void>;
 }
@@ -44,6 +49,8 @@ export async function startServer(
   const bootstrapKey = await stores.exclusive(() =>
     bootstrapInstallation(stores.metadata, config.dataDir, config.bootstrapKey),
   );
+  const ownerLink =
+    bootstrapKey === undefined ? undefined : await createOwnerLink(stores.metadata, config, bootstrapKey);
   const signer = new UrlSigner(
     await stores.metadata.getSecret('url-signing', () => randomBytes(32).toString('base64url')),
   );
@@ -96,6 +103,7 @@ export async function startServer(
     app,
     deps,
     bootstrapKey,
+    ownerLink,
     close: () =>
       (closing ??= (async () => {
         await Promise.all([
@@ -116,4 +124,17 @@ export async function startServer(
         await stores.close();
       })()),
   };
+}
+
+/** The first owner's invitation: accepting it sets that user's email, name and password. */
+async function createOwnerLink(store: MetadataStore, config: Config, key: string): Promise<string> {
+  const owner = (await store.findApiKeyByHash(hashApiKey(key)))!;
+  const link = await storeInvitation(store, config.publicUrl, {
+    orgId: owner.orgId,
+    email: null,
+    role: 'owner',
+    userId: owner.userId,
+    invitedBy: null,
+  });
+  return link.url;
 }

@@ -1,10 +1,13 @@
 import type { FastifyInstance, FastifySchema } from 'fastify';
+import type { Role } from '../domain/roles.js';
 
-/** One route as registered: its method, URL pattern, whether it skips API keys, its schema. */
+/** One route as registered: its method, URL pattern, whether it skips API keys, its role, its schema. */
 export interface RouteEntry {
   method: string;
   url: string;
   public: boolean;
+  /** The narrowest role that may call it (config.role); undefined when it declares none. */
+  role: Role | undefined;
   schema: FastifySchema | undefined;
 }
 
@@ -19,9 +22,15 @@ export function recordRoutes(app: FastifyInstance): void {
   tables.set(app, entries);
   app.addHook('onRoute', (route) => {
     const methods = [route.method].flat().filter((m) => m !== 'HEAD');
-    const config = route.config as { public?: boolean } | undefined;
+    const config = route.config as { public?: boolean; role?: Role } | undefined;
     for (const method of methods) {
-      entries.push({ method, url: route.url, public: config?.public === true, schema: route.schema });
+      entries.push({
+        method,
+        url: route.url,
+        public: config?.public === true,
+        role: config?.role,
+        schema: route.schema,
+      });
     }
   });
 }

@@ -34,5 +34,5 @@ export const QueryInt = (min: number, max: number, defaultValue?: number) =>
   Type.Integer({ minimum: min, maximum: max, ...(defaultValue === undefined ? {} : { default: defaultValue }) });
 
 /** A string that must be one of the given values (error lists them). */
-export const StringEnum = <T extends string>(values: readonly T[]) =>
-  Type.Unsafe<T>({ type: 'string', enum: [...values] });
+export const StringEnum = <T extends string>(values: readonly T[], options: { description?: string } = {}) =>
+  Type.Unsafe<T>({ ...options, type: 'string', enum: [...values] });

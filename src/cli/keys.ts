@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { ConfigError } from '../config.js';
 import { option } from './args.js';
+import { isRole, narrower, ROLES } from '../domain/roles.js';
 import { createApiKey, hashApiKey } from '../services/api-keys.js';
 import { openStores } from '../store/open-stores.js';
 
@@ -21,7 +22,8 @@ const iso = (ms: number | null): string => (ms === null ? '-' : new Date(ms).toI
 
 /**
  * `stepwise keys create|list|revoke --data DIR ...` (`create --admin` also makes the user its
- * organization's admin, who may list and revoke every key of it) (or `--database-url URL`, or
+ * organization's owner, who may list and revoke every key of it; `--role R` gives the user
+ * role R there, a new user being a member otherwise; `--key-role R` caps the key at R) (or `--database-url URL`, or
  * STEPWISE_DATABASE_URL, for a shared PostgreSQL database). Works while servers run on the
  * same store (SQLite WAL + busy timeout; PostgreSQL as usual). Returns the exit code.
  */
@@ -37,12 +39,20 @@ export async function keys(args: readonly string[], out: (line: string) => void)
       const expires = option(rest, 'expires');
       const expiresAt = expires === undefined ? null : Date.parse(expires);
       if (expiresAt !== null && Number.isNaN(expiresAt)) throw new ConfigError('--expires must be an ISO 8601 time');
+      const role = option(rest, 'role');
+      if (role !== undefined && !isRole(role)) throw new ConfigError(`--role must be one of ${ROLES.join(', ')}`);
+      const keyRole = option(rest, 'key-role');
+      if (keyRole !== undefined && !isRole(keyRole)) {
+        throw new ConfigError(`--key-role must be one of ${ROLES.join(', ')}`);
+      }
       const created = await createApiKey(stores.metadata, {
         orgSlug: org,
         userName: option(rest, 'user') ?? 'admin',
         name: option(rest, 'name') ?? 'cli',
         expiresAt,
         admin: rest.includes('--admin'),
+        role,
+        keyRole,
       });
       const admin = rest.includes('--admin') ? ' (its user is the organization’s admin)' : '';
       out(`Created key ${created.id} for organization ${org}${admin}. It is shown only now:`);
@@ -51,13 +61,14 @@ export async function keys(args: readonly string[], out: (line: string) => void)
     }
     if (verb === 'list') {
       const list = await stores.metadata.listApiKeys(option(rest, 'org'));
-      out('id\torg\tuser\tname\tprefix\tcreated\texpires\trevoked\tlast used');
+      out('id\torg\tuser\trole\tname\tprefix\tcreated\texpires\trevoked\tlast used');
       for (const k of list) {
         out(
           [
             k.id,
             k.orgSlug,
             k.userName,
+            k.userRole === null ? '-' : narrower(k.userRole, k.role),
             k.name,
             `${k.prefix}…`,
             iso(k.createdAt),

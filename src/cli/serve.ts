@@ -14,6 +14,9 @@ export async function serve(args: readonly string[]): Promise<void> {
     process.stdout.write(
       `\nCreated the default organization and API key (shown once, also in ${config.dataDir}/bootstrap-key):\n\n  ${server.bootstrapKey}\n\n`,
     );
+    process.stdout.write(
+      `Set the owner's email and password within 7 days (the link works once):\n\n  ${server.ownerLink}\n\n`,
+    );
   }
   process.stdout.write(`Stepwise listening on ${config.publicUrl} (data: ${config.dataDir})\n`);
   const stop = (signal: string) => {

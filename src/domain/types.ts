@@ -1,4 +1,5 @@
 /** The records Stepwise keeps, as the stores hand them to the rest of the server. */
+import type { Role } from './roles.js';
 
 export const RUN_STATUSES = ['RUNNING', 'COMPLETED', 'FAILED', 'CANCELLED', 'TERMINATED'] as const;
 export type RunStatus = (typeof RUN_STATUSES)[number];
@@ -31,11 +32,14 @@ export interface Principal {
   orgId: number;
   orgSlug: string;
   userId: number;
-  keyId: number;
+  /** The request's key (or its session's); null for a user's session (signed in with a password). */
+  keyId: number | null;
   /** When the request's key expires (a session acts as its key); null for never. */
   keyExpiresAt: number | null;
-  /** True when the user is its organization's admin (services/key-authority.ts). */
-  admin: boolean;
+  /** What the request may do: its user's role, narrowed by its key's (domain/roles.ts). */
+  role: Role;
+  /** The key's own cap (a key it makes is capped the same unless asked narrower); null for none. */
+  keyRole: Role | null;
 }
 
 export interface LogNameEntry {
@@ -66,6 +70,8 @@ export interface Run {
   createdAt: number;
   updatedAt: number;
   statusUpdated: number;
+  /** The user who created it (its display name, else its user name); null for runs made before roles. */
+  createdBy: { id: number; name: string } | null;
 }
 
 /**
@@ -94,6 +100,14 @@ export interface StatusEvent {
   source: StatusSource;
   metadata: unknown;
   createdAt: number;
+  /** Who wrote it (user and key; keyId null for a password session); null for the server or older events. */
+  actor: Actor | null;
+}
+
+/** Who made a change: the user and the key (null for a password session). */
+export interface Actor {
+  userId: number;
+  keyId: number | null;
 }
 
 export interface Project {
@@ -143,8 +157,12 @@ export interface ApiKeyRecord {
   orgSlug: string;
   userId: number;
   userName: string;
-  /** True when the key's user is its organization's admin. */
+  /** True when the key's user is its organization's admin or owner. */
   userAdmin: boolean;
+  /** The user's role in the key's organization; null when the user is no longer a member. */
+  userRole: Role | null;
+  /** The key's cap on its user's role; null: its user's role. */
+  role: Role | null;
   name: string;
   prefix: string;
   keyHash: string;
@@ -154,12 +172,49 @@ export interface ApiKeyRecord {
   lastUsedAt: number | null;
 }
 
-/** A dashboard sign-in session as stored: the hash of its token, never the token. */
+/**
+ * A dashboard sign-in session as stored: the hash of its token, never the token. A session
+ * is a key's (signed in with an API key) or a user's in one organization (signed in with a
+ * password, or switched there).
+ */
 export interface SessionRecord {
   tokenHash: string;
-  apiKeyId: number;
-  /** The SHA-256 of the API key that signed in, to check that key like a Bearer key. */
-  keyHash: string;
+  /** The key that signed in; null for a user's session. */
+  apiKeyId: number | null;
+  /** The SHA-256 of the API key that signed in, to check that key like a Bearer key; null for a user's session. */
+  keyHash: string | null;
+  /** A user's session: the user, its organization and its role there now (null: no longer a member). */
+  user: { userId: number; orgId: number; orgSlug: string; role: Role | null } | null;
+  createdAt: number;
+  lastUsedAt: number;
+  expiresAt: number;
+}
+
+/** A user's account: who signs in by password (the hash only; never the password). */
+export interface UserAccount {
+  id: number;
+  /** The organization the user was made in (a user may be a member of others too). */
+  homeOrgId: number;
+  name: string;
+  email: string | null;
+  displayName: string | null;
+  passwordHash: string | null;
+}
+
+/** A user's membership: an organization and the role there. */
+export interface Membership {
+  orgId: number;
+  orgSlug: string;
+  role: Role;
+}
+
+/** A session as its user sees it in a list: never its token or whole hash. */
+export interface SessionSummary {
+  /** A short public id of the session (the first 16 hex digits of its token's hash). */
+  id: string;
+  /** The key that signed in (its name), or null for a password sign-in. */
+  keyName: string | null;
+  orgSlug: string;
   createdAt: number;
   lastUsedAt: number;
   expiresAt: number;
@@ -180,12 +235,17 @@ export interface NewApiKey {
   keyHash: string;
   createdAt: number;
   expiresAt: number | null;
+  /** A cap on the user's role; null or absent: none. */
+  role?: Role | null;
 }
 
 /** A session to store: the hash of its token, never the token. */
 export interface NewSession {
   tokenHash: string;
-  apiKeyId: number;
+  /** The key that signs in; absent for a user's session. */
+  apiKeyId?: number;
+  /** A user's session: the user and the organization it acts in. */
+  user?: { userId: number; orgId: number };
   createdAt: number;
   expiresAt: number;
 }
@@ -310,4 +370,58 @@ export interface PurgeJob {
 export interface TrashKey {
   deletedAt: number;
   id: number;
+}
+
+/** A member of an organization as listed. */
+export interface Member {
+  userId: number;
+  /** The display name (the user name for users made by the CLI). */
+  name: string;
+  email: string | null;
+  role: Role;
+  joinedAt: number;
+}
+
+/** An invitation to store: the hash of its token, never the token. */
+export interface NewInvitation {
+  tokenHash: string;
+  orgId: number;
+  email: string | null;
+  role: Role;
+  /** Set for a link that gives an existing user (the first owner) a password. */
+  userId: number | null;
+  invitedBy: number | null;
+  createdAt: number;
+  expiresAt: number;
+}
+
+/** An invitation as it is used up. */
+export interface Invitation {
+  orgId: number;
+  email: string | null;
+  role: Role;
+  userId: number | null;
+}
+
+/** What an audit event records: who (user, key) did what to whom. */
+export interface NewAuditEvent {
+  orgId: number;
+  at: number;
+  actorUserId: number | null;
+  actorKeyId: number | null;
+  /** e.g. member.remove, member.role, run.delete. */
+  action: string;
+  /** What it was done to, e.g. user:12. */
+  subject: string;
+  detail: string | null;
+}
+
+/** An audit event as listed. */
+export interface AuditEvent {
+  id: number;
+  at: number;
+  actor: { userId: number | null; name: string | null; keyId: number | null };
+  action: string;
+  subject: string;
+  detail: string | null;
 }

@@ -1,10 +1,11 @@
 import { createHash, randomBytes } from 'node:crypto';
+import type { Role } from '../domain/roles.js';
 import type { ApiKeyRecord } from '../domain/types.js';
 import { BIDI_CONTROL_RULE, hasBidiControl } from '../domain/unicode-text.js';
 import { badRequest, notFound } from '../errors.js';
 import type { MetadataStore } from '../store/metadata-store.js';
 import type { Ctx } from './context.js';
-import { childKeyExpiry, mayManageKey } from './key-authority.js';
+import { childKeyExpiry, childKeyRole, mayManageKey } from './key-authority.js';
 
 /** The prefix of every key Stepwise generates. */
 export const KEY_PREFIX = 'sw_';
@@ -25,8 +26,12 @@ export interface CreateKeyOptions {
   expiresAt: number | null;
   /** Use this exact key instead of generating one. */
   key?: string;
-  /** Mark the user its organization's admin (the bootstrap user, `keys create --admin`). */
+  /** Mark the user its organization's admin, i.e. its owner (the bootstrap user, `keys create --admin`). */
   admin?: boolean;
+  /** Give the user this role in the organization (a new user is otherwise a member). */
+  role?: Role;
+  /** A cap on the user's role for this key. */
+  keyRole?: Role | null;
 }
 
 /** Stores a new key of a user (its hash only); returns the key in clear with its id. */
@@ -34,7 +39,7 @@ async function storeNewKey(
   store: MetadataStore,
   orgId: number,
   userId: number,
-  o: { name: string; expiresAt: number | null; key?: string; at: number },
+  o: { name: string; expiresAt: number | null; key?: string; keyRole?: Role | null; at: number },
 ): Promise<{ id: number; key: string }> {
   const key = o.key ?? generateApiKey();
   const id = await store.createApiKey({
@@ -45,6 +50,7 @@ async function storeNewKey(
     keyHash: hashApiKey(key),
     createdAt: o.at,
     expiresAt: o.expiresAt,
+    role: o.keyRole ?? null,
   });
   return { id, key };
 }
@@ -58,6 +64,7 @@ export async function createApiKey(store: MetadataStore, o: CreateKeyOptions): P
   const orgId = await store.ensureOrganization(o.orgSlug, at);
   const userId = await store.ensureUser(orgId, o.userName, at);
   if (o.admin) await store.setUserAdmin(userId, true);
+  if (o.role) await store.setMemberRole(orgId, userId, o.role, at);
   return storeNewKey(store, orgId, userId, { ...o, at });
 }
 
@@ -107,25 +114,27 @@ export async function listOrgKeys(ctx: Ctx): Promise<ApiKeyRecord[]> {
 }
 
 /**
- * Creates a key for the requesting user in their organization; throws BAD_REQUEST for a bad
- * name or expiry, or one later than the requesting key's own (none included). Returns the key in clear (shown once, never stored) and its record.
+ * Creates a key for the requesting user in their organization, capped at `role` (default: the
+ * requesting key's cap); throws BAD_REQUEST for a bad name or expiry, or one later than the
+ * requesting key's own (none included), FORBIDDEN_ROLE for a role wider than the requester's. Returns the key in clear (shown once, never stored) and its record.
  */
 export async function createOrgKey(
   ctx: Ctx,
-  input: { name: string; expiresAt?: string | null },
+  input: { name: string; expiresAt?: string | null; role?: Role | null },
 ): Promise<{ key: string; record: ApiKeyRecord }> {
   const at = Date.now();
   const name = checkKeyName(input.name);
   const expiresAt = childKeyExpiry(ctx.principal, parseKeyExpiry(input.expiresAt, at));
+  const keyRole = childKeyRole(ctx.principal, input.role ?? undefined);
   const { orgId, userId } = ctx.principal;
-  const { id, key } = await storeNewKey(ctx.deps.metadata, orgId, userId, { name, expiresAt, at });
+  const { id, key } = await storeNewKey(ctx.deps.metadata, orgId, userId, { name, expiresAt, keyRole, at });
   return { key, record: (await ctx.deps.metadata.findApiKey(orgId, id))! };
 }
 
 /**
  * Revokes a key the requester may manage (idempotent: a revoked key keeps its first
  * revocation time) and returns its record; throws NOT_FOUND for an unknown id, another
- * organization's key, or (unless the requester's user is the admin) another user's key.
+ * organization's key, or another user's key the requester may not manage (key-authority.ts).
  * Servers refuse the key within a second (their key cache), sessions it opened included.
  */
 export async function revokeOrgKey(ctx: Ctx, id: number): Promise<ApiKeyRecord> {

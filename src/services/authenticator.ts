@@ -1,4 +1,5 @@
 import { timingSafeEqual } from 'node:crypto';
+import { narrower } from '../domain/roles.js';
 import type { ApiKeyRecord, Principal } from '../domain/types.js';
 import { unauthorized } from '../errors.js';
 import type { MetadataStore } from '../store/metadata-store.js';
@@ -36,8 +37,9 @@ export class Authenticator {
   }
 
   /**
-   * The principal of the key with this SHA-256 (hex): throws UNAUTHORIZED when it is unknown,
-   * revoked or expired (read at most a second ago); records its use at most once a minute.
+   * The principal of the key with this SHA-256 (hex), acting with its user's role narrowed by
+   * the key's; throws UNAUTHORIZED when it is unknown, revoked, expired or its user is no
+   * longer a member (read at most a second ago); records its use at most once a minute.
    */
   async authenticateHash(hash: string): Promise<Principal> {
     const record = await this.lookup(hash);
@@ -45,7 +47,9 @@ export class Authenticator {
       throw unauthorized('Invalid API key');
     }
     const now = Date.now();
-    if (record.revokedAt !== null) throw unauthorized('API key has been revoked');
+    // A key never outlives its user's membership: removal revokes its keys too, and this
+    // refuses them even before that write is seen.
+    if (record.revokedAt !== null || record.userRole === null) throw unauthorized('API key has been revoked');
     if (record.expiresAt !== null && record.expiresAt < now) throw unauthorized('API key has expired');
     this.touch(record.id, now);
     return {
@@ -54,7 +58,8 @@ export class Authenticator {
       userId: record.userId,
       keyId: record.id,
       keyExpiresAt: record.expiresAt,
-      admin: record.userAdmin,
+      role: narrower(record.userRole, record.role),
+      keyRole: record.role,
     };
   }
 

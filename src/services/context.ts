@@ -1,5 +1,5 @@
 import type { Config } from '../config.js';
-import type { Principal } from '../domain/types.js';
+import type { Actor, Principal } from '../domain/types.js';
 import type { EventStore } from '../store/event-store.js';
 import type { MetadataStore } from '../store/metadata-store.js';
 import type { SeriesStore } from '../store/series-store.js';
@@ -24,3 +24,6 @@ export interface Ctx {
 
 /** The deepest fork lineage followed when reading a forked run's series. */
 export const MAX_LINEAGE_DEPTH = 32;
+
+/** Who the request acts as, as recorded on what it changes: its user and key. */
+export const actorOf = (ctx: Ctx): Actor => ({ userId: ctx.principal.userId, keyId: ctx.principal.keyId });

@@ -1,16 +1,20 @@
 /**
- * What a key may do with other keys, until there are roles (issue 29 replaces this file):
- * a key makes keys that expire no later than itself, and manages (lists, revokes) only its
- * own user's keys unless its user is the organization's admin (the bootstrap user and users
- * the CLI marks with `keys create --admin`). A dashboard session acts as the key it opened.
+ * What a key may do with other keys: a key makes keys that expire no later than itself and
+ * act with no wider a role than itself; it manages (lists, revokes) its own user's keys,
+ * and an admin also those of users with a narrower role than its own (an owner: every
+ * key of the organization). A dashboard session acts as the key it opened.
  */
 import { iso } from '../domain/iso.js';
+import { atLeast, roleRank, type Role } from '../domain/roles.js';
 import type { ApiKeyRecord, Principal } from '../domain/types.js';
-import { badRequest } from '../errors.js';
+import { badRequest, forbiddenRole } from '../errors.js';
 
 /** True when the principal may see and revoke this key of its organization. */
-export const mayManageKey = (principal: Principal, key: ApiKeyRecord): boolean =>
-  principal.admin || key.userId === principal.userId;
+export function mayManageKey(principal: Principal, key: ApiKeyRecord): boolean {
+  if (key.userId === principal.userId) return true;
+  if (!atLeast(principal.role, 'admin')) return false;
+  return principal.role === 'owner' || roleRank(key.userRole ?? 'viewer') < roleRank(principal.role);
+}
 
 /**
  * The expiry (ms, or null for never) a key made by this principal gets when `asked` is asked
@@ -24,4 +28,16 @@ export function childKeyExpiry(principal: Principal, asked: number | null): numb
     `expiresAt must be no later than ${iso(limit)}, when the key making this request expires ` +
       '(a key cannot outlive the key that made it)',
   );
+}
+
+/**
+ * The role cap a key made by this principal gets when `asked` is asked for (undefined: the
+ * making key's own cap); throws FORBIDDEN_ROLE when `asked` is wider than the principal's role.
+ */
+export function childKeyRole(principal: Principal, asked: Role | undefined): Role | null {
+  if (asked === undefined) return principal.keyRole;
+  if (!atLeast(principal.role, asked)) {
+    throw forbiddenRole(`role ${asked} is wider than ${principal.role}, the role of the key making this request`);
+  }
+  return asked;
 }

@@ -4,7 +4,7 @@ import { uniqueTags } from '../domain/tags.js';
 import type { Run } from '../domain/types.js';
 import { BIDI_CONTROL_RULE, hasBidiControl } from '../domain/unicode-text.js';
 import { badRequest, notFound } from '../errors.js';
-import { type Ctx, MAX_LINEAGE_DEPTH } from './context.js';
+import { actorOf, type Ctx, MAX_LINEAGE_DEPTH } from './context.js';
 
 export interface CreateRunBody {
   runName: string;
@@ -95,5 +95,6 @@ export async function createRun(ctx: Ctx, body: CreateRunBody): Promise<{ run: R
     createdAt,
     updatedAt: body.updatedAt ?? createdAt,
     fork,
+    actor: actorOf(ctx),
   });
 }

@@ -1,6 +1,6 @@
 import { parseJsonField } from '../domain/json-field.js';
 import type { Run, RunStatus, StatusEvent } from '../domain/types.js';
-import type { Ctx } from './context.js';
+import { actorOf, type Ctx } from './context.js';
 import { recordLiveness } from './liveness.js';
 import { type RunSelector, getRunBySelector } from './run-lookup.js';
 
@@ -13,6 +13,7 @@ export async function resumeRun(ctx: Ctx, selector: RunSelector): Promise<Run> {
     loggerSettings: undefined,
     source: 'resume',
     at: Date.now(),
+    actor: actorOf(ctx),
   });
 }
 
@@ -40,6 +41,7 @@ export async function updateRunStatus(ctx: Ctx, body: StatusUpdateBody): Promise
     loggerSettings,
     source: 'api',
     at: Date.now(),
+    actor: actorOf(ctx),
   });
 }
 

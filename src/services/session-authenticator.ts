@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
+import type { Role } from '../domain/roles.js';
 import type { Principal, SessionRecord } from '../domain/types.js';
 import { unauthorized } from '../errors.js';
 import type { MetadataStore } from '../store/metadata-store.js';
@@ -11,10 +12,23 @@ const TOKEN = /^[A-Za-z0-9_-]{43}$/;
 
 const hashToken = (token: string): string => createHash('sha256').update(token, 'utf8').digest('hex');
 
+/** The principal of a user's session: its role in the organization, no key. */
+const userPrincipal = (u: { userId: number; orgId: number; orgSlug: string }, role: Role): Principal => ({
+  orgId: u.orgId,
+  orgSlug: u.orgSlug,
+  userId: u.userId,
+  keyId: null,
+  keyExpiresAt: null,
+  role,
+  keyRole: null,
+});
+
 /**
  * Dashboard sessions: a sign-in with an API key gives a random token (kept by the browser
  * in a cookie, stored here only as its SHA-256) that acts as that key until it goes unused
- * for `ttlMs` or the key is revoked or expires. Session rows, like keys, are cached for at
+ * for `ttlMs` or the key is revoked or expires; a sign-in with a password (auth/) gives
+ * one that acts as the user in an organization with its role there, until it goes unused
+ * or the user is removed from that organization. Session rows, like keys, are cached for at
  * most a second, so a sign-out on another server takes effect within a second.
  */
 export class SessionAuthenticator {
@@ -39,18 +53,38 @@ export class SessionAuthenticator {
    */
   async signIn(key: string): Promise<{ principal: Principal; token: string }> {
     const principal = await this.keys.authenticateKey(key);
+    const token = await this.open({ apiKeyId: principal.keyId! });
+    return { principal, token };
+  }
+
+  /**
+   * Opens a user's session in an organization (after a password sign-in, or a switch of
+   * organization), ending the user's oldest sessions past `maxPerKey`; throws UNAUTHORIZED
+   * when the user is no member of it. Returns the principal and token.
+   */
+  async signInUser(userId: number, orgId: number): Promise<{ principal: Principal; token: string }> {
+    const token = await this.open({ user: { userId, orgId } });
+    const record = await this.store.findSession(hashToken(token));
+    if (!record?.user?.role) {
+      await this.store.deleteSession(hashToken(token));
+      throw unauthorized('Not a member of that organization');
+    }
+    return { principal: userPrincipal(record.user, record.user.role), token };
+  }
+
+  /** The SHA-256 (hex) a token is stored by: to tell a request's own session apart. */
+  static hashOf(token: string): string {
+    return hashToken(token);
+  }
+
+  private async open(owner: { apiKeyId: number } | { user: { userId: number; orgId: number } }): Promise<string> {
     const token = randomBytes(32).toString('base64url');
     const now = Date.now();
     await this.store.createSession(
-      {
-        tokenHash: hashToken(token),
-        apiKeyId: principal.keyId,
-        createdAt: now,
-        expiresAt: now + this.ttlMs,
-      },
+      { tokenHash: hashToken(token), ...owner, createdAt: now, expiresAt: now + this.ttlMs },
       this.maxPerKey,
     );
-    return { principal, token };
+    return token;
   }
 
   /**
@@ -65,7 +99,14 @@ export class SessionAuthenticator {
     const now = Date.now();
     if (!record) throw unauthorized('Invalid session');
     if (record.expiresAt <= now) throw unauthorized('Session has expired');
-    const principal = await this.keys.authenticateHash(record.keyHash);
+    let principal: Principal;
+    if (record.user) {
+      // Removal from the organization ends the session (read at most a second ago).
+      if (record.user.role === null) throw unauthorized('Invalid session');
+      principal = userPrincipal(record.user, record.user.role);
+    } else {
+      principal = await this.keys.authenticateHash(record.keyHash ?? '');
+    }
     return { principal, renewed: this.touch(hash, record, now) };
   }
 

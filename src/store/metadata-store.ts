@@ -1,7 +1,17 @@
+import type { Role } from '../domain/roles.js';
 import type {
   Alert,
   AlertInput,
+  Actor,
   ApiKeyRecord,
+  AuditEvent,
+  Invitation,
+  Member,
+  Membership,
+  NewAuditEvent,
+  NewInvitation,
+  SessionSummary,
+  UserAccount,
   ModelGraph,
   NewApiKey,
   NewSession,
@@ -57,6 +67,8 @@ export interface CreateRunInput {
   createdAt: number;
   updatedAt: number;
   fork: { parentId: number; forkStep: number } | null;
+  /** Who creates it (recorded on a new run and its first status event). */
+  actor?: Actor;
 }
 
 /** A run by id, or by display id prefix and number. */
@@ -70,6 +82,8 @@ export interface StatusWrite {
   loggerSettings: unknown;
   source: StatusSource;
   at: number;
+  /** Who writes it; absent for the server itself. */
+  actor?: Actor;
 }
 
 /** A run search as the metadata store runs it: metric conditions already resolved to run ids. */
@@ -91,10 +105,12 @@ export interface RunSearchQuery {
 export interface MetadataStore {
   /** Organization by slug, created when missing; returns its id. */
   ensureOrganization(slug: string, at: number): Promise<number>;
-  /** User by name in an organization, created when missing; returns its id. */
+  /** User by name in an organization, created when missing (a member of it); returns its id. */
   ensureUser(orgId: number, name: string, at: number): Promise<number>;
-  /** Marks a user its organization's admin, or not (services/key-authority.ts says what that allows). */
+  /** Marks a user its organization's admin (role owner), or not (role member). */
   setUserAdmin(userId: number, admin: boolean): Promise<void>;
+  /** Gives a user this role in an organization, making it a member when it is not. */
+  setMemberRole(orgId: number, userId: number, role: Role, at: number): Promise<void>;
   /** Number of organizations (0 on a fresh store). */
   countOrganizations(): Promise<number>;
   /** Stores a key (its hash only); returns the key's id. */
@@ -120,6 +136,55 @@ export interface MetadataStore {
   touchSession(tokenHash: string, at: number, expiresAt: number): Promise<void>;
   /** Deletes a session; returns false when there was none. */
   deleteSession(tokenHash: string): Promise<boolean>;
+  /** The unexpired sessions of a user and of its keys, newest first (at most 200). */
+  listUserSessions(userId: number, now: number): Promise<SessionSummary[]>;
+  /**
+   * Ends the user's (or its keys') session with public id `id`, or with no id all the
+   * user's password sessions but the one whose token hash is `except`; returns how many ended.
+   */
+  deleteUserSessions(userId: number, o: { id?: string; except?: string }): Promise<number>;
+
+  /** The user with this email (stored lower case), or undefined. */
+  findUserByEmail(email: string): Promise<UserAccount | undefined>;
+  /** The user with this id, or undefined. */
+  findUser(userId: number): Promise<UserAccount | undefined>;
+  /** Creates a user with an account as a member of `orgId` with `role`; CONFLICT-free only for a new email. */
+  createAccount(a: {
+    orgId: number;
+    email: string;
+    displayName: string;
+    passwordHash: string;
+    role: Role;
+    at: number;
+  }): Promise<number>;
+  /** Changes a user's email, display name or password hash (fields left out stay). */
+  updateAccount(userId: number, change: { email?: string; displayName?: string; passwordHash?: string }): Promise<void>;
+  /** The user's memberships, by organization slug (at most 1,000). */
+  listMemberships(userId: number): Promise<Membership[]>;
+  /** The user's role in the organization, or undefined when it is no member. */
+  findMemberRole(orgId: number, userId: number): Promise<Role | undefined>;
+  /** The organization's members, oldest first (at most 1,000). */
+  listMembers(orgId: number): Promise<Member[]>;
+  /** How many owners the organization has. */
+  countOwners(orgId: number): Promise<number>;
+  /**
+   * Removes a user from an organization in one transaction: its membership, its keys there
+   * (revoked) and its sessions there (deleted). Returns false when it was no member.
+   */
+  removeMember(orgId: number, userId: number, at: number): Promise<boolean>;
+  /** Stores an invitation (its token's hash only). */
+  createInvitation(invitation: NewInvitation): Promise<void>;
+  /** The invitation with this token hash when it is unused and unexpired at `at`; else undefined. */
+  findInvitation(tokenHash: string, at: number): Promise<Invitation | undefined>;
+  /**
+   * Marks the invitation with this token hash used at `at` and returns it, when it exists,
+   * is unused and unexpired at `at` (at most one caller ever gets it); else undefined.
+   */
+  useInvitation(tokenHash: string, at: number): Promise<Invitation | undefined>;
+  /** Appends an event to the organization's audit log. */
+  addAuditEvent(event: NewAuditEvent): Promise<void>;
+  /** The organization's audit events before id `beforeId` (all when undefined), newest first, at most `limit`. */
+  listAuditEvents(orgId: number, o: { beforeId?: number; limit: number }): Promise<AuditEvent[]>;
 
   /** Projects of an organization, newest first, with run counts. */
   listProjects(orgId: number): Promise<Project[]>;

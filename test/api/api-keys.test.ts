@@ -71,6 +71,7 @@ describe('POST /api/keys', () => {
       name: 'laptop',
       prefix: made.key.slice(0, 11),
       userName: 'ann',
+      role: 'owner',
       createdAt: expect.any(String),
       lastUsedAt: null,
       expiresAt: null,

@@ -82,6 +82,7 @@ describe('POST /api/runs/create: a new run', () => {
         source: 'api',
         metadata: null,
         createdAt: run.createdAt,
+        actor: { userId: expect.any(Number), keyId: expect.any(Number) },
       },
     ]);
   });

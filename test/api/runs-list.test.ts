@@ -320,6 +320,7 @@ describe('GET /api/runs/list answers', () => {
       url: expect.stringMatching(/\/o\/acme\/projects\/search\/[A-Za-z0-9]{5,}$/),
       forkedFromRunId: null,
       forkStep: null,
+      createdBy: { id: expect.any(Number), name: 'ann' },
       config: RUNS[0].config,
     });
   });

@@ -22,6 +22,7 @@ beforeEach(async () => {
 const DETAIL_FIELDS = [
   'config',
   'createdAt',
+  'createdBy',
   'displayId',
   'externalId',
   'forkStep',

@@ -186,6 +186,7 @@ describe('GET /api/runs/status/history', () => {
     const events = res.body.events as Record<string, unknown>[];
     for (const e of events) {
       expect(Object.keys(e).sort()).toEqual([
+        'actor',
         'createdAt',
         'fromStatus',
         'id',
@@ -195,6 +196,8 @@ describe('GET /api/runs/status/history', () => {
         'toStatus',
       ]);
       expect(e.runId).toBe(runId);
+      // Who wrote it: the key's user and the key.
+      expect(e.actor).toEqual({ userId: expect.any(Number), keyId: expect.any(Number) });
       expect(e.createdAt).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
     }
     expect(events.map((e) => [e.fromStatus, e.toStatus, e.metadata])).toEqual([

@@ -87,6 +87,8 @@ export function keyCases(open: OpenMetadataStore): void {
           userId: user,
           userName: 'alice',
           userAdmin: false,
+          userRole: 'member',
+          role: null,
           name: 'laptop',
           prefix: CLEAR[0].slice(0, 8),
           keyHash: sha256(CLEAR[0]),

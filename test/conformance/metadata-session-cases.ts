@@ -36,6 +36,7 @@ export function sessionCases(open: OpenMetadataStore): void {
           tokenHash: sha256('token-1'),
           apiKeyId: key.id,
           keyHash: key.keyHash,
+          user: null,
           createdAt: T0,
           lastUsedAt: T0,
           expiresAt: T0 + DAY,

@@ -37,6 +37,16 @@ export interface Target {
   /** An alert rule of the run's project, and more for DELETE /api/alert-rules/{ruleId}. */
   ruleId: number;
   spareRuleIds: number[];
+  /** The slug of the run's organization. */
+  orgSlug: string;
+  /** A viewer of the run's organization (POST /api/members/{userId}/role makes it a viewer again). */
+  memberUserId: number;
+  /** More members, for DELETE /api/members/{userId}: each request built for it uses one up. */
+  spareMemberIds: number[];
+  /** The public id of a session of the owner's key (DELETE /api/account/sessions/{sessionId}). */
+  sessionId: string;
+  /** The password of the owner's user, when it has one (POST /api/account/password). */
+  password?: string;
   /** A signed upload and download path+query of one of the run's files. */
   uploadPath: string;
   downloadPath: string;
@@ -86,6 +96,10 @@ function aimed(name: string, s: Schema, t: Target): unknown {
       return t.webhookId;
     case 'ruleId':
       return t.ruleId;
+    case 'sessionId':
+      return t.sessionId;
+    case 'userId':
+      return t.memberUserId;
     default:
       return JSON_FIELDS.has(name) ? '{"probe":1}' : undefined;
   }
@@ -140,6 +154,9 @@ function spare<T>(list: T[], what: string): T {
 
 /** Projects renamed by requests so far: each rename takes a new name. */
 let projectsRenamed = 0;
+/** Invitations made by requests so far: each POST /api/members/invite names a new address. */
+let invited = 0;
+
 /** Request parts that a schema cannot describe, by route. */
 function special(route: RouteEntry, t: Target): Partial<InjectOptions> | undefined {
   const key = `${route.method} ${route.url}`;
@@ -166,6 +183,23 @@ function special(route: RouteEntry, t: Target): Partial<InjectOptions> | undefin
         payload: JSON.stringify({ projectName: t.projectName, name: `probe-${++viewsSaved}`, state: {} }),
         headers: { 'content-type': 'application/json' },
       };
+    case 'POST /api/members/invite':
+      return {
+        payload: JSON.stringify({ email: `probe-${++invited}@victim.test`, role: 'viewer' }),
+        headers: { 'content-type': 'application/json' },
+      };
+    case 'DELETE /api/members/:userId':
+      return { url: `/api/members/${spare(t.spareMemberIds, 'member')}` };
+    case 'POST /api/account/organization':
+      return { payload: JSON.stringify({ organization: t.orgSlug }), headers: { 'content-type': 'application/json' } };
+    case 'POST /api/account/password': {
+      // The same password again: the owner's stays what it is for the next request.
+      const password = t.password ?? 'no password of the owner';
+      return {
+        payload: JSON.stringify({ currentPassword: password, newPassword: password }),
+        headers: { 'content-type': 'application/json' },
+      };
+    }
     case 'DELETE /api/views/:viewId':
       return { url: `/api/views/${spare(t.spareViewIds, 'saved view')}` };
     case 'POST /api/runs/delete':

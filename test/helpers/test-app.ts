@@ -19,11 +19,11 @@ export interface TestApp {
   dataDir: string;
   /** The PostgreSQL database's URL on that engine (for the CLI); undefined on the embedded store. */
   databaseUrl?: string;
-  /** A key of organization `org` (`acme` from makeTestApp). */
+  /** A key of organization `org` (`acme` from makeTestApp), of its owner. */
   key: string;
   /** The slug of `key`'s organization. */
   org: string;
-  /** A key of another organization, `otherOrg` (`rival` from makeTestApp). */
+  /** A key of another organization's owner, `otherOrg` (`rival` from makeTestApp). */
   otherKey: string;
   /** The slug of `otherKey`'s organization. */
   otherOrg: string;
@@ -68,9 +68,9 @@ export async function makeTestApp(env: NodeJS.ProcessEnv = {}): Promise<TestApp>
   };
 }
 
-/** A new API key of organization `orgSlug` (created when new). */
+/** A new API key of organization `orgSlug` (created when new), whose user is its owner. */
 async function orgKey(stores: Stores, orgSlug: string, userName: string): Promise<string> {
-  return (await createApiKey(stores.metadata, { orgSlug, userName, name: 't', expiresAt: null })).key;
+  return (await createApiKey(stores.metadata, { orgSlug, userName, name: 't', expiresAt: null, role: 'owner' })).key;
 }
 
 /**

@@ -4,6 +4,9 @@
  * strings no other organization ever sends, for tenancy and hostile-input tests.
  */
 import { expect } from 'vitest';
+import { hashPassword } from '../../src/auth/passwords.js';
+import { hashApiKey } from '../../src/services/api-keys.js';
+import type { MetadataStore } from '../../src/store/metadata-store.js';
 import type { App } from '../../src/api/app-types.js';
 import { encodeRunId } from '../../src/domain/sqid.js';
 import { call } from './test-app.js';
@@ -123,6 +126,28 @@ export async function createVictim(app: App, key: string): Promise<Target> {
   const ruleId = await addRule(1e300);
   const spareRuleIds: number[] = [];
   for (let i = 0; i < 12; i++) spareRuleIds.push(await addRule(1e301 + i));
+  // A session of the owner's key, for DELETE /api/account/sessions/{sessionId}.
+  const signedIn = await app.inject({
+    method: 'POST',
+    url: '/api/session',
+    headers: { 'content-type': 'application/json' },
+    payload: JSON.stringify({ apiKey: key }),
+  });
+  expect(signedIn.statusCode, signedIn.body).toBe(200);
+  const sessions = await ok(app, key, 'GET', '/api/account/sessions');
+  // Members who joined by invitation: one to change the role of, spares to remove.
+  const join = async (name: string) => {
+    const email = `${name}@victim.test`;
+    const invite = await ok(app, key, 'POST', '/api/members/invite', { email, role: 'viewer' });
+    const token = String(invite.url).split('#token=')[1];
+    const res = await call(app, 'POST', '/api/invitations/accept', null, { token, name, password: 'vq7-password' });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    return email;
+  };
+  const emails = [await join('vq7-member')];
+  for (let i = 0; i < 16; i++) emails.push(await join(`vq7-spare-${i}`));
+  const members = (await ok(app, key, 'GET', '/api/members')).members as { userId: number; email: string }[];
+  const idOf = (email: string) => members.find((m) => m.email === email)!.userId;
   return {
     spareRunIds,
     trashedRunIds,
@@ -131,6 +156,10 @@ export async function createVictim(app: App, key: string): Promise<Target> {
     spareRuleIds,
     webhookId,
     spareWebhookIds,
+    orgSlug: ((await ok(app, key, 'POST', '/api/slug')).organization as { slug: string }).slug,
+    memberUserId: idOf(emails[0]!),
+    spareMemberIds: emails.slice(1).map(idOf),
+    sessionId: (sessions.sessions as { id: string }[])[0]!.id,
     apiKeyId: apiKey.id as number,
     viewId,
     spareViewIds,
@@ -158,15 +187,39 @@ const READS = (id: number, p: string) => [
   `/api/runs/metric-names?projectName=${p}`,
   `/api/runs/files?runId=${id}`,
   `/api/keys`,
+  `/api/members`,
   `/api/views?projectName=${p}`,
   `/api/webhooks`,
   `/api/alert-rules?projectName=${p}`,
 ];
 
-/** Everything the owner can read about the victim (signed URLs and keys' last use, which change, left out). */
+/**
+ * Gives the user of the target's owner key an email and a password (kept in the target), so
+ * that POST /api/account/password can succeed for it.
+ */
+export async function giveOwnerPassword(metadata: MetadataStore, key: string, t: Target): Promise<void> {
+  const record = (await metadata.findApiKeyByHash(hashApiKey(key)))!;
+  t.password = 'vq7-password-owner';
+  const email = `owner-${record.userId}@victim.test`;
+  await metadata.updateAccount(record.userId, { email, passwordHash: await hashPassword(t.password) });
+}
+
+/** An answer of GET /api/keys cut to the keys of the requesting key's user; other answers as they are. */
+function ownKeysOnly(answer: Record<string, unknown>): Record<string, unknown> {
+  const keys = answer.keys as { userName: string; current: boolean }[] | undefined;
+  if (!Array.isArray(keys)) return answer;
+  const mine = keys.find((k) => k.current)?.userName;
+  return { ...answer, keys: keys.filter((k) => k.userName === mine) };
+}
+
+/**
+ * Everything the owner can read about the victim (signed URLs and keys' last use, which
+ * change, left out; of the keys, the owner's user's own: an owner also lists the keys
+ * other users of its organization may make for themselves).
+ */
 export async function victimSnapshot(app: App, key: string, t: Target): Promise<string> {
   const parts: unknown[] = [];
-  for (const url of READS(t.runId, t.projectName)) parts.push(await ok(app, key, 'GET', url));
+  for (const url of READS(t.runId, t.projectName)) parts.push(ownKeysOnly(await ok(app, key, 'GET', url)));
   parts.push(await ok(app, key, 'GET', `/api/views/${t.viewId}`));
   parts.push(await ok(app, key, 'GET', `/api/webhooks/${t.webhookId}/deliveries`));
   return JSON.stringify(parts)

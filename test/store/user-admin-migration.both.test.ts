@@ -1,7 +1,8 @@
 /**
  * Migration 9 (organization admins) on an installation made before it: the bootstrap user
  * (`admin` of organization `default`) becomes the admin, and no other user does, on both
- * engines (PostgreSQL: an empty database of its own, not the migrated template).
+ * engines (PostgreSQL: an empty database of its own, not the migrated template); then
+ * migration 15 makes that admin the owner and every other user a member.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -63,7 +64,15 @@ describe.each(engines)('migration 9, organization admins ($name)', ({ open }) =>
       ];
       for (const [slug, name] of users) {
         const org = await store.ensureOrganization(slug, 1);
-        const user = await store.ensureUser(org, name, 1);
+        // As a release before roles made users (ensureUser now also makes a membership).
+        await db.run('INSERT INTO users (org_id, name, created_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING', [
+          org,
+          name,
+          1,
+        ]);
+        const user = Number(
+          (await db.get<{ id: number }>('SELECT id FROM users WHERE org_id = ? AND name = ?', [org, name]))!.id,
+        );
         await db.run(
           'INSERT INTO api_keys (org_id, user_id, name, prefix, key_hash, created_at) VALUES (?, ?, ?, ?, ?, ?)',
           [org, user, 'k', 'sw_', `${slug}/${name}`, 1],
@@ -75,6 +84,12 @@ describe.each(engines)('migration 9, organization admins ($name)', ({ open }) =>
         ['default', 'admin', true],
         ['default', 'ann', false],
         ['acme', 'admin', false],
+      ]);
+      // Migration 15 (roles): that admin is the owner, everyone else a member.
+      expect((await store.listApiKeys()).map((k) => [k.orgSlug, k.userName, k.userRole, k.role])).toEqual([
+        ['default', 'admin', 'owner', null],
+        ['default', 'ann', 'member', null],
+        ['acme', 'admin', 'member', null],
       ]);
     } finally {
       await done();

@@ -1,8 +1,9 @@
 import type { FastifyRequest } from 'fastify';
 import type { Ctx, Deps } from '../../services/context.js';
 import type { Authenticator } from '../../services/authenticator.js';
-import type { SessionAuthenticator } from '../../services/session-authenticator.js';
-import { unauthorized } from '../../errors.js';
+import { SessionAuthenticator } from '../../services/session-authenticator.js';
+import { atLeast } from '../../domain/roles.js';
+import { forbiddenRole, unauthorized } from '../../errors.js';
 import type { App } from '../app-types.js';
 import { assertSameOrigin } from '../same-origin.js';
 import { readSessionCookies, sessionCookie } from '../session-cookie.js';
@@ -20,11 +21,13 @@ export interface AuthOptions {
  * `Authorization: Bearer` key, or else the dashboard's session cookie (the first of the
  * cookies of its name that is a live session), which is accepted from this server's own
  * pages only (CROSS_ORIGIN otherwise). A use that extends the
- * session renews the cookie.
+ * session renews the cookie. Then the one role check: the requester's role must be at least
+ * the route's `config.role` (owner when it declares none), FORBIDDEN_ROLE otherwise.
  */
 export function installAuth(app: App, { keys, sessions, publicUrl }: AuthOptions): void {
   const secure = publicUrl.startsWith('https://');
   app.decorateRequest('principal', null);
+  app.decorateRequest('sessionHash', null);
   app.addHook('onRequest', async (request, reply) => {
     if (request.routeOptions.config.public === true) return;
     if (request.routeOptions.url === undefined) return; // no route: the 404 handler answers
@@ -32,12 +35,17 @@ export function installAuth(app: App, { keys, sessions, publicUrl }: AuthOptions
     const tokens = header === undefined || header.trim() === '' ? readSessionCookies(request.headers.cookie) : [];
     if (tokens.length === 0) {
       request.principal = await keys.authenticate(header);
-      return;
+    } else {
+      assertSameOrigin(request, publicUrl);
+      const { token, principal, renewed } = await sessions.authenticateAny(tokens);
+      request.principal = principal;
+      request.sessionHash = SessionAuthenticator.hashOf(token);
+      if (renewed) void reply.header('set-cookie', sessionCookie(token, sessions.maxAgeSeconds, secure));
     }
-    assertSameOrigin(request, publicUrl);
-    const { token, principal, renewed } = await sessions.authenticateAny(tokens);
-    request.principal = principal;
-    if (renewed) void reply.header('set-cookie', sessionCookie(token, sessions.maxAgeSeconds, secure));
+    const needed = request.routeOptions.config.role ?? 'owner';
+    if (!atLeast(request.principal.role, needed)) {
+      throw forbiddenRole(`this request needs the role ${needed} or wider; yours is ${request.principal.role}`);
+    }
   });
 }
 

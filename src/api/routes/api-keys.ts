@@ -3,7 +3,8 @@ import { createOrgKey, listOrgKeys, revokeOrgKey } from '../../services/api-keys
 import type { Deps } from '../../services/context.js';
 import type { App } from '../app-types.js';
 import { ctxOf } from '../hooks/auth-hook.js';
-import { Opt } from '../schema-helpers.js';
+import { ROLES } from '../../domain/roles.js';
+import { Opt, StringEnum } from '../schema-helpers.js';
 import { ApiKey, ApiKeyList, CreatedKey } from '../schemas/api-keys.js';
 import { apiKeyView } from '../views/api-key-view.js';
 
@@ -14,6 +15,12 @@ const CreateKeyBody = Type.Object({
       maxLength: 64,
       description:
         'ISO 8601, in the future (a date alone is its midnight UTC), and no later than the requesting key’s expiry.',
+    }),
+  ),
+  role: Opt(
+    StringEnum(ROLES, {
+      description:
+        'The role the key acts with, no wider than the requester’s (403 FORBIDDEN_ROLE); by default the requesting key’s.',
     }),
   ),
 });
@@ -27,6 +34,7 @@ export function registerApiKeyRoutes(app: App, deps: Deps): void {
   app.get(
     '/api/keys',
     {
+      config: { role: 'viewer' },
       schema: {
         description:
           'The requesting user’s keys, or every key of the organization when that user is its admin; newest first.',
@@ -43,6 +51,7 @@ export function registerApiKeyRoutes(app: App, deps: Deps): void {
   app.post(
     '/api/keys',
     {
+      config: { role: 'viewer' },
       schema: {
         description:
           'Creates a key for the requesting user; `key` is answered only here and is never stored. The key ' +
@@ -62,6 +71,7 @@ export function registerApiKeyRoutes(app: App, deps: Deps): void {
   app.post(
     '/api/keys/:keyId/revoke',
     {
+      config: { role: 'viewer' },
       schema: {
         description:
           'Revokes a key of the requesting user, or of the organization when that user is its admin (another ' +

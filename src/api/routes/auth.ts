@@ -18,11 +18,13 @@ export function registerAuthRoutes(app: App, deps: Deps): void {
     status: 'ok',
   }));
 
-  app.get('/api/runs/auth/validate', { schema: { response: { 200: Session } } }, (request) =>
-    validAnswer(ctxOf(deps, request).principal),
+  app.get(
+    '/api/runs/auth/validate',
+    { config: { role: 'viewer' }, schema: { response: { 200: Session } } },
+    (request) => validAnswer(ctxOf(deps, request).principal),
   );
 
-  app.post('/api/slug', { schema: { response: { 200: SlugAnswer } } }, (request) => ({
+  app.post('/api/slug', { config: { role: 'viewer' }, schema: { response: { 200: SlugAnswer } } }, (request) => ({
     organization: { slug: ctxOf(deps, request).principal.orgSlug },
   }));
 }

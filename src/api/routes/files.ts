@@ -50,6 +50,7 @@ export async function registerFileRoutes(app: App, deps: Deps): Promise<void> {
   app.post(
     '/files',
     {
+      config: { role: 'member' },
       schema: {
         body: Type.Object({ files: Type.Array(FileBody, { maxItems: 10_000 }) }),
         response: { 200: UploadLinks },
@@ -92,6 +93,7 @@ export async function registerFileRoutes(app: App, deps: Deps): Promise<void> {
   app.get(
     '/api/runs/files',
     {
+      config: { role: 'viewer' },
       schema: {
         description:
           "A run's uploaded files by step, sampleIndex, fileName, each with a download link valid 5 days; " +

@@ -3,7 +3,10 @@ import type { SessionAuthenticator } from '../../services/session-authenticator.
 import type { App } from '../app-types.js';
 import { registerAlertRuleRoutes } from './alert-rules.js';
 import { registerNotificationRoutes } from './notifications.js';
+import { SignInLimiter } from '../../auth/sign-in-limiter.js';
+import { registerAccountRoutes } from './account.js';
 import { registerApiKeyRoutes } from './api-keys.js';
+import { registerMemberRoutes } from './members.js';
 import { registerAuthRoutes } from './auth.js';
 import { registerDashboardRoutes } from './dashboard.js';
 import { registerFileRoutes } from './files.js';
@@ -25,7 +28,10 @@ import { registerWebhookRoutes } from './webhooks.js';
 /** Registers every route of the server; the dashboard's catch-all comes last. */
 export async function registerRoutes(app: App, deps: Deps, sessions: SessionAuthenticator): Promise<void> {
   registerAuthRoutes(app, deps);
-  registerSessionRoutes(app, deps, sessions);
+  const limiter = new SignInLimiter();
+  registerSessionRoutes(app, deps, sessions, limiter);
+  registerAccountRoutes(app, deps, sessions, limiter);
+  registerMemberRoutes(app, deps, sessions);
   registerApiKeyRoutes(app, deps);
   registerProjectRoutes(app, deps);
   registerRunCreateRoutes(app, deps);

@@ -65,16 +65,20 @@ export async function registerIngestRoutes(app: App, deps: Deps): Promise<void> 
       );
     const handlers = { metrics, logs: ingestLogs, data: ingestData } as const;
     for (const [kind, handler] of Object.entries(handlers)) {
-      scope.post(`/ingest/${kind}`, { schema: { response: { 200: Accepted } } }, async (request) => {
-        const ctx = ctxOf(deps, request);
-        const run = await ingestRun(ctx, {
-          runId: headerOf(request, 'x-run-id'),
-          projectName: headerOf(request, 'x-project-name'),
-        });
-        const body = typeof request.body === 'string' ? request.body : '';
-        const count = await handler(ctx, run, body);
-        return { success: true, count };
-      });
+      scope.post(
+        `/ingest/${kind}`,
+        { config: { role: 'member' }, schema: { response: { 200: Accepted } } },
+        async (request) => {
+          const ctx = ctxOf(deps, request);
+          const run = await ingestRun(ctx, {
+            runId: headerOf(request, 'x-run-id'),
+            projectName: headerOf(request, 'x-project-name'),
+          });
+          const body = typeof request.body === 'string' ? request.body : '';
+          const count = await handler(ctx, run, body);
+          return { success: true, count };
+        },
+      );
     }
   });
 }

@@ -56,6 +56,7 @@ export function registerMetricRoutes(app: App, deps: Deps): void {
   app.get(
     '/api/runs/metrics',
     {
+      config: { role: 'viewer' },
       schema: {
         description:
           "Effective points of a run's metrics, ordered by logName then step; `limit` (default 2000) caps the " +
@@ -85,6 +86,7 @@ export function registerMetricRoutes(app: App, deps: Deps): void {
   app.get(
     '/api/runs/series',
     {
+      config: { role: 'viewer' },
       schema: {
         description:
           `One metric's effective points in up to ${MAX_COMPARE_RUNS} runs (each with its fork lineage), one ` +
@@ -118,6 +120,7 @@ export function registerMetricRoutes(app: App, deps: Deps): void {
   app.get(
     '/api/runs/statistics',
     {
+      config: { role: 'viewer' },
       schema: {
         description:
           'Per-metric statistics of a run, ordered by logName. One answer holds at most STEPWISE_READ_MAX_ITEMS ' +
@@ -140,6 +143,7 @@ export function registerMetricRoutes(app: App, deps: Deps): void {
   app.get(
     '/api/runs/leaderboard',
     {
+      config: { role: 'viewer' },
       schema: {
         description: LEADERBOARD_DESCRIPTION,
         querystring: Type.Object({
@@ -176,6 +180,7 @@ export function registerMetricRoutes(app: App, deps: Deps): void {
   app.get(
     '/api/runs/compare',
     {
+      config: { role: 'viewer' },
       schema: {
         description: COMPARE_DESCRIPTION,
         querystring: Type.Object({
@@ -201,6 +206,7 @@ export function registerMetricRoutes(app: App, deps: Deps): void {
   app.get(
     '/api/runs/metric-names',
     {
+      config: { role: 'viewer' },
       schema: {
         querystring: Type.Object({
           projectName: Type.String({ minLength: 1, maxLength: 256 }),

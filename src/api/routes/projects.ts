@@ -7,8 +7,12 @@ import { projectView } from '../views/project-view.js';
 
 /** GET /api/runs/projects: the organization's projects, newest first. */
 export function registerProjectRoutes(app: App, deps: Deps): void {
-  app.get('/api/runs/projects', { schema: { response: { 200: ProjectList } } }, async (request) => {
-    const projects = await listProjects(ctxOf(deps, request));
-    return { projects: projects.map(projectView) };
-  });
+  app.get(
+    '/api/runs/projects',
+    { config: { role: 'viewer' }, schema: { response: { 200: ProjectList } } },
+    async (request) => {
+      const projects = await listProjects(ctxOf(deps, request));
+      return { projects: projects.map(projectView) };
+    },
+  );
 }

@@ -27,6 +27,7 @@ export function registerRunActivityRoutes(app: App, deps: Deps): void {
   app.get(
     '/api/runs/logs',
     {
+      config: { role: 'viewer' },
       schema: {
         querystring: Type.Object({
           runId: RunId,
@@ -48,6 +49,7 @@ export function registerRunActivityRoutes(app: App, deps: Deps): void {
   app.get(
     '/api/runs/data',
     {
+      config: { role: 'viewer' },
       schema: {
         querystring: Type.Object({
           runId: RunId,
@@ -67,13 +69,14 @@ export function registerRunActivityRoutes(app: App, deps: Deps): void {
 
   app.post(
     '/api/runs/trigger',
-    { schema: { body: Type.Object({ runId: RunId }), response: { 200: StatusAnswer } } },
+    { config: { role: 'member' }, schema: { body: Type.Object({ runId: RunId }), response: { 200: StatusAnswer } } },
     async (request) => ({ status: await heartbeat(ctxOf(deps, request), request.body.runId) }),
   );
 
   app.post(
     '/api/runs/alert',
     {
+      config: { role: 'member' },
       schema: {
         body: Type.Object({ runId: RunId, alert: AlertSchema }),
         response: { 200: StatusAnswer },
@@ -88,6 +91,7 @@ export function registerRunActivityRoutes(app: App, deps: Deps): void {
   app.get(
     '/api/runs/alerts',
     {
+      config: { role: 'viewer' },
       schema: {
         querystring: Type.Object({ runId: RunId }),
         response: { 200: AlertList },

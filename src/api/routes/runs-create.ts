@@ -36,15 +36,23 @@ const ResumeBody = Type.Object({
 /** POST /api/runs/create and POST /api/runs/resume. */
 export function registerRunCreateRoutes(app: App, deps: Deps): void {
   const publicUrl = deps.config.publicUrl;
-  app.post('/api/runs/create', { schema: { body: CreateBody, response: { 200: RunRef } } }, async (request) => {
-    const ctx = ctxOf(deps, request);
-    const { run, resumed } = await createRun(ctx, request.body);
-    return runRefView(run, resumed, publicUrl, ctx.principal.orgSlug);
-  });
+  app.post(
+    '/api/runs/create',
+    { config: { role: 'member' }, schema: { body: CreateBody, response: { 200: RunRef } } },
+    async (request) => {
+      const ctx = ctxOf(deps, request);
+      const { run, resumed } = await createRun(ctx, request.body);
+      return runRefView(run, resumed, publicUrl, ctx.principal.orgSlug);
+    },
+  );
 
-  app.post('/api/runs/resume', { schema: { body: ResumeBody, response: { 200: RunRef } } }, async (request) => {
-    const ctx = ctxOf(deps, request);
-    const run = await resumeRun(ctx, request.body);
-    return runRefView(run, true, publicUrl, ctx.principal.orgSlug);
-  });
+  app.post(
+    '/api/runs/resume',
+    { config: { role: 'member' }, schema: { body: ResumeBody, response: { 200: RunRef } } },
+    async (request) => {
+      const ctx = ctxOf(deps, request);
+      const run = await resumeRun(ctx, request.body);
+      return runRefView(run, true, publicUrl, ctx.principal.orgSlug);
+    },
+  );
 }

@@ -22,6 +22,7 @@ export function registerRunDetailsRoutes(app: App, deps: Deps): void {
   app.get(
     '/api/runs/details/:runId',
     {
+      config: { role: 'viewer' },
       schema: {
         description: `A run with its log names and JSON fields. ${DETAILS_BOUND}`,
         params: Type.Object({ runId: RunId }),
@@ -38,6 +39,7 @@ export function registerRunDetailsRoutes(app: App, deps: Deps): void {
   app.get(
     '/api/runs/details/by-display-id/:displayId',
     {
+      config: { role: 'viewer' },
       schema: {
         description: `The details of a run by its display id, as GET /api/runs/details/{runId}. ${DETAILS_BOUND}`,
         params: Type.Object({ displayId: Type.String({ minLength: 1, maxLength: 64 }) }),
@@ -56,6 +58,7 @@ export function registerRunDetailsRoutes(app: App, deps: Deps): void {
   app.get(
     '/api/runs/:sqid',
     {
+      config: { role: 'viewer' },
       schema: {
         params: Type.Object({ sqid: Type.String({ minLength: 1, maxLength: 64 }) }),
         response: { 200: RunIdAnswer },

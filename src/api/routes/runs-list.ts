@@ -13,6 +13,7 @@ export function registerRunListRoutes(app: App, deps: Deps): void {
   app.get(
     '/api/runs/list',
     {
+      config: { role: 'viewer' },
       schema: {
         description:
           "A page of a project's runs matching the search, sorted, each with its whole `config`, or with " +

@@ -18,14 +18,19 @@ const StatusBody = Type.Object({
 
 /** POST /api/runs/status/update and GET /api/runs/status/history. */
 export function registerRunStatusRoutes(app: App, deps: Deps): void {
-  app.post('/api/runs/status/update', { schema: { body: StatusBody, response: { 200: Success } } }, async (request) => {
-    await updateRunStatus(ctxOf(deps, request), request.body);
-    return { success: true };
-  });
+  app.post(
+    '/api/runs/status/update',
+    { config: { role: 'member' }, schema: { body: StatusBody, response: { 200: Success } } },
+    async (request) => {
+      await updateRunStatus(ctxOf(deps, request), request.body);
+      return { success: true };
+    },
+  );
 
   app.get(
     '/api/runs/status/history',
     {
+      config: { role: 'viewer' },
       schema: {
         querystring: Type.Object({ runId: RunId }),
         response: { 200: StatusHistory },

@@ -23,6 +23,7 @@ export function registerRunUpdateRoutes(app: App, deps: Deps): void {
   app.post(
     '/api/runs/notes/update',
     {
+      config: { role: 'member' },
       schema: {
         body: Type.Object({ runId: RunId, notes: Nullable(Type.String({ maxLength: 10_000 })) }),
         response: ok,
@@ -37,6 +38,7 @@ export function registerRunUpdateRoutes(app: App, deps: Deps): void {
   app.post(
     '/api/runs/config/update',
     {
+      config: { role: 'member' },
       schema: {
         // docs/api.md §3.6: a JSON-encoded string; the Python client's sync process sends an object.
         body: Type.Object({
@@ -54,7 +56,7 @@ export function registerRunUpdateRoutes(app: App, deps: Deps): void {
 
   app.post(
     '/api/runs/tags/update',
-    { schema: { body: Type.Object({ runId: RunId, tags: Tags }), response: ok } },
+    { config: { role: 'member' }, schema: { body: Type.Object({ runId: RunId, tags: Tags }), response: ok } },
     async (request) => {
       await updateTags(ctxOf(deps, request), request.body.runId, request.body.tags);
       return { success: true };
@@ -64,6 +66,7 @@ export function registerRunUpdateRoutes(app: App, deps: Deps): void {
   app.post(
     '/api/runs/logName/add',
     {
+      config: { role: 'member' },
       schema: {
         body: Type.Object({
           runId: RunId,
@@ -82,7 +85,7 @@ export function registerRunUpdateRoutes(app: App, deps: Deps): void {
 
   app.post(
     '/api/runs/modelGraph/create',
-    { schema: { body: Type.Object({ runId: RunId, graph: ModelGraph }), response: ok } },
+    { config: { role: 'member' }, schema: { body: Type.Object({ runId: RunId, graph: ModelGraph }), response: ok } },
     async (request) => {
       await setModelGraph(ctxOf(deps, request), request.body.runId, request.body.graph);
       return { success: true };
@@ -92,6 +95,7 @@ export function registerRunUpdateRoutes(app: App, deps: Deps): void {
   app.get(
     '/api/runs/modelGraph',
     {
+      config: { role: 'viewer' },
       schema: {
         querystring: Type.Object({ runId: RunId }),
         response: { 200: ModelGraphAnswer },

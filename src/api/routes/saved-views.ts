@@ -26,6 +26,7 @@ export function registerSavedViewRoutes(app: App, deps: Deps): void {
   app.get(
     '/api/views',
     {
+      config: { role: 'viewer' },
       schema: {
         description: 'The saved views of a project, without their state: the default first, then by name.',
         querystring: Type.Object({ projectName: ProjectName }),
@@ -42,6 +43,7 @@ export function registerSavedViewRoutes(app: App, deps: Deps): void {
   app.post(
     '/api/views',
     {
+      config: { role: 'member' },
       schema: {
         description:
           'Saves a view in an existing project. A project holds at most 500 views, with distinct names (a taken ' +
@@ -60,13 +62,17 @@ export function registerSavedViewRoutes(app: App, deps: Deps): void {
 
   app.get(
     '/api/views/:viewId',
-    { schema: { description: 'One saved view with its state.', params: ViewParams, response: { 200: SavedView } } },
+    {
+      config: { role: 'viewer' },
+      schema: { description: 'One saved view with its state.', params: ViewParams, response: { 200: SavedView } },
+    },
     async (request) => savedView(await getSavedView(ctxOf(deps, request), request.params.viewId)),
   );
 
   app.patch(
     '/api/views/:viewId',
     {
+      config: { role: 'member' },
       schema: {
         description:
           'Changes a view’s name, state or default mark; fields left out stay. `isDefault: true` takes the mark ' +
@@ -84,7 +90,10 @@ export function registerSavedViewRoutes(app: App, deps: Deps): void {
 
   app.delete(
     '/api/views/:viewId',
-    { schema: { description: 'Deletes a saved view.', params: ViewParams, response: { 204: Type.Null() } } },
+    {
+      config: { role: 'member' },
+      schema: { description: 'Deletes a saved view.', params: ViewParams, response: { 204: Type.Null() } },
+    },
     async (request, reply) => {
       await deleteSavedView(ctxOf(deps, request), request.params.viewId);
       return reply.status(204).send(null);

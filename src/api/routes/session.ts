@@ -5,17 +5,24 @@ import type { App } from '../app-types.js';
 import { assertSameOrigin } from '../same-origin.js';
 import { clearedSessionCookie, readSessionCookies, sessionCookie } from '../session-cookie.js';
 import { Session } from '../schemas/session.js';
+import { SignInBody } from '../schemas/account.js';
+import { signInWithPassword } from '../../auth/accounts.js';
+import type { SignInLimiter } from '../../auth/sign-in-limiter.js';
 import { validAnswer } from './auth.js';
 
-const SignInBody = Type.Object({ apiKey: Type.String() });
-
 /**
- * POST /api/session (sign in with an API key: a session cookie instead of the key in the
- * page) and DELETE /api/session (sign out: the session ends on the server). Both are public
+ * POST /api/session (sign in with an API key, or an email and password: a session cookie
+ * instead of the key in the page; failed password sign-ins are rate-limited per account and
+ * per address) and DELETE /api/session (sign out: the session ends on the server). Both are public
  * and answer only requests from this server's own pages (or from clients without browser
  * headers).
  */
-export function registerSessionRoutes(app: App, deps: Deps, sessions: SessionAuthenticator): void {
+export function registerSessionRoutes(
+  app: App,
+  deps: Deps,
+  sessions: SessionAuthenticator,
+  limiter: SignInLimiter,
+): void {
   const { publicUrl } = deps.config;
   const secure = publicUrl.startsWith('https://');
 
@@ -24,7 +31,11 @@ export function registerSessionRoutes(app: App, deps: Deps, sessions: SessionAut
     { config: { public: true }, schema: { body: SignInBody, response: { 200: Session }, security: [] } },
     async (request, reply) => {
       assertSameOrigin(request, publicUrl);
-      const { principal, token } = await sessions.signIn(request.body.apiKey);
+      const body = request.body;
+      const { principal, token } =
+        'apiKey' in body
+          ? await sessions.signIn(body.apiKey)
+          : await signInWithPassword(deps, sessions, limiter, { ...body, address: request.ip });
       void reply.header('set-cookie', sessionCookie(token, sessions.maxAgeSeconds, secure));
       return validAnswer(principal);
     },

@@ -1,4 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
+import { ROLES } from '../../domain/roles.js';
 import { Nullable, StringEnum } from '../schema-helpers.js';
 
 /** What a key is now: revoked, past its expiry, or usable. */
@@ -9,6 +10,9 @@ const keyFields = {
   name: Type.String(),
   prefix: Type.String({ description: 'The first characters of the key: enough to recognise it, never to use it.' }),
   userName: Type.String({ description: 'The user the key acts as.' }),
+  role: StringEnum(ROLES, {
+    description: 'The role the key acts with: its user’s, or the narrower one chosen when it was made.',
+  }),
   createdAt: Type.String(),
   lastUsedAt: Nullable(Type.String({ description: 'Recorded at most once a minute.' })),
   expiresAt: Nullable(Type.String()),

@@ -7,8 +7,17 @@ import { JsonValue } from './json.js';
 export const LogName = Type.Object({ logName: Type.String(), logType: Type.String(), logGroup: Type.String() });
 export type LogName = Static<typeof LogName>;
 
+/** Who created a run: null for runs made before users had roles. */
+const CreatedBy = Nullable(
+  Type.Object(
+    { id: Type.Integer(), name: Type.String() },
+    { description: 'The user who created the run: its id and display name.' },
+  ),
+);
+
 /** GET /api/runs/details/{runId} (docs/api.md §3.8, notes and url included). */
 export const RunDetails = Type.Object({
+  createdBy: CreatedBy,
   id: Type.Integer(),
   name: Type.String(),
   number: Type.Integer(),
@@ -54,6 +63,7 @@ export type MetricSummary = Static<typeof MetricSummary>;
 
 /** One run of GET /api/runs/list. */
 export const RunRow = Type.Object({
+  createdBy: CreatedBy,
   id: Type.Integer(),
   name: Type.String(),
   number: Type.Integer(),

@@ -11,6 +11,12 @@ export const StatusEvent = Type.Object({
   source: Type.String(),
   metadata: JsonValue,
   createdAt: Type.String(),
+  actor: Nullable(
+    Type.Object(
+      { userId: Type.Integer(), keyId: Nullable(Type.Integer()) },
+      { description: 'Who wrote it: the user and the key (null for a password session); null for the server.' },
+    ),
+  ),
 });
 export type StatusEvent = Static<typeof StatusEvent>;
 

@@ -14,6 +14,7 @@ import { savedViewsMigration } from './011-saved-views.js';
 import { runsActivityIndexMigration } from './012-runs-activity-index.js';
 import { runTrashMigration } from './013-run-trash.js';
 import { eventsMigration } from './014-events.js';
+import { rolesMigration } from './015-roles.js';
 
 /** Numbered, forward-only migrations; `{{name}}` markers are filled from the dialect. */
 export const MIGRATIONS: readonly { version: number; sql: string }[] = [
@@ -31,6 +32,7 @@ export const MIGRATIONS: readonly { version: number; sql: string }[] = [
   { version: 12, sql: runsActivityIndexMigration },
   { version: 13, sql: runTrashMigration },
   { version: 14, sql: eventsMigration },
+  { version: 15, sql: rolesMigration },
 ];
 
 function render(sql: string, db: SqlDb): string {

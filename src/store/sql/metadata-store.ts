@@ -7,6 +7,7 @@ import {
   ensureOrganization,
   ensureUser,
   setUserAdmin,
+  setMemberRole,
   countOrganizations,
   createApiKey,
   findApiKeyByHash,
@@ -16,7 +17,32 @@ import {
   touchApiKey,
   getSecret,
 } from './auth/keys.js';
-import { createSession, findSession, touchSession, deleteSession } from './auth/sessions.js';
+import {
+  createSession,
+  findSession,
+  touchSession,
+  deleteSession,
+  listUserSessions,
+  deleteUserSessions,
+} from './auth/sessions.js';
+import {
+  findUserByEmail,
+  findUser,
+  createAccount,
+  updateAccount,
+  listMemberships,
+  findMemberRole,
+} from './auth/users.js';
+import {
+  listMembers,
+  countOwners,
+  removeMember,
+  createInvitation,
+  findInvitation,
+  useInvitation,
+  addAuditEvent,
+  listAuditEvents,
+} from './auth/members.js';
 import { findProject, listProjects } from './runs/projects.js';
 import { createRun, findRunInTx } from './runs/run-create.js';
 import {
@@ -83,6 +109,7 @@ export const SqlMetadataStore = storeClass((db: SqlDb): MetadataStore =>
     ensureOrganization,
     ensureUser,
     setUserAdmin,
+    setMemberRole,
     countOrganizations,
     createApiKey,
     findApiKeyByHash,
@@ -95,6 +122,22 @@ export const SqlMetadataStore = storeClass((db: SqlDb): MetadataStore =>
     findSession,
     touchSession,
     deleteSession,
+    listUserSessions,
+    deleteUserSessions,
+    findUserByEmail,
+    findUser,
+    createAccount,
+    updateAccount,
+    listMemberships,
+    findMemberRole,
+    listMembers,
+    countOwners,
+    removeMember,
+    createInvitation,
+    findInvitation,
+    useInvitation,
+    addAuditEvent,
+    listAuditEvents,
     listProjects,
     findProject,
     createRun,

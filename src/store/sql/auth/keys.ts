@@ -1,6 +1,7 @@
 /**
  * Organization, user and API key queries of the SQL metadata store.
  */
+import { atLeast, isRole, type Role } from '../../../domain/roles.js';
 import type { ApiKeyRecord, NewApiKey } from '../../../domain/types.js';
 import type { SqlDb } from '../db.js';
 
@@ -10,7 +11,8 @@ interface KeyRow {
   org_slug: string;
   user_id: number;
   user_name: string;
-  user_admin: number;
+  user_role: string | null;
+  role: string | null;
   name: string;
   prefix: string;
   key_hash: string;
@@ -20,9 +22,13 @@ interface KeyRow {
   last_used_at: number | null;
 }
 
-const KEY_SELECT = `SELECT k.id, k.org_id, o.slug AS org_slug, k.user_id, u.name AS user_name, u.admin AS user_admin, k.name, k.prefix,
-  k.key_hash, k.created_at, k.expires_at, k.revoked_at, k.last_used_at
-  FROM api_keys k JOIN organizations o ON o.id = k.org_id JOIN users u ON u.id = k.user_id`;
+const KEY_SELECT = `SELECT k.id, k.org_id, o.slug AS org_slug, k.user_id, u.name AS user_name, m.role AS user_role, k.role,
+  k.name, k.prefix, k.key_hash, k.created_at, k.expires_at, k.revoked_at, k.last_used_at
+  FROM api_keys k JOIN organizations o ON o.id = k.org_id JOIN users u ON u.id = k.user_id
+  LEFT JOIN memberships m ON m.org_id = k.org_id AND m.user_id = k.user_id`;
+
+/** A stored role, or null for none (or for text that is no role: never more than was stored). */
+const roleOf = (text: string | null): Role | null => (isRole(text) ? text : null);
 
 const num = (v: number | null): number | null => (v === null ? null : Number(v));
 
@@ -33,7 +39,9 @@ function toKey(r: KeyRow): ApiKeyRecord {
     orgSlug: r.org_slug,
     userId: Number(r.user_id),
     userName: r.user_name,
-    userAdmin: Number(r.user_admin) === 1,
+    userAdmin: r.user_role !== null && isRole(r.user_role) && atLeast(r.user_role, 'admin'),
+    userRole: roleOf(r.user_role),
+    role: roleOf(r.role),
     name: r.name,
     prefix: r.prefix,
     keyHash: r.key_hash,
@@ -57,11 +65,27 @@ export async function ensureUser(db: SqlDb, orgId: number, name: string, at: num
     at,
   ]);
   const row = await db.get<{ id: number }>('SELECT id FROM users WHERE org_id = ? AND name = ?', [orgId, name]);
-  return Number(row!.id);
+  const id = Number(row!.id);
+  await db.run(
+    `INSERT INTO memberships (org_id, user_id, role, created_at) VALUES (?, ?, 'member', ?)
+     ON CONFLICT (org_id, user_id) DO NOTHING`,
+    [orgId, id, at],
+  );
+  return id;
 }
 
+/** Kept for the CLI's --admin: owner, or back to member. */
 export async function setUserAdmin(db: SqlDb, userId: number, admin: boolean): Promise<void> {
   await db.run('UPDATE users SET admin = ? WHERE id = ?', [admin ? 1 : 0, userId]);
+  await db.run('UPDATE memberships SET role = ? WHERE user_id = ?', [admin ? 'owner' : 'member', userId]);
+}
+
+export async function setMemberRole(db: SqlDb, orgId: number, userId: number, role: Role, at: number): Promise<void> {
+  await db.run(
+    `INSERT INTO memberships (org_id, user_id, role, created_at) VALUES (?, ?, ?, ?)
+     ON CONFLICT (org_id, user_id) DO UPDATE SET role = excluded.role`,
+    [orgId, userId, role, at],
+  );
 }
 
 export async function countOrganizations(db: SqlDb): Promise<number> {
@@ -72,9 +96,9 @@ export async function countOrganizations(db: SqlDb): Promise<number> {
 export async function createApiKey(db: SqlDb, k: NewApiKey): Promise<number> {
   const row = await db.transaction((tx) =>
     tx.get<{ id: number }>(
-      `INSERT INTO api_keys (org_id, user_id, name, prefix, key_hash, created_at, expires_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id`,
-      [k.orgId, k.userId, k.name, k.prefix, k.keyHash, k.createdAt, k.expiresAt],
+      `INSERT INTO api_keys (org_id, user_id, name, prefix, key_hash, created_at, expires_at, role)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+      [k.orgId, k.userId, k.name, k.prefix, k.keyHash, k.createdAt, k.expiresAt, k.role ?? null],
     ),
   );
   return Number(row!.id);

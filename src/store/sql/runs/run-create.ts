@@ -101,8 +101,8 @@ export async function createRunInTx(
   const inserted = await tx.get<{ id: number }>(
     `INSERT INTO runs (org_id, project_id, number, name, external_id, status, tags, config, system_metadata,
        logger_settings, status_metadata, notes, forked_from_run_id, fork_step, created_at, updated_at, status_updated,
-       last_seen_at)
-     VALUES (?, ?, ?, ?, ?, 'RUNNING', ?, ?, ?, ?, NULL, NULL, ?, ?, ?, ?, ?, ?) RETURNING id`,
+       last_seen_at, created_by)
+     VALUES (?, ?, ?, ?, ?, 'RUNNING', ?, ?, ?, ?, NULL, NULL, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
     [
       orgId,
       projectId,
@@ -119,13 +119,14 @@ export async function createRunInTx(
       input.updatedAt,
       input.createdAt,
       Date.now(), // liveness is server time: a backfilled createdAt must not make the run stale
+      input.actor?.userId ?? null,
     ],
   );
   const runId = Number(inserted!.id);
   await tx.run(
-    `INSERT INTO status_events (run_id, from_status, to_status, source, metadata, created_at)
-     VALUES (?, NULL, 'RUNNING', 'api', NULL, ?)`,
-    [runId, input.createdAt],
+    `INSERT INTO status_events (run_id, from_status, to_status, source, metadata, created_at, actor_user_id, actor_key_id)
+     VALUES (?, NULL, 'RUNNING', 'api', NULL, ?, ?, ?)`,
+    [runId, input.createdAt, input.actor?.userId ?? null, input.actor?.keyId ?? null],
   );
   const run = (await findRunInTx(tx, orgId, runId))!;
   await appendEventInTx(tx, {

@@ -4,13 +4,14 @@ import type { Run, RunHead, RunJsonField, RunStatus } from '../../../domain/type
 /** The columns every run query selects, joined with its project. */
 export const RUN_COLUMNS = `r.id, r.org_id, r.project_id, p.name AS project_name, p.prefix, r.number, r.name,
   r.external_id, r.status, r.tags, r.config, r.system_metadata, r.logger_settings, r.status_metadata,
-  r.notes, r.forked_from_run_id, r.fork_step, r.created_at, r.updated_at, r.status_updated`;
+  r.notes, r.forked_from_run_id, r.fork_step, r.created_at, r.updated_at, r.status_updated, r.created_by,
+  COALESCE(cu.display_name, cu.name) AS created_by_name`;
 
-/** Live runs (live-runs.ts) joined to their project: what every read of runs for an answer selects from. */
-export const RUN_FROM = `runs r JOIN projects p ON p.id = r.project_id AND ${liveRun('r')}`;
+/** Live runs (live-runs.ts) with their project and the user who created them (none for older runs): what every read of runs for an answer selects from. */
+export const RUN_FROM = `runs r JOIN projects p ON p.id = r.project_id AND ${liveRun('r')} LEFT JOIN users cu ON cu.id = r.created_by`;
 
-/** Every run, trashed ones included, joined to its project (the trash and purge reads only). */
-export const ANY_RUN_FROM = 'runs r JOIN projects p ON p.id = r.project_id';
+/** Every run, trashed ones included, with its project and creator (the trash and purge reads only). */
+export const ANY_RUN_FROM = 'runs r JOIN projects p ON p.id = r.project_id LEFT JOIN users cu ON cu.id = r.created_by';
 
 /** The byte length of a nullable text column (0 when NULL); neither engine reads the text for it. */
 const bytesOf = (column: string): string => `COALESCE(octet_length(${column}), 0)`;
@@ -21,7 +22,8 @@ const bytesOf = (column: string): string => `COALESCE(octet_length(${column}), 0
  */
 export const RUN_HEAD_COLUMNS = `r.id, r.org_id, r.project_id, p.name AS project_name, p.prefix, r.number, r.name,
   r.external_id, r.status, r.tags, r.notes, r.forked_from_run_id, r.fork_step, r.created_at, r.updated_at,
-  r.status_updated, ${bytesOf('r.config')} AS config_bytes, ${['r.config', 'r.system_metadata', 'r.logger_settings', 'r.status_metadata'].map(bytesOf).join(' + ')} AS json_bytes`;
+  r.status_updated, r.created_by, COALESCE(cu.display_name, cu.name) AS created_by_name,
+  ${bytesOf('r.config')} AS config_bytes, ${['r.config', 'r.system_metadata', 'r.logger_settings', 'r.status_metadata'].map(bytesOf).join(' + ')} AS json_bytes`;
 
 /** A row of RUN_HEAD_COLUMNS. */
 export type RunHeadRow = Omit<RunRow, 'config' | 'system_metadata' | 'logger_settings' | 'status_metadata'> & {
@@ -50,6 +52,8 @@ export interface RunRow {
   created_at: number;
   updated_at: number;
   status_updated: number;
+  created_by: number | null;
+  created_by_name: string | null;
 }
 
 /** Parses a stored JSON column; null stays null. */
@@ -96,5 +100,9 @@ function headOf(
     createdAt: Number(row.created_at),
     updatedAt: Number(row.updated_at),
     statusUpdated: Number(row.status_updated),
+    createdBy:
+      row.created_by === null
+        ? null
+        : { id: Number(row.created_by), name: row.created_by_name ?? String(row.created_by) },
   };
 }

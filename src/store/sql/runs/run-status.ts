@@ -32,8 +32,18 @@ export function updateStatus(db: SqlDb, orgId: number, runId: number, w: StatusW
       sets.push('status = ?', 'status_updated = ?');
       params.push(w.status, w.at);
       await tx.run(
-        'INSERT INTO status_events (run_id, from_status, to_status, source, metadata, created_at) VALUES (?, ?, ?, ?, ?, ?)',
-        [runId, run.status, w.status, w.source, toJsonColumn(w.statusMetadata ?? null), w.at],
+        `INSERT INTO status_events (run_id, from_status, to_status, source, metadata, created_at, actor_user_id,
+           actor_key_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+        [
+          runId,
+          run.status,
+          w.status,
+          w.source,
+          toJsonColumn(w.statusMetadata ?? null),
+          w.at,
+          w.actor?.userId ?? null,
+          w.actor?.keyId ?? null,
+        ],
       );
       await appendEventInTx(tx, {
         orgId,
@@ -63,13 +73,16 @@ interface EventRow {
   source: string;
   metadata: string | null;
   created_at: number;
+  actor_user_id: number | null;
+  actor_key_id: number | null;
 }
 
 /** A run's status events, oldest first; NOT_FOUND when the run is not the org's. */
 export async function listStatusEvents(db: SqlDb, orgId: number, runId: number): Promise<StatusEvent[]> {
   if (!(await findRunInTx(db, orgId, runId))) throw notFound(`run ${runId} not found`);
   const rows = await db.all<EventRow>(
-    'SELECT id, run_id, from_status, to_status, source, metadata, created_at FROM status_events WHERE run_id = ? ORDER BY id',
+    `SELECT id, run_id, from_status, to_status, source, metadata, created_at, actor_user_id, actor_key_id
+     FROM status_events WHERE run_id = ? ORDER BY id`,
     [runId],
   );
   return rows.map((r) => ({
@@ -80,5 +93,9 @@ export async function listStatusEvents(db: SqlDb, orgId: number, runId: number):
     source: r.source as StatusSource,
     metadata: parseJsonColumn(r.metadata),
     createdAt: Number(r.created_at),
+    actor:
+      r.actor_user_id === null
+        ? null
+        : { userId: Number(r.actor_user_id), keyId: r.actor_key_id === null ? null : Number(r.actor_key_id) },
   }));
 }
