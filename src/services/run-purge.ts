@@ -4,10 +4,11 @@
  * one database: each run is purged by one conditional transaction, and the queued work on
  * the series and blob stores is idempotent.
  */
+import { audit } from '../auth/invitations.js';
 import type { PurgeJob } from '../domain/types.js';
 import { AppError } from '../errors.js';
 import type { Ctx, Deps } from './context.js';
-import { rehideTrashed, requireTrashed, runsTrashed } from './run-trash.js';
+import { rehideTrashed, requireOwnRuns, requireTrashed, runsTrashed } from './run-trash.js';
 
 /** Runs handled per sweep step; a step repeats while it finds a full page. */
 const PAGE = 200;
@@ -47,11 +48,13 @@ async function reclaim(deps: Deps): Promise<void> {
  */
 export async function purgeRuns(ctx: Ctx, runIds: readonly number[]): Promise<number> {
   await requireTrashed(ctx, runIds);
+  await requireOwnRuns(ctx, runIds, 'purge');
   let purged = 0;
   for (const runId of new Set(runIds)) {
     if (await purgeOne(ctx.deps, ctx.principal.orgId, runId, Date.now())) purged++;
   }
   await reclaim(ctx.deps);
+  await audit(ctx.deps.metadata, ctx.principal, 'run.purge', `runs:${[...new Set(runIds)].join(',')}`, null);
   return purged;
 }
 

@@ -3,8 +3,10 @@
  * person, a project delete or the retention sweep, goes through runsTrashed: the one place
  * that follows a run leaving the reads (events of issue 31 hook `run.deleted` there).
  */
+import { audit } from '../auth/invitations.js';
+import { atLeast } from '../domain/roles.js';
 import type { MovedRun, TrashedRun } from '../domain/types.js';
-import { notFound } from '../errors.js';
+import { forbiddenRole, notFound } from '../errors.js';
 import type { Ctx, Deps } from './context.js';
 
 /** Most runs one delete, restore or purge call takes. */
@@ -22,10 +24,27 @@ export async function runsTrashed(deps: Deps, moved: readonly MovedRun[]): Promi
     );
 }
 
+/**
+ * Members delete, restore and purge only runs they created (docs/api.md §16); admins and
+ * owners any run of the organization. Throws FORBIDDEN_ROLE naming the first run of someone
+ * else; unknown ids are left to the call's NOT_FOUND.
+ */
+export async function requireOwnRuns(ctx: Ctx, runIds: readonly number[], verb: string): Promise<void> {
+  if (atLeast(ctx.principal.role, 'admin')) return;
+  const creators = await ctx.deps.metadata.listRunCreators(ctx.principal.orgId, runIds);
+  for (const [runId, creator] of creators) {
+    if (creator !== ctx.principal.userId) {
+      throw forbiddenRole(`a ${ctx.principal.role} may ${verb} only runs they created; run ${runId} is not theirs`);
+    }
+  }
+}
+
 /** Moves the caller's runs to the trash; NOT_FOUND, changing nothing, for an unknown or foreign id. Returns how many. */
 export async function deleteRuns(ctx: Ctx, runIds: readonly number[]): Promise<number> {
+  await requireOwnRuns(ctx, runIds, 'delete');
   const moved = await ctx.deps.metadata.trashRuns(ctx.principal.orgId, runIds, Date.now());
   await runsTrashed(ctx.deps, moved);
+  await audit(ctx.deps.metadata, ctx.principal, 'run.delete', `runs:${moved.map((m) => m.runId).join(',')}`, null);
   return moved.length;
 }
 
@@ -33,6 +52,7 @@ export async function deleteRuns(ctx: Ctx, runIds: readonly number[]): Promise<n
 export async function deleteProject(ctx: Ctx, projectName: string): Promise<number> {
   const moved = await ctx.deps.metadata.trashProject(ctx.principal.orgId, projectName, Date.now());
   await runsTrashed(ctx.deps, moved);
+  await audit(ctx.deps.metadata, ctx.principal, 'project.delete', `project:${projectName}`, `${moved.length} runs`);
   return moved.length;
 }
 
@@ -45,10 +65,12 @@ export async function deleteProject(ctx: Ctx, projectName: string): Promise<numb
  */
 export async function restoreRuns(ctx: Ctx, runIds: readonly number[]): Promise<number> {
   await requireTrashed(ctx, runIds);
+  await requireOwnRuns(ctx, runIds, 'restore');
   const ids = [...new Set(runIds)];
   await ctx.deps.series.setRunSeriesHidden(ids, false);
   const moved = await ctx.deps.metadata.restoreRuns(ctx.principal.orgId, ids);
   await ctx.deps.series.setRunSeriesHidden(ids, false);
+  await audit(ctx.deps.metadata, ctx.principal, 'run.restore', `runs:${ids.join(',')}`, null);
   return moved.length;
 }
 

@@ -338,6 +338,8 @@ export interface MetadataStore {
    * after `since`, in (deletedAt, id) order after `after`, at most `limit`.
    */
   listTrashedSince(since: number, after: TrashKey | null, limit: number): Promise<TrashKey[]>;
+  /** Who created each of the organization's unpurged runs among `runIds`, trashed or not (null: unrecorded). */
+  listRunCreators(orgId: number, runIds: readonly number[]): Promise<Map<number, number | null>>;
   /** Those of `runIds` that are the organization's trashed, unpurged runs, ascending. */
   listTrashedIds(orgId: number, runIds: readonly number[]): Promise<number[]>;
   /** Trashed, unpurged runs of every organization trashed before `before`, oldest first, at most `limit`. */

@@ -24,6 +24,13 @@ const BY_OWNERSHIP: Record<string, (role: Role, ownersKey: boolean) => number> =
   'POST /api/keys/:keyId/revoke': (role, ownersKey) => (role === 'owner' || ownersKey ? 200 : 404),
   // The request carries the owner's password; other users have none to change.
   'POST /api/account/password': (_role, ownersKey) => (ownersKey ? 204 : 400),
+  // Members delete, restore and purge only their own runs; the target's runs are the owner's.
+  ...Object.fromEntries(
+    ['delete', 'restore', 'purge'].map((verb) => [
+      `POST /api/runs/${verb}`,
+      (role: Role, ownersKey: boolean) => (role === 'viewer' ? 403 : atLeast(role, 'admin') || ownersKey ? 200 : 403),
+    ]),
+  ),
 };
 
 /** Keys of the target's organization acting with each role: a user's own, and an owner's capped. */
@@ -72,6 +79,7 @@ describe('the route table', () => {
       'POST /api/account/password',
       'POST /api/keys',
       'POST /api/keys/:keyId/revoke',
+      'POST /api/notifications/read',
       'POST /api/slug',
     ]);
   });

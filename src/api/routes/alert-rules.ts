@@ -29,6 +29,7 @@ export function registerAlertRuleRoutes(app: App, deps: Deps): void {
   app.get(
     '/api/alert-rules',
     {
+      config: { role: 'viewer' },
       schema: {
         description: 'The alert rules of a project, oldest first (at most 100).',
         querystring: Type.Object({ projectName: ProjectName }),
@@ -45,6 +46,7 @@ export function registerAlertRuleRoutes(app: App, deps: Deps): void {
   app.post(
     '/api/alert-rules',
     {
+      config: { role: 'admin' },
       schema: {
         description:
           'Adds a rule to an existing project: `above`/`below` a finite `threshold`, `non_finite`, or ' +
@@ -69,6 +71,7 @@ export function registerAlertRuleRoutes(app: App, deps: Deps): void {
   app.delete(
     '/api/alert-rules/:ruleId',
     {
+      config: { role: 'admin' },
       schema: {
         description: 'Deletes an alert rule.',
         params: Type.Object({ ruleId: Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER }) }),

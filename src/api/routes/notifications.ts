@@ -16,6 +16,7 @@ export function registerNotificationRoutes(app: App, deps: Deps): void {
   app.get(
     '/api/notifications',
     {
+      config: { role: 'viewer' },
       schema: {
         description:
           'The organization’s alerts, failed and stale runs, newest first (at most 50), and how many the user has not read.',
@@ -44,6 +45,7 @@ export function registerNotificationRoutes(app: App, deps: Deps): void {
   app.post(
     '/api/notifications/read',
     {
+      config: { role: 'viewer' },
       schema: {
         description: 'Marks the notifications up to `upToId` (default: all of them) read for the requesting user.',
         body: Type.Object({

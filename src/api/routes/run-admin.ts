@@ -33,6 +33,7 @@ export function registerRunAdminRoutes(app: App, deps: Deps): void {
   app.post(
     '/api/runs/delete',
     {
+      config: { role: 'member' },
       schema: {
         description:
           'Moves 1 to 1,000 runs to the trash: every read leaves them out until restored; purged after ' +
@@ -47,6 +48,7 @@ export function registerRunAdminRoutes(app: App, deps: Deps): void {
   app.post(
     '/api/runs/restore',
     {
+      config: { role: 'member' },
       schema: {
         description: 'Brings trashed runs back unchanged; an id not in the trash is a 404 that changes nothing.',
         body: RunIdsBody,
@@ -59,6 +61,7 @@ export function registerRunAdminRoutes(app: App, deps: Deps): void {
   app.post(
     '/api/runs/purge',
     {
+      config: { role: 'member' },
       schema: {
         description:
           'Purges trashed runs for good now: points, lines, files and their bytes; a fork keeps reading what it ' +
@@ -73,6 +76,7 @@ export function registerRunAdminRoutes(app: App, deps: Deps): void {
   app.get(
     '/api/runs/trash',
     {
+      config: { role: 'viewer' },
       schema: {
         description: "A page of the project's trashed runs, the latest trashed first.",
         querystring: Type.Object({
@@ -93,6 +97,7 @@ export function registerRunAdminRoutes(app: App, deps: Deps): void {
   app.post(
     '/api/runs/name/update',
     {
+      config: { role: 'member' },
       schema: {
         body: Type.Object({ runId: RunId, name: Type.String({ minLength: 1, maxLength: 1024 }) }),
         response: ok,
@@ -107,6 +112,7 @@ export function registerRunAdminRoutes(app: App, deps: Deps): void {
   app.post(
     '/api/runs/stop',
     {
+      config: { role: 'member' },
       schema: {
         description:
           'Stops a RUNNING run: CANCELLED with source `user`, the key and user in the event metadata; the client ' +
@@ -124,6 +130,7 @@ export function registerRunAdminRoutes(app: App, deps: Deps): void {
   app.post(
     '/api/runs/projects/delete',
     {
+      config: { role: 'admin' },
       schema: {
         description: 'Moves a project and all its runs to the trash (restorable like any trashed run).',
         body: Type.Object({ projectName: ProjectName }),
@@ -136,6 +143,7 @@ export function registerRunAdminRoutes(app: App, deps: Deps): void {
   app.post(
     '/api/runs/projects/rename',
     {
+      config: { role: 'admin' },
       schema: {
         description: 'Renames a project; run ids, display ids and links keep working (old names redirect).',
         body: ProjectRenameBody,
@@ -151,6 +159,7 @@ export function registerRunAdminRoutes(app: App, deps: Deps): void {
   app.get(
     '/api/runs/projects/renamed',
     {
+      config: { role: 'viewer' },
       schema: {
         description: 'The current name of the live project that had this name before a rename, or null.',
         querystring: Type.Object({ projectName: ProjectName }),
@@ -165,6 +174,7 @@ export function registerRunAdminRoutes(app: App, deps: Deps): void {
   app.get(
     '/api/runs/projects/settings',
     {
+      config: { role: 'viewer' },
       schema: { querystring: Type.Object({ projectName: ProjectName }), response: { 200: ProjectSettings } },
     },
     async (request) => getProjectSettings(ctxOf(deps, request), request.query.projectName),
@@ -173,6 +183,7 @@ export function registerRunAdminRoutes(app: App, deps: Deps): void {
   app.post(
     '/api/runs/projects/settings/update',
     {
+      config: { role: 'admin' },
       schema: {
         description:
           'Sets the project retention: finished runs whose status changed more than `retentionDays` ago go to ' +

@@ -11,6 +11,7 @@ export function registerRunGroupRoutes(app: App, deps: Deps): void {
   app.get(
     '/api/runs/groups',
     {
+      config: { role: 'viewer' },
       schema: {
         description:
           "A project's runs grouped by 1-3 comma-separated `groupBy` fields (`config.<dotted key>`, " +
@@ -31,6 +32,7 @@ export function registerRunGroupRoutes(app: App, deps: Deps): void {
   app.get(
     '/api/runs/groups/metrics',
     {
+      config: { role: 'viewer' },
       schema: {
         description:
           'One metric of each group of GET /api/runs/groups, cut into at most `limit` (1-10,000, default 1,000) ' +

@@ -19,6 +19,7 @@ export function registerWebhookRoutes(app: App, deps: Deps): void {
   app.post(
     '/api/webhooks',
     {
+      config: { role: 'admin' },
       schema: {
         description:
           'Subscribes a URL to events of the organization (or of one project). Deliveries are signed the ' +
@@ -42,6 +43,7 @@ export function registerWebhookRoutes(app: App, deps: Deps): void {
   app.get(
     '/api/webhooks',
     {
+      config: { role: 'admin' },
       schema: {
         description: 'The organization’s webhooks, newest first (at most 100).',
         response: { 200: WebhookList },
@@ -56,6 +58,7 @@ export function registerWebhookRoutes(app: App, deps: Deps): void {
   app.delete(
     '/api/webhooks/:webhookId',
     {
+      config: { role: 'admin' },
       schema: {
         description: 'Deletes a webhook and its deliveries.',
         params: WebhookParams,
@@ -71,6 +74,7 @@ export function registerWebhookRoutes(app: App, deps: Deps): void {
   app.post(
     '/api/webhooks/:webhookId/test',
     {
+      config: { role: 'admin' },
       schema: {
         description: 'Queues a `webhook.test` event to this webhook only (a disabled one too).',
         params: WebhookParams,
@@ -83,6 +87,7 @@ export function registerWebhookRoutes(app: App, deps: Deps): void {
   app.get(
     '/api/webhooks/:webhookId/deliveries',
     {
+      config: { role: 'admin' },
       schema: {
         description: 'The webhook’s deliveries, newest first (at most 200): status, attempts, last answer.',
         params: WebhookParams,

@@ -72,6 +72,7 @@ import {
 import { searchRuns } from './runs/run-search.js';
 import {
   listTrash,
+  listRunCreators,
   listTrashedIds,
   listTrashedSince,
   listExpiredTrash,
@@ -183,6 +184,7 @@ export const SqlMetadataStore = storeClass((db: SqlDb): MetadataStore =>
     trashProject,
     listTrash,
     listExpiredTrash,
+    listRunCreators,
     listTrashedIds,
     listTrashedSince,
     purgeRun,

@@ -54,6 +54,21 @@ export function trashRuns(db: SqlDb, orgId: number, runIds: readonly number[], a
   });
 }
 
+/** Who created each of the organization's unpurged runs among `runIds` (trashed or not). */
+export async function listRunCreators(
+  db: SqlDb,
+  orgId: number,
+  runIds: readonly number[],
+): Promise<Map<number, number | null>> {
+  const ids = [...new Set(runIds)];
+  if (ids.length === 0) return new Map();
+  const rows = await db.all<{ id: number; created_by: number | null }>(
+    `SELECT id, created_by FROM runs WHERE org_id = ? AND purged_at IS NULL AND id IN (${ids.map(() => '?').join(', ')})`,
+    [orgId, ...ids],
+  );
+  return new Map(rows.map((r) => [Number(r.id), r.created_by === null ? null : Number(r.created_by)]));
+}
+
 /**
  * Brings trashed (not purged) runs of the organization back as they were, with their
  * projects when those were trashed too; throws NOT_FOUND, changing nothing, when one is not
