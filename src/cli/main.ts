@@ -8,7 +8,7 @@ import { serve } from './serve.js';
 const USAGE = `usage: stepwise <command>
   serve [--port P] [--host H] [--data DIR] [--public-url URL] [--pluto-ports]
         [--database-url postgres://...] [--blob-url s3://bucket/prefix?endpoint=...]
-  keys create --data DIR --org SLUG [--user NAME] [--name LABEL] [--expires ISO] [--admin]
+  keys create --data DIR --org SLUG [--user NAME] [--name LABEL] [--expires ISO] [--admin] [--role R] [--key-role R]
   keys list --data DIR [--org SLUG]   (keys commands take --database-url URL instead of --data)
   keys revoke --data DIR <id-or-key>
   backup --data DIR --out FILE        (a consistent snapshot while the server runs)
