@@ -124,12 +124,13 @@ export interface Dashboard {
 
 /**
  * Returns the project's shared server with a key of a fresh organization (so the file sees
- * only its own projects and runs) and a connection to the shared Chromium.
+ * only its own projects and runs), held by its owner as on a first start, and a connection
+ * to the shared Chromium.
  */
 export async function startDashboard(): Promise<Dashboard> {
   const { baseUrl, dataDir } = inject('dashboard');
   const org = `browser-${randomBytes(4).toString('hex')}`;
-  const [key, browser] = await Promise.all([createOrgKey(dataDir, org), connectChromium()]);
+  const [key, browser] = await Promise.all([createOrgKey(dataDir, org, ['--admin']), connectChromium()]);
   return { server: { baseUrl, dataDir, key }, browser, close: () => browser.close() };
 }
 

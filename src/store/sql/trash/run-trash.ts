@@ -6,7 +6,7 @@
 import type { MovedRun, TrashKey, TrashedRun } from '../../../domain/types.js';
 import { notFound } from '../../../errors.js';
 import type { SqlDb, SqlExecutor } from '../db.js';
-import { appendEventInTx, eventRunInTx } from '../events/append-event.js';
+import { appendRunEventsInTx } from '../events/append-event.js';
 import { liveProject } from '../runs/live-runs.js';
 import { ANY_RUN_FROM, RUN_HEAD_COLUMNS, type RunHeadRow, toRunHead } from '../runs/run-row.js';
 
@@ -32,11 +32,14 @@ async function requireRuns(
 }
 
 /** Appends a `run.deleted` event for each run moved to the trash, in the moving transaction. */
-async function appendDeleted(tx: SqlExecutor, orgId: number, moved: readonly MovedRun[], at: number): Promise<void> {
-  for (const { runId } of moved) {
-    const { orgId: _org, projectId, ...run } = (await eventRunInTx(tx, runId))!;
-    await appendEventInTx(tx, { orgId, projectId, runId, type: 'run.deleted', data: { run }, at });
-  }
+function appendDeleted(tx: SqlExecutor, orgId: number, moved: readonly MovedRun[], at: number): Promise<void> {
+  return appendRunEventsInTx(
+    tx,
+    orgId,
+    moved.map((m) => m.runId),
+    'run.deleted',
+    at,
+  );
 }
 
 /**
