@@ -71,24 +71,26 @@ class GroupBuckets {
     }
   }
 
-  /** The buckets with at least one run's value, in step order. */
+  /** The buckets with at least one run's value, in step order (one literal per point: no spreads). */
   points(b: StepBuckets): GroupPoint[] {
     const out: GroupPoint[] = [];
     for (let i = 0; i < this.n.length; i++) {
       const n = this.n[i]!;
       if (n === 0) continue;
       const std = n < 2 ? null : Math.sqrt(Math.max(0, this.m2[i]!) / (n - 1));
-      const nonFinite = this.nonFinite[i]!;
-      out.push({
-        ...bucketSteps(b, i),
+      const { step, stepEnd } = bucketSteps(b, i);
+      const point: GroupPoint = {
+        step,
+        stepEnd,
         n,
         mean: this.mean[i]!,
         std,
         stderr: std === null ? null : std / Math.sqrt(n),
         min: this.min[i]!,
         max: this.max[i]!,
-        ...(nonFinite > 0 && { nonFinite }),
-      });
+      };
+      if (this.nonFinite[i]! > 0) point.nonFinite = this.nonFinite[i]!;
+      out.push(point);
     }
     return out;
   }

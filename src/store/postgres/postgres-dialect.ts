@@ -18,6 +18,9 @@ export const postgresDialect: Dialect = {
   clusteredTable: '',
   blobType: 'BYTEA',
   quoteJson: (expr) => `CAST(to_json(CAST(${expr} AS text)) AS text)`,
+  joinBlobs: (piece, fromWhere, orderBy) =>
+    `SELECT string_agg(${piece}, ''::bytea ORDER BY ${orderBy}) FROM ${fromWhere}`,
+  zeroBytes: (n) => `decode(repeat('00', ${n}), 'hex')`,
   search: postgresSearch,
 };
 

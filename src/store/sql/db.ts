@@ -47,6 +47,14 @@ export interface Dialect {
   readonly blobType: string;
   /** An SQL expression giving a text expression as a JSON string literal (quoted, escaped). */
   quoteJson(expr: string): string;
+  /**
+   * A SELECT giving one row and column: the blobs `piece` of the rows of `fromWhere` (a table
+   * and its WHERE) joined into one, in `orderBy` order (NULL without rows), so a read of many
+   * small blobs crosses to JS as one value.
+   */
+  joinBlobs(piece: string, fromWhere: string, orderBy: string): string;
+  /** An SQL expression giving a blob of `n` zero bytes. */
+  zeroBytes(n: number): string;
   /** JSON, regex and text pieces of run search. */
   readonly search: SearchDialect;
 }

@@ -73,27 +73,45 @@ function extentOf(metrics: readonly RunMetric[]): { first: number; last: number 
   return first <= last ? { first, last } : undefined;
 }
 
+/** Whether a chunk lies wholly inside [from, to] and one bucket (parameters: from, to, stepMin, width ×2). */
+const FITS =
+  'first_step >= ? AND last_step <= ? AND (first_step - CAST(? AS BIGINT)) / CAST(? AS BIGINT) = ' +
+  '(last_step - CAST(? AS BIGINT)) / CAST(? AS BIGINT)';
+
+/** Bytes standing for a chunk that fits a bucket in a segment's joined heads: n = 0, which no chunk has. */
+const MARK_BYTES = 8;
+
 /**
- * Chunk columns read per segment: key, statistics, and, only for a chunk not wholly inside
- * one bucket, the first 40 + 8 × points bytes of its packed points (chunks/chunk-codec.ts):
- * the header and the values when its steps are strided (the usual case), without the times.
+ * Per chunk of a segment, in key order: a mark when it fits one bucket, else the first
+ * 40 + 8 × points bytes of its packed points (chunks/chunk-codec.ts), the header and the
+ * values when its steps are strided (the usual case), without the times; joined into one
+ * blob, so the read makes no row or buffer per chunk.
  */
+const headsRead = (db: SqlDb, where: string): string =>
+  db.dialect.joinBlobs(
+    `CASE WHEN ${FITS} THEN ${db.dialect.zeroBytes(MARK_BYTES)} ` +
+      `ELSE substr(data, 1, CAST(${HEADER_BYTES} + 8 * points AS INTEGER)) END`,
+    `metric_chunks WHERE ${where}`,
+    'first_step, first_tie',
+  );
+
+/** The stored moments of the chunks of a segment that fit a bucket, in key order. */
+const MOMENTS_READ = `SELECT first_step, points, count, mean, mean_lo FROM metric_chunks WHERE ${FITS} AND `;
+
+/** Chunk columns read per segment when its heads cannot serve: key, statistics, and the head of a chunk not inside one bucket. */
 const CHUNK_READ =
-  'SELECT first_step, first_tie, last_step, points, count, mean, mean_lo, CASE WHEN first_step >= ? AND last_step <= ? AND ' +
-  '(first_step - CAST(? AS BIGINT)) / CAST(? AS BIGINT) = (last_step - CAST(? AS BIGINT)) / CAST(? AS BIGINT) ' +
+  `SELECT first_step, first_tie, last_step, points, count, mean, mean_lo, CASE WHEN ${FITS} ` +
   `THEN NULL ELSE substr(data, 1, CAST(${HEADER_BYTES} + 8 * points AS INTEGER)) END FROM metric_chunks WHERE `;
 
 /**
- * Adds the points in [from, to] of a chunk whose steps are `first + i × stride`, from the
- * head of its bytes (header, then values), summing each bucket's share apart; returns false
- * (nothing added) when its steps are listed instead.
+ * Adds the points in [from, to] of the chunk whose head (header, then values) starts at
+ * byte `at` of `view`, steps `first + i × stride`, summing each bucket's share apart.
  */
-function addStrided(head: Uint8Array, from: number, to: number, b: StepBuckets, sums: RunBucketSums): boolean {
-  const view = new DataView(head.buffer, head.byteOffset, head.byteLength);
-  const n = view.getFloat64(0, true);
-  const first = view.getFloat64(8, true);
-  const stride = view.getFloat64(16, true);
-  if (!(stride > 0) || head.byteLength < HEADER_BYTES + 8 * n) return false;
+function addStrided(view: DataView, at: number, from: number, to: number, b: StepBuckets, sums: RunBucketSums): void {
+  const n = view.getFloat64(at, true);
+  const first = view.getFloat64(at + 8, true);
+  const stride = view.getFloat64(at + 16, true);
+  const values = at + HEADER_BYTES;
   let i = Math.max(0, Math.ceil((from - first) / stride));
   const last = Math.min(n - 1, Math.floor((to - first) / stride));
   while (i <= last) {
@@ -103,7 +121,7 @@ function addStrided(head: Uint8Array, from: number, to: number, b: StepBuckets, 
     let count = 0;
     let nonFinite = 0;
     for (; i <= end; i++) {
-      const v = view.getFloat64(HEADER_BYTES + 8 * i, true);
+      const v = view.getFloat64(values + 8 * i, true);
       if (v - v === 0) {
         sum += v;
         count++;
@@ -111,32 +129,83 @@ function addStrided(head: Uint8Array, from: number, to: number, b: StepBuckets, 
     }
     sums.addPiece(k, sum, count, nonFinite);
   }
+}
+
+/** Whether a head of `bytes` at byte `at` is a strided chunk's, whole. */
+function stridedHead(view: DataView, at: number): boolean {
+  if (at + HEADER_BYTES > view.byteLength) return false;
+  const n = view.getFloat64(at, true);
+  return n >= 1 && view.getFloat64(at + 16, true) > 0 && at + HEADER_BYTES + 8 * n <= view.byteLength;
+}
+
+/**
+ * Adds one segment from its joined heads: strided chunks from their values, marked ones from
+ * their moments (a second read, only when there are any). Returns false, having added
+ * nothing, when a chunk lists its steps or the reads disagree (a write between them).
+ */
+async function addSegmentHeads(db: SqlDb, seg: Segment, b: StepBuckets, sums: RunBucketSums): Promise<boolean> {
+  const range = overlapping(seg.seriesId, seg.from, seg.to);
+  const fits = [seg.from, seg.to, b.stepMin, b.width, b.stepMin, b.width];
+  const [heads] = await db.column<Uint8Array | null>(headsRead(db, range.where), [...fits, ...range.params]);
+  if (!heads) return true;
+  const view = new DataView(heads.buffer, heads.byteOffset, heads.byteLength);
+  const starts: number[] = [];
+  let marks = 0;
+  for (let at = 0; at < heads.byteLength;) {
+    starts.push(at);
+    if (at + MARK_BYTES <= heads.byteLength && view.getFloat64(at, true) === 0) {
+      marks++;
+      at += MARK_BYTES;
+      continue;
+    }
+    if (!stridedHead(view, at)) return false;
+    at += HEADER_BYTES + 8 * view.getFloat64(at, true);
+  }
+  const moments =
+    marks > 0
+      ? await db.allArrays(`${MOMENTS_READ}${range.where} ORDER BY first_step, first_tie`, [...fits, ...range.params])
+      : [];
+  if (moments.length !== marks) return false;
+  let m = 0;
+  for (const at of starts) {
+    if (view.getFloat64(at, true) !== 0) {
+      addStrided(view, at, seg.from, seg.to, b, sums);
+      continue;
+    }
+    const r = moments[m++]!;
+    addMoments(b, sums, r);
+  }
   return true;
 }
 
-/** Adds one segment's points to the sums: stored moments where a chunk fits a bucket, else its points. */
+/** Adds a fitting chunk's stored moments (row: first_step, points, count, mean, mean_lo). */
+function addMoments(b: StepBuckets, sums: RunBucketSums, r: readonly unknown[]): void {
+  const count = Number(r[2]);
+  const mean = count > 0 ? Number(r[3]) : 0;
+  const meanLo = count > 0 ? Number(r[4] ?? 0) : 0;
+  sums.addMoments(bucketOf(b, Number(r[0])), count, mean, meanLo, Number(r[1]) - count);
+}
+
+/** Adds one segment's points to the sums: by its joined heads, else chunk by chunk. */
 async function addSegment(db: SqlDb, seg: Segment, b: StepBuckets, sums: RunBucketSums): Promise<void> {
+  if (await addSegmentHeads(db, seg, b, sums)) return;
   const range = overlapping(seg.seriesId, seg.from, seg.to);
-  const { stepMin, width } = b;
+  const fits = [seg.from, seg.to, b.stepMin, b.width, b.stepMin, b.width];
   const rows = await db.allArrays(`${CHUNK_READ}${range.where} ORDER BY first_step, first_tie`, [
-    seg.from,
-    seg.to,
-    stepMin,
-    width,
-    stepMin,
-    width,
+    ...fits,
     ...range.params,
   ]);
   for (const r of rows) {
     const head = r[7] as Uint8Array | null;
     if (head === null) {
-      const count = Number(r[4]);
-      const mean = count > 0 ? Number(r[5]) : 0;
-      const meanLo = count > 0 ? Number(r[6] ?? 0) : 0;
-      sums.addMoments(bucketOf(b, Number(r[0])), count, mean, meanLo, Number(r[3]) - count);
+      addMoments(b, sums, [r[0], r[3], r[4], r[5], r[6]]);
       continue;
     }
-    if (addStrided(head, seg.from, seg.to, b, sums)) continue;
+    const view = new DataView(head.buffer, head.byteOffset, head.byteLength);
+    if (stridedHead(view, 0)) {
+      addStrided(view, 0, seg.from, seg.to, b, sums);
+      continue;
+    }
     const row = await readChunk(db, seg.seriesId, { step: Number(r[0]), tie: Number(r[1]) });
     if (!row) continue;
     const { steps, values } = viewChunk(row.data);
