@@ -64,3 +64,48 @@ export async function startTestProvider(redirectUri: string): Promise<TestProvid
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
+
+/**
+ * Does what a browser does at the provider, over HTTP: follows `authUrl`'s redirects and
+ * submits its sign-in form (`login`, any password) and consent form, until the provider
+ * sends the browser to `redirectUri`; returns that URL (with `code` and `state`).
+ */
+export async function signInAtProvider(authUrl: string, login: string, redirectUri: string): Promise<URL> {
+  const jar = new Map<string, string>();
+  let next: { url: string; form?: URLSearchParams } = { url: authUrl };
+  for (let hop = 0; hop < 20; hop++) {
+    const res = await fetch(next.url, {
+      method: next.form ? 'POST' : 'GET',
+      redirect: 'manual',
+      headers: {
+        cookie: [...jar].map(([k, v]) => `${k}=${v}`).join('; '),
+        ...(next.form ? { 'content-type': 'application/x-www-form-urlencoded' } : {}),
+      },
+      body: next.form?.toString(),
+    });
+    for (const line of res.headers.getSetCookie()) {
+      const [pair = ''] = line.split(';');
+      const eq = pair.indexOf('=');
+      jar.set(pair.slice(0, eq).trim(), pair.slice(eq + 1).trim());
+    }
+    const location = res.headers.get('location');
+    if (location !== null) {
+      const target = new URL(location, next.url);
+      if (target.href.startsWith(redirectUri)) return target;
+      next = { url: target.href };
+      continue;
+    }
+    const html = await res.text();
+    const action = /<form[^>]*action="([^"]+)"/.exec(html)?.[1];
+    const prompt = /name="prompt" value="([^"]+)"/.exec(html)?.[1];
+    if (res.status !== 200 || !action || !prompt)
+      throw new Error(`provider answered ${res.status}: ${html.slice(0, 300)}`);
+    const form = new URLSearchParams({ prompt });
+    if (prompt === 'login') {
+      form.set('login', login);
+      form.set('password', 'any password');
+    }
+    next = { url: new URL(action.replace(/&amp;/g, '&'), next.url).href, form };
+  }
+  throw new Error('the provider never sent the browser back');
+}
