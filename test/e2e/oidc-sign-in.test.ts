@@ -53,10 +53,10 @@ describe('OpenID Connect sign-in', () => {
     try {
       const page = await context.newPage();
       await signInWithSso(page, 'ann');
-      await page.waitForURL(`${server.baseUrl}/`);
+      // Signed in, the dashboard opens the organization's projects (signed out, /sign-in).
+      await page.waitForURL(`${server.baseUrl}/o/default/projects`);
       await page.waitForLoadState('networkidle');
-      // Signed out, the dashboard would have moved on to /sign-in by now.
-      expect(page.url()).toBe(`${server.baseUrl}/`);
+      expect(new URL(page.url()).pathname).toBe('/o/default/projects');
       const me = await page.evaluate(async () => {
         const res = await fetch('/api/account');
         return { status: res.status, body: (await res.json()) as unknown };
