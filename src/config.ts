@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { isRole, type Role } from './domain/roles.js';
 
 /** Everything the server is configured by; the only reader of process.env and flags. */
 export interface Config {
@@ -72,6 +73,17 @@ export interface Config {
   webhookTimeoutMs: number;
   /** How often each server looks for due webhook deliveries, in ms. */
   webhookPollMs: number;
+  /** OpenID Connect sign-in (STEPWISE_OIDC_ISSUER, _CLIENT_ID, _CLIENT_SECRET); undefined = off. */
+  oidc: OidcConfig | undefined;
+}
+
+/** Where SSO signs in and as whom its new users join (docs/api.md §16). */
+export interface OidcConfig {
+  issuer: string;
+  clientId: string;
+  clientSecret: string;
+  /** The role of a user made by a first SSO sign-in (STEPWISE_OIDC_DEFAULT_ROLE, default member). */
+  defaultRole: Role;
 }
 
 const MB = 1024 * 1024;
@@ -211,6 +223,23 @@ function connectionConfig(
   };
 }
 
+/** The OIDC settings: all three of issuer, client id and secret, or none (then undefined). */
+export function oidcConfig(env: NodeJS.ProcessEnv): OidcConfig | undefined {
+  const issuer = env.STEPWISE_OIDC_ISSUER || undefined;
+  const clientId = env.STEPWISE_OIDC_CLIENT_ID || undefined;
+  const clientSecret = env.STEPWISE_OIDC_CLIENT_SECRET || undefined;
+  if (!issuer && !clientId && !clientSecret) return undefined;
+  if (!issuer || !clientId || !clientSecret) {
+    throw new ConfigError('STEPWISE_OIDC_ISSUER, STEPWISE_OIDC_CLIENT_ID and STEPWISE_OIDC_CLIENT_SECRET go together');
+  }
+  if (!URL.canParse(issuer)) throw new ConfigError('STEPWISE_OIDC_ISSUER must be a URL');
+  const defaultRole = env.STEPWISE_OIDC_DEFAULT_ROLE || 'member';
+  if (!isRole(defaultRole) || defaultRole === 'owner') {
+    throw new ConfigError('STEPWISE_OIDC_DEFAULT_ROLE must be viewer, member or admin');
+  }
+  return { issuer, clientId, clientSecret, defaultRole };
+}
+
 /**
  * Reads the configuration from command-line flags, then STEPWISE_* variables, then
  * defaults (port 3000, host 127.0.0.1, data dir ./stepwise-data). Throws ConfigError.
@@ -274,5 +303,6 @@ export function loadConfig(args: readonly string[], env: NodeJS.ProcessEnv = pro
     uiDir: path.resolve(env.STEPWISE_UI_DIR || DEFAULT_UI_DIR),
     ...storageConfig(args, env),
     ...webhookConfig(env),
+    oidc: oidcConfig(env),
   };
 }

@@ -20,7 +20,7 @@ export function normalizeEmail(email: string): string {
 }
 
 /** The organization a password sign-in lands in: the user's home one, else its first membership. */
-const landing = (homeOrgId: number, memberships: Membership[]): Membership | undefined =>
+export const landing = (homeOrgId: number, memberships: Membership[]): Membership | undefined =>
   memberships.find((m) => m.orgId === homeOrgId) ?? memberships[0];
 
 /**

@@ -148,12 +148,12 @@ export interface MetadataStore {
   findUserByEmail(email: string): Promise<UserAccount | undefined>;
   /** The user with this id, or undefined. */
   findUser(userId: number): Promise<UserAccount | undefined>;
-  /** Creates a user with an account as a member of `orgId` with `role`; CONFLICT-free only for a new email. */
+  /** Creates a user with an account as a member of `orgId` with `role` (no password: SSO only); CONFLICT-free only for a new email. */
   createAccount(a: {
     orgId: number;
     email: string;
     displayName: string;
-    passwordHash: string;
+    passwordHash: string | null;
     role: Role;
     at: number;
   }): Promise<number>;

@@ -30,6 +30,10 @@ const PUBLIC: Record<string, 'open' | 'signed' | 'session' | 'invitation'> = {
   'DELETE /api/session': 'session',
   // The link's token is the credential (test/api/members.test.ts).
   'POST /api/invitations/accept': 'invitation',
+  // Single sign-on: the provider's checked answer is the credential (test/api/oidc.test.ts).
+  'GET /api/auth/providers': 'open',
+  'GET /api/auth/oidc/start': 'session',
+  'GET /api/auth/oidc/callback': 'session',
   // The built dashboard (static files and its page): no data.
   'GET /assets/*': 'open',
   'GET /*': 'open',

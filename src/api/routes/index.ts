@@ -22,6 +22,7 @@ import { registerRunListRoutes } from './runs-list.js';
 import { registerRunStatusRoutes } from './runs-status.js';
 import { registerRunUpdateRoutes } from './runs-update.js';
 import { registerSavedViewRoutes } from './saved-views.js';
+import { registerOidcRoutes } from './oidc.js';
 import { registerSessionRoutes } from './session.js';
 import { registerWebhookRoutes } from './webhooks.js';
 
@@ -31,6 +32,7 @@ export async function registerRoutes(app: App, deps: Deps, sessions: SessionAuth
   const limiter = new SignInLimiter();
   registerSessionRoutes(app, deps, sessions, limiter);
   registerAccountRoutes(app, deps, sessions, limiter);
+  registerOidcRoutes(app, deps, sessions);
   registerMemberRoutes(app, deps, sessions);
   registerApiKeyRoutes(app, deps);
   registerProjectRoutes(app, deps);

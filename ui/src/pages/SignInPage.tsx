@@ -1,5 +1,6 @@
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { Navigate, useNavigate, useSearchParams } from 'react-router';
+import { useAuthProviders } from '../api/auth-provider-queries';
 import { useSession, useSignIn } from '../api/session';
 import './sign-in-page.css';
 
@@ -19,6 +20,7 @@ export function SignInPage() {
   const navigate = useNavigate();
   const session = useSession();
   const signIn = useSignIn();
+  const providers = useAuthProviders();
   const [key, setKey] = useState('');
   const input = useRef<HTMLInputElement>(null);
 
@@ -75,6 +77,11 @@ export function SignInPage() {
         <button type="submit" disabled={signIn.isPending || key.trim() === ''}>
           {signIn.isPending ? 'Signing in…' : 'Sign in'}
         </button>
+        {providers.data?.oidc && (
+          <a className="sign-in-sso" href="/api/auth/oidc/start">
+            Sign in with SSO
+          </a>
+        )}
         <details className="sign-in-help">
           <summary>Where do I get a key?</summary>
           <p>

@@ -38,7 +38,7 @@ export async function findUser(db: SqlDb, userId: number): Promise<UserAccount |
 
 export async function createAccount(
   db: SqlDb,
-  a: { orgId: number; email: string; displayName: string; passwordHash: string; role: Role; at: number },
+  a: { orgId: number; email: string; displayName: string; passwordHash: string | null; role: Role; at: number },
 ): Promise<number> {
   return db.transaction(async (tx) => {
     // The user's name in its home organization is its email: unique there as everywhere.
