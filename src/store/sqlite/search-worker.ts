@@ -38,7 +38,10 @@ async function readSeries(req: Extract<SearchRequest, { lineage: unknown }>): Pr
   try {
     const series = toWire(await queryMetrics(reads, req.lineage, req.query));
     const reply: WorkerReply = { id: req.id, ok: true, result: series };
-    parentPort!.postMessage(reply, series.map((s) => s.cols.buffer as ArrayBuffer));
+    parentPort!.postMessage(
+      reply,
+      series.map((s) => s.cols.buffer as ArrayBuffer),
+    );
   } catch (err) {
     parentPort!.postMessage(errorReply(req.id, err));
   }

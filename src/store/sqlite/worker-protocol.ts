@@ -62,8 +62,7 @@ export type WorkerReply =
  * one sampled metric read through a lineage (SeriesStore.queryMetrics, answered as WireSeries).
  */
 export type SearchRequest = { id: number; deadline: number } & (
-  | { sql: string; params: readonly SqlValue[] }
-  | { lineage: readonly LineageLink[]; query: MetricQuery }
+  { sql: string; params: readonly SqlValue[] } | { lineage: readonly LineageLink[]; query: MetricQuery }
 );
 
 /** A thread's failed answer for an error (AppErrors keep their code). */
