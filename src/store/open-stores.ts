@@ -87,7 +87,7 @@ async function openSqliteStores(target: StoreTarget): Promise<Stores> {
   // The series file's ad-hoc reads are index ranges of one project: they stay on the main thread.
   const seriesDb = await migrated(openSqlite(seriesFile, { searchThreads: 0, queryTimeoutMs: target.queryTimeoutMs }));
   const { workerSeriesStore } = await import('./sqlite/worker-series-store.js');
-  const series = workerSeriesStore(seriesDb, seriesFile, target.queryTimeoutMs);
+  const series = workerSeriesStore(seriesDb, seriesFile);
   return {
     metadata,
     series,

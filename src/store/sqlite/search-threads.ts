@@ -1,19 +1,16 @@
 /**
  * The embedded store's search threads: a small pool of threads (search-worker.ts), each with
  * its own read-only connection, that run ad-hoc reads so a costly search never holds the
- * event loop (and, on the series file, sampled metric reads). A read waits in a queue for a free thread; it is answered OVERLOADED when its
+ * event loop. A read waits in a queue for a free thread; it is answered OVERLOADED when its
  * deadline passes before one is free, QUERY_TIMEOUT when the thread stops it at the deadline,
  * and QUERY_TIMEOUT too when the thread has not answered GRACE_MS later (stuck in one long
  * step of SQLite): that thread is then terminated and replaced. Rows that outgrow a thread's
  * heap are RESULT_TOO_LARGE (the thread is replaced).
  */
-import { type ResourceLimits, Worker } from 'node:worker_threads';
+import { Worker } from 'node:worker_threads';
 import { queryTimeout, readersBusy, resultTooLarge } from '../../errors.js';
 import type { SqlValue } from '../sql/sql-value.js';
 import { replyError, type SearchRequest, type WorkerReply, workerScript } from './worker-protocol.js';
-import type { LineageLink, MetricPoint } from '../../domain/types.js';
-import type { MetricQuery } from '../series-store.js';
-import { fromWire, type WireSeries } from './series-wire.js';
 
 /** How long past its deadline a thread may take to answer before it is given up. */
 const GRACE_MS = 1000;
@@ -43,42 +40,21 @@ export class SearchThreads {
   private next = 1;
   private closed = false;
 
-  /**
-   * `size` threads on `file`; each read is stopped `timeoutMs` after it was asked for (0 = never).
-   * `limits`: each thread's heap (default: reads that answer ids).
-   */
+  /** `size` threads on `file`; each read is stopped `timeoutMs` after it was asked for (0 = never). */
   constructor(
     private readonly file: string,
     size: number,
     private readonly timeoutMs: number,
-    private readonly limits: ResourceLimits = THREAD_LIMITS,
   ) {
     this.threads = Array.from({ length: size }, () => undefined);
   }
 
   /** All rows of a read, run on a search thread. Throws QUERY_TIMEOUT, OVERLOADED, or the engine's error. */
   all<T>(sql: string, params: readonly SqlValue[]): Promise<T[]> {
-    return this.submit<T>({ sql, params });
-  }
-
-  /**
-   * SeriesStore.queryMetrics(lineage, query) of the database file, run on a search thread,
-   * under the same deadline as an ad-hoc read (OVERLOADED, QUERY_TIMEOUT).
-   */
-  async queryMetrics(
-    lineage: readonly LineageLink[],
-    query: MetricQuery,
-  ): Promise<{ logName: string; points: MetricPoint[] }[]> {
-    return fromWire(await this.submit<WireSeries>({ lineage, query }));
-  }
-
-  /** Queues one job for a thread; resolves with its answer. */
-  private submit<T>(work: Omit<SearchRequest, 'id' | 'deadline'>): Promise<T[]> {
     if (this.closed) return Promise.reject(new Error('the search threads are closed'));
     return new Promise<T[]>((resolve, reject) => {
       const deadline = this.timeoutMs > 0 ? Date.now() + this.timeoutMs : 0;
-      const req = { ...work, id: this.next++, deadline } as SearchRequest;
-      const job: Job = { req, resolve: resolve as Job['resolve'], reject };
+      const job: Job = { req: { id: this.next++, sql, params, deadline }, resolve: resolve as Job['resolve'], reject };
       if (deadline !== 0) job.timer = setTimeout(() => this.expire(job), this.timeoutMs);
       this.queue.push(job);
       this.dispatch();
@@ -124,7 +100,7 @@ export class SearchThreads {
   private start(): Thread {
     const worker = new Worker(workerScript('search-worker.js'), {
       workerData: { file: this.file, timeoutMs: this.timeoutMs },
-      resourceLimits: this.limits,
+      resourceLimits: THREAD_LIMITS,
     });
     // A thread never keeps the process alive: close() ends them, and an abandoned one dies with it.
     worker.unref();

@@ -133,34 +133,6 @@ function reclaim(raw: Database.Database): void {
   raw.pragma('wal_checkpoint(TRUNCATE)');
 }
 
-/**
- * A read-only SqlDb over one connection of a search thread, for the series reads it runs
- * (SeriesStore.queryMetrics): its reads use a statement cache (their texts are fixed); it
- * refuses every write.
- */
-export function readOnlyDb(raw: Database.Database): SqlDb {
-  const reader = new Connection(raw);
-  const refuse = () => Promise.reject(new Error('a search thread does not write'));
-  return {
-    dialect: sqliteDialect,
-    all: (sql, params) => reader.all(sql, params),
-    get: (sql, params) => reader.get(sql, params),
-    allArrays: (sql, params) => reader.allArrays(sql, params),
-    column: (sql, params) => reader.column(sql, params),
-    allAdHoc: <T>(sql: string, params: readonly SqlValue[] = []) => reader.all<T>(sql, params),
-    run: refuse,
-    runMany: refuse,
-    transaction: refuse,
-    commitStatements: refuse,
-    withLock: refuse,
-    reclaimSpace: refuse,
-    close: () => {
-      raw.close();
-      return Promise.resolve();
-    },
-  };
-}
-
 /** Options of openSqlite. */
 export interface SqliteOptions {
   /** Threads that run ad-hoc reads (run search) off the event loop; 0 = on the caller's thread. Default 2. */

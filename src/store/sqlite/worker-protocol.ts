@@ -11,9 +11,9 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { AppError, type ErrorCode } from '../../errors.js';
 import type { SqlValue } from '../sql/sql-value.js';
-import type { MetricQuery, RunRef, SeriesStore } from '../series-store.js';
+import type { RunRef, SeriesStore } from '../series-store.js';
 import { toPacked, type PackedPoints } from '../../domain/packed-points.js';
-import type { LineageLink, MetricPointInput } from '../../domain/types.js';
+import type { MetricPointInput } from '../../domain/types.js';
 
 /** The SeriesStore methods that write: the writer thread runs them; every other method reads on the caller's thread. */
 export const SERIES_WRITES = [
@@ -57,13 +57,13 @@ export type WorkerReply =
   | { id: number; ok: true; result: unknown }
   | { id: number; ok: false; error: { code: ErrorCode | null; message: string } };
 
-/**
- * A search thread's job, stopped past `deadline` (epoch ms; 0 = none): one ad-hoc read, or
- * one sampled metric read through a lineage (SeriesStore.queryMetrics, answered as WireSeries).
- */
-export type SearchRequest = { id: number; deadline: number } & (
-  { sql: string; params: readonly SqlValue[] } | { lineage: readonly LineageLink[]; query: MetricQuery }
-);
+/** A search thread's job: one read, stopped past `deadline` (epoch ms; 0 = none). */
+export interface SearchRequest {
+  id: number;
+  sql: string;
+  params: readonly SqlValue[];
+  deadline: number;
+}
 
 /** A thread's failed answer for an error (AppErrors keep their code). */
 export function errorReply(id: number, err: unknown): WorkerReply {

@@ -2,7 +2,6 @@ import { Worker } from 'node:worker_threads';
 import type { SeriesStore } from '../series-store.js';
 import { SqlSeriesStore } from '../sql/series-store.js';
 import type { SqlDb } from '../sql/db.js';
-import { SearchThreads } from './search-threads.js';
 import {
   WIRE_FORMS,
   type SeriesWrite,
@@ -21,29 +20,14 @@ import {
 const WRITER_LIMITS = { maxYoungGenerationSizeMb: 24 };
 
 /**
- * Search threads of the series file for sampled metric reads (the chart pages' series of up
- * to 100 runs): with 2, the project page's four series requests are read on both cores, not
- * one after another on the event loop.
+ * The embedded SeriesStore: reads run on the main thread over a read connection; writes are
+ * posted to a writer thread that owns the series file's write connection. A write resolves
+ * once the writer thread has committed it, so acknowledged data is durable and readable.
+ * Starts the writer thread on `file`; `reader` is the main thread's connection for reads.
  */
-const SERIES_READ_THREADS = 2;
-/**
- * Their heap: a read may answer up to config.readMaxPoints points, so the old generation is
- * left at V8's default (as on the main thread), only the young one capped like the writer's.
- */
-const SERIES_READ_LIMITS = { maxYoungGenerationSizeMb: 16 };
-
-/**
- * The embedded SeriesStore: reads run on the main thread over a read connection, but sampled
- * metric reads (queryMetrics) on search threads of their own (SearchThreads, stopped at
- * `queryTimeoutMs` like ad-hoc reads); writes are posted to a writer thread that owns the
- * series file's write connection. A write resolves once the writer thread has committed it,
- * so acknowledged data is durable and readable. Starts the writer thread on `file`; `reader`
- * is the main thread's connection for reads.
- */
-export function workerSeriesStore(reader: SqlDb, file: string, queryTimeoutMs = 0): SeriesStore {
+export function workerSeriesStore(reader: SqlDb, file: string): SeriesStore {
   const thread = new WriterThread(file);
   const reads = new SqlSeriesStore(reader);
-  const sampled = new SearchThreads(file, SERIES_READ_THREADS, queryTimeoutMs, SERIES_READ_LIMITS);
   // The writes (SERIES_WRITES), each posted to the writer thread (series-worker.ts), which runs
   // the same method of its own SqlSeriesStore. A write missing here fails to compile.
   const writes = {
@@ -60,11 +44,9 @@ export function workerSeriesStore(reader: SqlDb, file: string, queryTimeoutMs = 
     // Every other method reads on this thread (SqlSeriesStore's methods are own properties).
     ...reads,
     ...writes,
-    queryMetrics: (lineage, q) => sampled.queryMetrics(lineage, q),
-    /** Finishes queued writes, stops the writer and search threads, then closes the read connection. */
+    /** Finishes queued writes, stops the writer thread, then closes the read connection. */
     close: async () => {
       await thread.close();
-      await sampled.close();
       await reads.close();
     },
   };
