@@ -3,11 +3,13 @@
  * id) and the per-run statistics of one metric
  * (`GET /api/runs/compare`: runIds ≤ 100, projectName and logName are required).
  */
-import { keepPreviousData, queryOptions, useQueries, useQuery } from '@tanstack/react-query';
+import { useEffect } from 'react';
+import { keepPreviousData, queryOptions, useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { Compare } from '@server/api/schemas/rankings';
 import { apiGet } from './client';
 import type { RunDetails } from '@server/api/schemas/runs';
 import { LIVE_DETAILS_MS, runDetailsQuery } from './run-queries';
+import { chartNamesRequest, metricNamesQuery } from './metric-queries';
 
 /** How often a compare page with a RUNNING run asks again. */
 const LIVE_COMPARE_MS = 5_000;
@@ -40,4 +42,29 @@ export function useCompareStats(projectName: string, runIds: readonly number[], 
     refetchInterval: live ? LIVE_COMPARE_MS : false,
     refetchIntervalInBackground: false,
   });
+}
+
+/**
+ * Asks for the charts' metric names of `runIds` in `projectName` at once, beside the runs'
+ * details rather than after them: the charts' own request (chartNamesRequest of the runs
+ * found in the project, usually all of them) then finds its answer on its way, and their
+ * series requests wait for one round trip less. A failure is left to the charts' request.
+ */
+export function usePrefetchChartNames(projectName: string, runIds: readonly number[]) {
+  const client = useQueryClient();
+  const key = runIds.join(',');
+  useEffect(() => {
+    const r = chartNamesRequest(
+      projectName,
+      runIds.map((runId) => ({ runId })),
+      true,
+    );
+    if (!r.enabled) return;
+    void client.prefetchQuery({
+      ...metricNamesQuery(r.projectName, r.runIds, r.limit),
+      staleTime: r.staleTime,
+      retry: false,
+    });
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- keyed by the ids' text
+  }, [client, projectName, key]);
 }

@@ -1,7 +1,7 @@
 import { useMemo } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { ApiError } from '../api/client';
-import { useRunsDetails } from '../api/compare-queries';
+import { usePrefetchChartNames, useRunsDetails } from '../api/compare-queries';
 import { CompareProblems } from '../compare/CompareProblems';
 import { CompareRunList, type ColoredRun } from '../compare/CompareRunList';
 import { CompareMedia } from '../compare/CompareMedia';
@@ -27,6 +27,7 @@ export function ComparePage() {
   const { org = '', project = '' } = useParams();
   const [params, setParams] = useSearchParams();
   const parsed = useMemo(() => parseRunIds(params.get('runs') ?? ''), [params]);
+  usePrefetchChartNames(project, parsed.ids);
   const results = useRunsDetails(parsed.ids);
 
   const pending = results.some((r) => r.isPending);
