@@ -1,4 +1,4 @@
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, useId, useState } from 'react';
 import type { InviteAnswer, MemberItem } from '@server/api/schemas/members';
 import { useAccount } from '../api/account-queries';
 import { type Role, useChangeRole, useInvite, useMembers, useRemoveMember } from '../api/member-queries';
@@ -14,6 +14,7 @@ function InviteForm({ roles }: { roles: readonly Role[] }) {
   const [email, setEmail] = useState('');
   const [role, setRole] = useState<Role>('member');
   const [link, setLink] = useState<InviteAnswer | null>(null);
+  const roleId = useId();
   const submit = (event: FormEvent) => {
     event.preventDefault();
     if (email.trim() === '') return;
@@ -35,16 +36,16 @@ function InviteForm({ roles }: { roles: readonly Role[] }) {
           <span>Email</span>
           <input type="email" value={email} onChange={(e) => setEmail(e.target.value)} required />
         </label>
-        <label>
-          <span>Role</span>
-          <select value={role} onChange={(e) => setRole(e.target.value as Role)}>
+        <div className="people-field">
+          <label htmlFor={roleId}>Role</label>
+          <select id={roleId} value={role} onChange={(e) => setRole(e.target.value as Role)}>
             {roles.map((r) => (
               <option key={r} value={r}>
                 {r}
               </option>
             ))}
           </select>
-        </label>
+        </div>
         <button type="submit" disabled={invite.isPending || email.trim() === ''}>
           {invite.isPending ? 'Inviting…' : 'Invite'}
         </button>
