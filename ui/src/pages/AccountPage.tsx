@@ -1,6 +1,7 @@
 import { type FormEvent, useState } from 'react';
 import { useAccount, useAccountSessions, useChangePassword, useEndSession } from '../api/account-queries';
 import { ErrorState, Loading } from '../components/States';
+import { TableHead } from '../components/TableHead';
 import './people-pages.css';
 
 /** Change password: the current one and a new one (10 to 256 characters). */
@@ -71,17 +72,7 @@ function SessionsList() {
   return (
     <div className="people-table-wrap">
       <table className="people-table">
-        <thead>
-          <tr>
-            <th scope="col">Signed in with</th>
-            <th scope="col">Organization</th>
-            <th scope="col">Started</th>
-            <th scope="col">Last used</th>
-            <th scope="col">
-              <span className="visually-hidden">Actions</span>
-            </th>
-          </tr>
-        </thead>
+        <TableHead labels={['Signed in with', 'Organization', 'Started', 'Last used']} />
         <tbody>
           {sessions.data.map((s) => {
             const what = s.keyName === null ? 'Password' : `Key “${s.keyName}”`;

@@ -1,7 +1,7 @@
 import { type FormEvent, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { useAcceptInvitation } from '../api/member-queries';
-import './sign-in-page.css';
+import { AuthCard, FormProblem } from '../components/AuthCard';
 
 /** The invitation token from the address's fragment (`/join#token=…`), or '' when there is none. */
 export function tokenOf(hash: string): string {
@@ -26,57 +26,46 @@ export function JoinPage() {
   };
   const problem = accept.error instanceof Error ? accept.error.message : undefined;
   return (
-    <main className="sign-in">
-      <form className="sign-in-card card" onSubmit={submit} aria-labelledby="join-title" noValidate>
-        <div className="sign-in-brand">
-          <img src="/favicon.svg" alt="" width={28} height={28} />
-          <span>Stepwise</span>
-        </div>
-        <h1 id="join-title">Join your team</h1>
-        {token === '' ? (
-          <p className="sign-in-error" role="alert">
-            This link has no invitation in it. Open the whole link you were sent, or ask for a new one.{' '}
-            <Link to="/sign-in">Sign in</Link> if you already have an account.
-          </p>
-        ) : (
-          <>
-            <p className="muted">Choose the name others see and a password (at least 10 characters).</p>
-            <label className="sign-in-field">
-              <span>Your name</span>
-              <input
-                name="name"
-                autoComplete="name"
-                autoFocus
-                maxLength={100}
-                value={name}
-                onChange={(e) => setName(e.target.value)}
-              />
-            </label>
-            <label className="sign-in-field">
-              <span>Password</span>
-              <input
-                type="password"
-                name="password"
-                autoComplete="new-password"
-                minLength={10}
-                maxLength={256}
-                value={password}
-                aria-invalid={problem ? true : undefined}
-                aria-describedby={problem ? 'join-error' : undefined}
-                onChange={(e) => setPassword(e.target.value)}
-              />
-            </label>
-            {problem && (
-              <p id="join-error" className="sign-in-error" role="alert">
-                {problem}
-              </p>
-            )}
-            <button type="submit" disabled={accept.isPending || !ready}>
-              {accept.isPending ? 'Joining…' : 'Join'}
-            </button>
-          </>
-        )}
-      </form>
-    </main>
+    <AuthCard titleId="join-title" title="Join your team" onSubmit={submit}>
+      {token === '' ? (
+        <p className="sign-in-error" role="alert">
+          This link has no invitation in it. Open the whole link you were sent, or ask for a new one.{' '}
+          <Link to="/sign-in">Sign in</Link> if you already have an account.
+        </p>
+      ) : (
+        <>
+          <p className="muted">Choose the name others see and a password (at least 10 characters).</p>
+          <label className="sign-in-field">
+            <span>Your name</span>
+            <input
+              name="name"
+              autoComplete="name"
+              autoFocus
+              maxLength={100}
+              value={name}
+              onChange={(e) => setName(e.target.value)}
+            />
+          </label>
+          <label className="sign-in-field">
+            <span>Password</span>
+            <input
+              type="password"
+              name="password"
+              autoComplete="new-password"
+              minLength={10}
+              maxLength={256}
+              value={password}
+              aria-invalid={problem ? true : undefined}
+              aria-describedby={problem ? 'join-error' : undefined}
+              onChange={(e) => setPassword(e.target.value)}
+            />
+          </label>
+          <FormProblem id="join-error" problem={problem} />
+          <button type="submit" disabled={accept.isPending || !ready}>
+            {accept.isPending ? 'Joining…' : 'Join'}
+          </button>
+        </>
+      )}
+    </AuthCard>
   );
 }

@@ -3,6 +3,7 @@ import type { InviteAnswer, MemberItem } from '@server/api/schemas/members';
 import { useAccount } from '../api/account-queries';
 import { type Role, useChangeRole, useInvite, useMembers, useRemoveMember } from '../api/member-queries';
 import { Empty, ErrorState, Loading } from '../components/States';
+import { TableHead } from '../components/TableHead';
 import { CopyBlock } from '../projects/CopyBlock';
 import { canManageMembers, ROLE_CHOICES, rolesToGrant } from '../people/roles';
 import '../projects/snippet.css';
@@ -152,17 +153,7 @@ export function MembersPage() {
         {members.isError && <ErrorState error={members.error} onRetry={() => void members.refetch()} />}
         {members.data && (
           <table className="people-table">
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Email</th>
-                <th scope="col">Role</th>
-                <th scope="col">Joined</th>
-                <th scope="col">
-                  <span className="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
+            <TableHead labels={['Name', 'Email', 'Role', 'Joined']} />
             <tbody>
               {members.data.map((m) => (
                 <MemberRow key={m.userId} member={m} roles={roles} self={String(m.userId) === account.data.id} />

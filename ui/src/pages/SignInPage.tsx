@@ -1,7 +1,7 @@
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { Navigate, useNavigate, useSearchParams } from 'react-router';
 import { type SignInInput, useSession, useSignIn } from '../api/session';
-import './sign-in-page.css';
+import { AuthCard, FormProblem } from '../components/AuthCard';
 
 /** `next` when it is a path on this site (`/…`, not `//…` or `/\…`), else `/`. */
 export function safeNext(next: string | null): string {
@@ -55,74 +55,63 @@ export function SignInPage() {
   const invalid = problem ? true : undefined;
   const described = problem ? 'sign-in-error' : undefined;
   return (
-    <main className="sign-in">
-      <form className="sign-in-card card" onSubmit={submit} aria-labelledby="sign-in-title" noValidate>
-        <div className="sign-in-brand">
-          <img src="/favicon.svg" alt="" width={28} height={28} />
-          <span>Stepwise</span>
-        </div>
-        <h1 id="sign-in-title">Sign in</h1>
-        <label className="sign-in-field">
-          <span>Email</span>
-          <input
-            ref={first}
-            type="email"
-            name="email"
-            autoComplete="username"
-            autoFocus
-            value={email}
-            aria-invalid={invalid}
-            aria-describedby={described}
-            onChange={(e) => setEmail(e.target.value)}
-          />
-        </label>
-        <label className="sign-in-field">
-          <span>Password</span>
-          <input
-            type="password"
-            name="password"
-            autoComplete="current-password"
-            value={password}
-            aria-invalid={invalid}
-            aria-describedby={described}
-            onChange={(e) => setPassword(e.target.value)}
-          />
-        </label>
-        <p className="muted sign-in-or">
-          Or use an API key of your organization instead. It is exchanged for a session and not stored.
+    <AuthCard titleId="sign-in-title" title="Sign in" onSubmit={submit}>
+      <label className="sign-in-field">
+        <span>Email</span>
+        <input
+          ref={first}
+          type="email"
+          name="email"
+          autoComplete="username"
+          autoFocus
+          value={email}
+          aria-invalid={invalid}
+          aria-describedby={described}
+          onChange={(e) => setEmail(e.target.value)}
+        />
+      </label>
+      <label className="sign-in-field">
+        <span>Password</span>
+        <input
+          type="password"
+          name="password"
+          autoComplete="current-password"
+          value={password}
+          aria-invalid={invalid}
+          aria-describedby={described}
+          onChange={(e) => setPassword(e.target.value)}
+        />
+      </label>
+      <p className="muted sign-in-or">
+        Or use an API key of your organization instead. It is exchanged for a session and not stored.
+      </p>
+      <label className="sign-in-field">
+        <span>API key</span>
+        <input
+          type="password"
+          name="api-key"
+          autoComplete="off"
+          autoCapitalize="off"
+          spellCheck={false}
+          value={key}
+          aria-invalid={invalid}
+          aria-describedby={described}
+          onChange={(e) => setKey(e.target.value)}
+        />
+      </label>
+      <FormProblem id="sign-in-error" problem={problem} />
+      <button type="submit" disabled={signIn.isPending || !input}>
+        {signIn.isPending ? 'Signing in…' : 'Sign in'}
+      </button>
+      <details className="sign-in-help">
+        <summary>Where do I get an account or a key?</summary>
+        <p>
+          An admin of your organization invites you from the Members page; the invitation link lets you choose a
+          password. Whoever runs this server creates keys with{' '}
+          <code>stepwise keys create --org &lt;slug&gt; --data &lt;data dir&gt;</code> (the key is shown once). Once
+          signed in, you can manage keys on the API keys page.
         </p>
-        <label className="sign-in-field">
-          <span>API key</span>
-          <input
-            type="password"
-            name="api-key"
-            autoComplete="off"
-            autoCapitalize="off"
-            spellCheck={false}
-            value={key}
-            aria-invalid={invalid}
-            aria-describedby={described}
-            onChange={(e) => setKey(e.target.value)}
-          />
-        </label>
-        {problem && (
-          <p id="sign-in-error" className="sign-in-error" role="alert">
-            {problem}
-          </p>
-        )}
-        <button type="submit" disabled={signIn.isPending || !input}>
-          {signIn.isPending ? 'Signing in…' : 'Sign in'}
-        </button>
-        <details className="sign-in-help">
-          <summary>Where do I get an account or a key?</summary>
-          <p>
-            An admin of your organization invites you from the Members page; the invitation link lets you choose a
-            password. Whoever runs this server creates keys with{' '}
-            <code>stepwise keys create --org &lt;slug&gt; --data &lt;data dir&gt;</code> (the key is shown once). Once
-            signed in, you can manage keys on the API keys page.
-          </p>
-        </details>
-      </form>
-    </main>
+      </details>
+    </AuthCard>
   );
 }
