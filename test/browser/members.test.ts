@@ -3,6 +3,8 @@
  * page and copies the link; the invitee accepts it in a second browser context with a name and
  * password, sees the organization's projects, gets the only-admins state on /members (and no
  * Members link), and a run they create shows their name in the runs table and on its page.
+ * Invited to a second organization, they switch between the two in the top bar; the account
+ * page lists their session and changes their password.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { screenshot, useDashboard } from '../helpers/browser.js';
@@ -14,13 +16,14 @@ describe('members in the dashboard', () => {
   const dash = useDashboard();
   /** The file's organization's owner (the file's own key acts as a member). */
   const owner = { ...dash };
+  let org = '';
 
   beforeAll(async () => {
     await createRunHttp(dash.base, dash.key, { runName: 'owner-run', projectName: 'team-demo' });
     const who = await fetch(`${dash.base}/api/runs/auth/validate`, {
       headers: { authorization: `Bearer ${dash.key}` },
     });
-    const org = ((await who.json()) as { organization: { slug: string } }).organization.slug;
+    org = ((await who.json()) as { organization: { slug: string } }).organization.slug;
     Object.assign(owner, dash, { key: await createOrgKey(dash.server.dataDir, org, ['--admin', '--user', 'owner']) });
   });
 
@@ -68,6 +71,35 @@ describe('members in the dashboard', () => {
         await row.getByRole('link', { name: 'casey-run' }).click();
         await theirs.getByText('Created by').waitFor();
         await theirs.getByText('Casey Quinn').first().waitFor();
+
+        // Invited to a second organization, the member switches between the two in the top bar.
+        const other = `${org}-b`;
+        const otherKey = await createOrgKey(dash.server.dataDir, other, ['--admin', '--user', 'owner-b']);
+        const invite = await fetch(`${dash.base}/api/members/invite`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${otherKey}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ email: 'casey@team.test', role: 'viewer' }),
+        });
+        const second = ((await invite.json()) as { url: string }).url.split('#token=')[1]!;
+        await theirs.goto(`${dash.base}/join#token=${second}`);
+        await theirs.getByLabel('Your name').fill('Casey Quinn');
+        await theirs.getByLabel('Password').fill('a long enough password');
+        await theirs.getByRole('button', { name: 'Join' }).click();
+        await theirs.waitForURL((url) => url.pathname === `/o/${other}/projects`);
+        const switcher = theirs.getByRole('combobox', { name: 'Organization' });
+        expect(await switcher.inputValue()).toBe(other);
+        await switcher.selectOption(org);
+        await theirs.waitForURL((url) => url.pathname === `/o/${org}/projects`);
+        await theirs.getByRole('link', { name: 'team-demo' }).waitFor();
+
+        // The account page lists this session and changes the password.
+        await theirs.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Account' }).click();
+        await theirs.getByText('(this session)').waitFor();
+        await theirs.getByLabel('Current password').fill('a long enough password');
+        await theirs.getByLabel('New password').fill('another long password');
+        await theirs.getByRole('button', { name: 'Change password' }).click();
+        await theirs.getByText('Password changed.').waitFor();
+        await screenshot(theirs, 'members-account');
       });
 
       // Back as the owner: the new member is listed with its role.
