@@ -19,6 +19,7 @@ const PLAIN: Record<string, SearchField> = {
   heartbeatAt: { kind: 'time', column: 'last_seen_at' },
   heartbeat_at: { kind: 'time', column: 'last_seen_at' },
   forkedFromRunId: { kind: 'forkParent' },
+  createdBy: { kind: 'createdBy' },
 };
 
 const JSON_PREFIXES: Record<string, JsonColumn> = {
@@ -43,7 +44,7 @@ const MAX_FIELD_LENGTH = 1024;
 /** The field names accepted, for error messages. */
 export const FIELD_NAMES =
   'status (state), name (displayName, display_name), tags, createdAt (created_at), updatedAt (updated_at), ' +
-  'heartbeat_at (heartbeatAt), forkedFromRunId, config.<key>, systemMetadata.<key>, summary_metrics.<metric> (summaryMetrics.<metric>, ' +
+  'heartbeat_at (heartbeatAt), forkedFromRunId, createdBy (user id or name), config.<key>, systemMetadata.<key>, summary_metrics.<metric> (summaryMetrics.<metric>, ' +
   'the last value), summary_min.<metric>, summary_max.<metric>, summary_mean.<metric> (summaryMin.<metric>, …)';
 
 /** A dotted key path into a JSON column; a trailing `.value` (W&B's config wrapper) is ignored. */
@@ -95,6 +96,8 @@ export function parseSort(text: string | undefined): SearchSort {
   } catch {
     throw badRequest(`cannot sort by ${JSON.stringify(name)}; sort by ${SORT_NAMES}`);
   }
-  if (field.kind === 'tags') throw badRequest(`cannot sort by tags; sort by ${SORT_NAMES}`);
+  if (field.kind === 'tags' || field.kind === 'createdBy') {
+    throw badRequest(`cannot sort by ${field.kind}; sort by ${SORT_NAMES}`);
+  }
   return { field, descending };
 }

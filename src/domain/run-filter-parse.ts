@@ -59,6 +59,9 @@ function operand(field: SearchField, name: string, v: unknown, range: boolean): 
       if (typeof v !== 'number' || !Number.isSafeInteger(v))
         throw badRequest(`${where}: ${name} compares with run ids`);
       return v;
+    case 'createdBy':
+      if (typeof v === 'string' || (typeof v === 'number' && Number.isSafeInteger(v))) return v;
+      throw badRequest(`${where}: ${name} compares with a user id (integer) or a user name (string)`);
     case 'json':
       if (typeof v === 'string' || (typeof v === 'number' && Number.isFinite(v))) return v;
       if (typeof v === 'boolean' && !range) return v;

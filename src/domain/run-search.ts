@@ -13,13 +13,18 @@ export type JsonColumn = 'config' | 'system_metadata';
 /** Which of a metric's summaries a condition or sort reads: its last finite value, or min, max or mean of its finite values. */
 export type MetricAgg = 'last' | 'min' | 'max' | 'mean';
 
-/** What a condition or a sort looks at. `forkParent` is the id of the run a run was forked from (null when none). */
+/**
+ * What a condition or a sort looks at. `forkParent` is the id of the run a run was forked from
+ * (null when none); `createdBy` is the user who created the run (null when none): a number
+ * compares with the user's id, a string with the user's display name.
+ */
 export type SearchField =
   | { kind: 'status' }
   | { kind: 'name' }
   | { kind: 'tags' }
   | { kind: 'time'; column: TimeColumn }
   | { kind: 'forkParent' }
+  | { kind: 'createdBy' }
   | { kind: 'json'; column: JsonColumn; path: readonly string[] }
   | { kind: 'metric'; name: string; agg: MetricAgg };
 
@@ -50,8 +55,8 @@ export type FilterNode =
   | { kind: 'leaf'; field: SearchField; cond: Condition }
   | { kind: 'ids'; ids: readonly number[] };
 
-/** A sort: a field (never tags) and its direction. Ties go by run id in the same direction. */
+/** A sort: a field (never tags or createdBy) and its direction. Ties go by run id in the same direction. */
 export interface SearchSort {
-  field: Exclude<SearchField, { kind: 'tags' }>;
+  field: Exclude<SearchField, { kind: 'tags' | 'createdBy' }>;
   descending: boolean;
 }

@@ -4,7 +4,10 @@ import { useSession } from './api/session';
 import { Layout } from './components/Layout';
 import { RequireSession } from './components/RequireSession';
 import { Loading } from './components/States';
+import { AccountPage } from './pages/AccountPage';
 import { ApiKeysPage } from './pages/ApiKeysPage';
+import { JoinPage } from './pages/JoinPage';
+import { MembersPage } from './pages/MembersPage';
 import { NotFoundPage } from './pages/NotFoundPage';
 import { ProjectSettingsPage } from './pages/ProjectSettingsPage';
 import { ProjectsPage } from './pages/ProjectsPage';
@@ -28,11 +31,12 @@ function Home() {
   return <Navigate to={projectsPath(session.data.organization.slug)} replace />;
 }
 
-/** The dashboard's pages; every page but sign-in needs a session. */
+/** The dashboard's pages; every page but sign-in and join needs a session. */
 export function App() {
   return (
     <Routes>
       <Route path="/sign-in" element={<SignInPage />} />
+      <Route path="/join" element={<JoinPage />} />
       <Route
         element={
           <RequireSession>
@@ -43,6 +47,8 @@ export function App() {
         <Route index element={<Home />} />
         <Route path="/api-keys" element={<ApiKeysPage />} />
         <Route path="/webhooks" element={<WebhooksPage />} />
+        <Route path="/members" element={<MembersPage />} />
+        <Route path="/account" element={<AccountPage />} />
         <Route path="/o/:org/projects" element={<ProjectsPage />} />
         <Route path="/o/:org/projects/:project" element={<RunsPage />} />
         <Route path="/o/:org/projects/:project/trash" element={<TrashPage />} />

@@ -14,11 +14,14 @@ export const sessionQuery = () =>
 /** The current session; its error is an ApiError with status 401 when signed out. */
 export const useSession = () => useQuery(sessionQuery());
 
-/** Exchanges an API key for a session cookie (`POST /api/session`); the key is not kept. */
+/** What signs in: an API key, or an email and password. */
+export type SignInInput = { apiKey: string } | { email: string; password: string };
+
+/** Exchanges an API key or an email and password for a session cookie (`POST /api/session`); neither is kept. */
 export function useSignIn() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (apiKey: string) => apiPost<Session>('/api/session', { apiKey }),
+    mutationFn: (input: SignInInput) => apiPost<Session>('/api/session', input),
     onSuccess: (session) => {
       client.clear();
       client.setQueryData(sessionQuery().queryKey, session);

@@ -1,13 +1,18 @@
 import { Link, Outlet, useNavigate } from 'react-router';
+import { useAccount } from '../api/account-queries';
 import { useSession, useSignOut } from '../api/session';
 import { projectsPath } from '../paths';
+import { canManageMembers } from '../people/roles';
 import { NotificationBell } from './NotificationBell';
+import { OrgSwitcher } from './OrgSwitcher';
 
-/** The frame of every signed-in page: brand, navigation, the organization and Sign out. */
+/** The frame of every signed-in page: brand, navigation (Members for admins), the organization and Sign out. */
 export function Layout() {
   const session = useSession();
   const signOut = useSignOut();
   const navigate = useNavigate();
+  const account = useAccount();
+  const admin = account.data ? canManageMembers(account.data.organization.role) : false;
   const org = session.data?.organization.slug;
   return (
     <div className="layout">
@@ -19,10 +24,12 @@ export function Layout() {
           {org && <Link to={projectsPath(org)}>Projects</Link>}
           <Link to="/api-keys">API keys</Link>
           <Link to="/webhooks">Webhooks</Link>
+          {admin && <Link to="/members">Members</Link>}
+          <Link to="/account">Account</Link>
         </nav>
         <span className="topbar-spacer" />
         {org && <NotificationBell />}
-        {org && <span className="muted org-slug">{org}</span>}
+        {org && <OrgSwitcher org={org} />}
         <button
           type="button"
           className="secondary"

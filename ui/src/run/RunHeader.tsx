@@ -33,6 +33,12 @@ export function RunHeader({ run }: { run: RunDetails }) {
             <time dateTime={run.createdAt}>{formatTime(run.createdAt)}</time>
           </dd>
         </div>
+        {run.createdBy && (
+          <div>
+            <dt>Created by</dt>
+            <dd>{run.createdBy.name}</dd>
+          </div>
+        )}
         <div>
           <dt>Duration</dt>
           <dd>

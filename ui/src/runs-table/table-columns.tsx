@@ -70,6 +70,14 @@ export function tableColumns(org: string, columns: readonly ExtraColumn[]): Tabl
       title: (run) => run.createdAt,
     },
     {
+      id: 'createdBy',
+      label: 'Created by',
+      width: 140,
+      note: 'Created by is not sortable; filter by it with createdBy (a user id or name).',
+      cell: (run) => run.createdBy?.name ?? <span className="muted">—</span>,
+      title: (run) => run.createdBy?.name,
+    },
+    {
       id: 'duration',
       label: 'Duration',
       width: 104,

@@ -87,6 +87,21 @@ function tags(d: Dialect, cond: Condition): Frag {
   return wantsNone ? frag(`(${onTag.sql} OR ${noTags.sql})`, ...onTag.params) : onTag;
 }
 
+/** The creator's name as the run shows it: the display name, else the account name. */
+const CREATOR_NAME = frag('(SELECT COALESCE(cx.display_name, cx.name) FROM users cx WHERE cx.id = r.created_by)');
+
+/** A condition on the run's creator: numbers compare with the user id, strings with the user's name. */
+function creator(d: Dialect, cond: Condition): Frag {
+  const none = frag('r.created_by IS NULL');
+  const one = (c: Condition): Frag => {
+    const value = 'value' in c ? c.value : undefined;
+    return typeof value === 'string' || c.op === 'regex'
+      ? scalar(d, CREATOR_NAME, true, c, none)
+      : scalar(d, frag('r.created_by'), false, c, none);
+  };
+  return cond.op === 'in' ? any(cond.values.map((value) => one({ op: 'eq', value }))) : one(cond);
+}
+
 function leaf(d: Dialect, field: SearchField, cond: Condition): Frag {
   switch (field.kind) {
     case 'status':
@@ -99,6 +114,8 @@ function leaf(d: Dialect, field: SearchField, cond: Condition): Frag {
       return scalar(d, frag(`r.${field.column}`), false, cond, frag(`r.${field.column} IS NULL`));
     case 'forkParent':
       return scalar(d, frag('r.forked_from_run_id'), false, cond, frag('r.forked_from_run_id IS NULL'));
+    case 'createdBy':
+      return creator(d, cond);
     case 'json':
       return json(d, field.column, field.path, cond);
     case 'metric':
