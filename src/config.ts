@@ -75,6 +75,10 @@ export interface Config {
   webhookPollMs: number;
   /** OpenID Connect sign-in (STEPWISE_OIDC_ISSUER, _CLIENT_ID, _CLIENT_SECRET); undefined = off. */
   oidc: OidcConfig | undefined;
+  /** Invitations are mailed through this server (STEPWISE_SMTP_URL, smtp:// or smtps://); undefined = off. */
+  smtpUrl: string | undefined;
+  /** The From of invitation mails (STEPWISE_SMTP_FROM). */
+  smtpFrom: string;
 }
 
 /** Where SSO signs in and as whom its new users join (docs/api.md §16). */
@@ -223,6 +227,18 @@ function connectionConfig(
   };
 }
 
+/** STEPWISE_SMTP_URL (smtp://user:pass@host:port or smtps://…) and STEPWISE_SMTP_FROM. */
+export function smtpConfig(env: NodeJS.ProcessEnv): { smtpUrl: string | undefined; smtpFrom: string } {
+  const smtpUrl = env.STEPWISE_SMTP_URL || undefined;
+  if (smtpUrl !== undefined) {
+    const url = URL.canParse(smtpUrl) ? new URL(smtpUrl) : undefined;
+    if (!url || (url.protocol !== 'smtp:' && url.protocol !== 'smtps:') || url.hostname === '') {
+      throw new ConfigError('STEPWISE_SMTP_URL must be a URL like smtp://user:pass@host:port or smtps://host');
+    }
+  }
+  return { smtpUrl, smtpFrom: env.STEPWISE_SMTP_FROM || 'Stepwise <stepwise@localhost>' };
+}
+
 /** The OIDC settings: all three of issuer, client id and secret, or none (then undefined). */
 export function oidcConfig(env: NodeJS.ProcessEnv): OidcConfig | undefined {
   const issuer = env.STEPWISE_OIDC_ISSUER || undefined;
@@ -304,5 +320,6 @@ export function loadConfig(args: readonly string[], env: NodeJS.ProcessEnv = pro
     ...storageConfig(args, env),
     ...webhookConfig(env),
     oidc: oidcConfig(env),
+    ...smtpConfig(env),
   };
 }

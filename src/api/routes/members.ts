@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { mailInvitation } from '../../auth/invitation-mail.js';
 import { acceptInvitation, inviteMember } from '../../auth/invitations.js';
 import { changeMemberRole, listAudit, listOrgMembers, removeOrgMember } from '../../auth/members.js';
 import { iso } from '../../domain/iso.js';
@@ -54,9 +55,11 @@ export function registerMemberRoutes(app: App, deps: Deps, sessions: SessionAuth
       },
     },
     async (request) => {
-      const made = await inviteMember(ctxOf(deps, request), request.body);
-      // Sending by SMTP (STEPWISE_SMTP_URL) is not built yet: the link is shown to copy.
-      return { url: made.url, expiresAt: iso(made.expiresAt), emailed: false };
+      const ctx = ctxOf(deps, request);
+      const made = await inviteMember(ctx, request.body);
+      const mail = { to: made.email, orgSlug: ctx.principal.orgSlug, role: request.body.role, ...made };
+      const emailed = await mailInvitation(deps.config, mail, (m) => request.log.warn(m));
+      return { url: made.url, expiresAt: iso(made.expiresAt), emailed };
     },
   );
 

@@ -24,7 +24,9 @@ export const InviteBody = Type.Object({ email: Type.String({ minLength: 3, maxLe
 export const InviteAnswer = Type.Object({
   url: Type.String({ description: 'Works once, until expiresAt.' }),
   expiresAt: Type.String(),
-  emailed: Type.Boolean({ description: 'True when the link was also sent by email (not built yet: false).' }),
+  emailed: Type.Boolean({
+    description: 'True when the link was also sent by email (STEPWISE_SMTP_URL) and the SMTP server accepted it.',
+  }),
 });
 export type InviteAnswer = Static<typeof InviteAnswer>;
 
