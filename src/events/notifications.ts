@@ -3,6 +3,9 @@ import type { EventRun, StoredEvent } from '../domain/events.js';
 import { encodeRunId } from '../domain/sqid.js';
 import type { Ctx } from '../services/context.js';
 
+/** Steps shown on each side of a metric alert's step when its link opens the run's charts. */
+const ZOOM_STEPS = 100;
+
 /** Most notifications GET /api/notifications answers. */
 export const MAX_NOTIFICATIONS = 50;
 /** The unread count stops at this (the bell shows "99+"). */
@@ -20,7 +23,7 @@ export interface Notification {
   run: (EventRun & { sqid: string }) | null;
   /** The step of a metric alert (an alert rule's crossing). */
   step: number | null;
-  /** The dashboard path of the run (with `?step=` for a metric alert). */
+  /** The dashboard path of the run (for a metric alert, its charts zoomed to the crossing's step ± ZOOM_STEPS). */
   path: string | null;
 }
 
@@ -43,7 +46,7 @@ function toNotification(e: StoredEvent, orgSlug: string, readMark: number): Noti
     kind === 'alert' ? str(d.text) : kind === 'failed' ? null : str((d.metadata as { reason?: unknown })?.reason);
   const seg = encodeURIComponent;
   const path = run
-    ? `/o/${seg(orgSlug)}/projects/${seg(run.projectName)}/${seg(run.sqid)}${step === null ? '' : `?step=${step}`}`
+    ? `/o/${seg(orgSlug)}/projects/${seg(run.projectName)}/${seg(run.sqid)}${step === null ? '' : `?zoom=${Math.max(0, step - ZOOM_STEPS)}-${step + ZOOM_STEPS}`}`
     : null;
   return {
     id: e.id,

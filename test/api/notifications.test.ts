@@ -39,7 +39,10 @@ describe('notifications', () => {
       ['alert', 'val/loss > 5', true],
       ['alert', 'Loss diverged', true],
     ]);
-    expect(list.items[1]).toMatchObject({ step: 12, path: expect.stringMatching(/\/projects\/p\/[^/?]+\?step=12$/) });
+    expect(list.items[1]).toMatchObject({
+      step: 12,
+      path: expect.stringMatching(/\/projects\/p\/[^/?]+\?zoom=0-112$/),
+    });
     expect(list.items[2]).toMatchObject({ text: 'NaN at step 9', level: 'ERROR', run: { id: run.runId } });
     expect(await notifications(t.otherKey)).toEqual({ unread: 0, items: [] });
   });
