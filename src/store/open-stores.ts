@@ -85,7 +85,9 @@ async function openSqliteStores(target: StoreTarget): Promise<Stores> {
   }
   const seriesFile = file.replace(/(\.db)?$/, '-series.db');
   // The series file's ad-hoc reads are index ranges of one project: they stay on the main thread.
-  const seriesDb = await migrated(openSqlite(seriesFile, { searchThreads: 0, queryTimeoutMs: target.queryTimeoutMs }));
+  const seriesDb = await migrated(
+    openSqlite(seriesFile, { searchThreads: 0, queryTimeoutMs: target.queryTimeoutMs, mapReads: true }),
+  );
   const { workerSeriesStore } = await import('./sqlite/worker-series-store.js');
   const series = workerSeriesStore(seriesDb, seriesFile);
   return {

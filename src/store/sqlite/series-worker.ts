@@ -11,7 +11,7 @@ import { SERIES_WRITES, errorReply, type WorkerReply, type WorkerRequest } from 
 
 const { file } = workerData as { file: string };
 // Its reads are the main thread's; it needs no search threads of its own.
-const db = openSqlite(file, { searchThreads: 0 });
+const db = openSqlite(file, { searchThreads: 0, mapReads: true });
 // Requests of one run that queue up behind its write are stored together (sql/metrics/run-write-queue.ts).
 const store = new SqlSeriesStore(db, { mergeRunWrites: true });
 

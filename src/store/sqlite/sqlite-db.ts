@@ -93,9 +93,15 @@ export function adHocError(err: unknown): unknown {
 
 /**
  * Opens one better-sqlite3 connection (the file must exist when read-only) with the search
- * functions registered; `deadline` is checked by them while a statement runs.
+ * functions registered; `deadline` is checked by them while a statement runs. `mapped`: a
+ * read-only connection maps the file (SqliteOptions.mapReads).
  */
-export function openConnection(file: string, readonly: boolean, deadline: StatementDeadline): Database.Database {
+export function openConnection(
+  file: string,
+  readonly: boolean,
+  deadline: StatementDeadline,
+  mapped = false,
+): Database.Database {
   const raw = new Database(file, { readonly, fileMustExist: readonly });
   raw.pragma('busy_timeout = 10000');
   if (!readonly) {
@@ -115,10 +121,12 @@ export function openConnection(file: string, readonly: boolean, deadline: Statem
   // mostly the ones it just wrote; past 16 MiB its cache only grew the process (a 2M-point
   // ingest peaked at 197 MB RSS with 64 MiB, 164-183 MB with 16 MiB, at the same speed).
   raw.pragma(readonly ? 'cache_size = -65536' : 'cache_size = -16384');
-  // Readers map the file's first 256 MiB: a page read past the cache is then a memory read,
-  // not a read() into the cache. Reading the chunks of 400 series of 20,000 points (the
-  // project page's charts, more than the cache holds) took 130 instead of 190 ms of CPU.
-  if (readonly) raw.pragma('mmap_size = 268435456');
+  // Series readers map the file's first 256 MiB: a page read past the cache is then a memory
+  // read, not a read() into the cache. Reading the chunks of 400 series of 20,000 points (the
+  // project page's charts, more than the cache holds) took 130 instead of 190 ms of CPU. Not
+  // the metadata file: mapped pages count in RSS, and ten lists reading 60 configs of 8 MB
+  // grew it by 533 MB (test/e2e/list-memory.test.ts, bound 500 MB; 31-33 MB unmapped).
+  if (readonly && mapped) raw.pragma('mmap_size = 268435456');
   registerSearchFunctions(raw, deadline);
   return raw;
 }
@@ -144,6 +152,8 @@ export interface SqliteOptions {
   searchThreads?: number;
   /** An ad-hoc read is stopped this many ms after it was asked for (QUERY_TIMEOUT); 0 = never (the default). */
   queryTimeoutMs?: number;
+  /** The reader maps the file (the series file: chunk reads; never the metadata file, see openConnection). */
+  mapReads?: boolean;
 }
 
 /**
@@ -156,7 +166,7 @@ export function openSqlite(file: string, options: SqliteOptions = {}): SqlDb {
   const timeoutMs = options.queryTimeoutMs ?? 0;
   const writer = new Connection(openConnection(file, false, new StatementDeadline(timeoutMs)));
   const readerDeadline = new StatementDeadline(timeoutMs);
-  const reader = new Connection(openConnection(file, true, readerDeadline));
+  const reader = new Connection(openConnection(file, true, readerDeadline, options.mapReads === true));
   const threads =
     (options.searchThreads ?? 2) > 0 ? new SearchThreads(file, options.searchThreads ?? 2, timeoutMs) : null;
   /** An ad-hoc read on the reader connection: stopped at its deadline, but on this thread. */
