@@ -33,5 +33,10 @@ declare module 'fastify' {
      * one; one that does not is refused to all but owners, and the route-role test fails).
      */
     role?: Role;
+    /**
+     * True for the routes an OAuth access token may call besides a key or a session: the
+     * token's resource (/mcp) and GET /api/runs/auth/validate (docs/api.md §18).
+     */
+    oauthResource?: boolean;
   }
 }

@@ -40,6 +40,11 @@ export interface Principal {
   role: Role;
   /** The key's own cap (a key it makes is capped the same unless asked narrower); null for none. */
   keyRole: Role | null;
+  /**
+   * The OAuth scopes of an access token (docs/api.md §18); null for a key or a session,
+   * which may do all its role allows.
+   */
+  scopes: readonly string[] | null;
 }
 
 export interface LogNameEntry {

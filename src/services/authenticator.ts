@@ -60,6 +60,7 @@ export class Authenticator {
       keyExpiresAt: record.expiresAt,
       role: narrower(record.userRole, record.role),
       keyRole: record.role,
+      scopes: null,
     };
   }
 

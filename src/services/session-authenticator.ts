@@ -21,6 +21,7 @@ const userPrincipal = (u: { userId: number; orgId: number; orgSlug: string }, ro
   keyExpiresAt: null,
   role,
   keyRole: null,
+  scopes: null,
 });
 
 /**
