@@ -4,7 +4,8 @@
  * BENCH_SCALE (default 1) shrinks the data sizes for a quick look; BENCH_ONLY=ingest stops
  * each engine's pass after the ingest figures; BENCH_ONLY=browser loads only what the
  * dashboard figures need and prints those (SQLite only); BENCH_ONLY=groups loads and prints
- * only the grouping figures (groupsPass, both engines); BENCH_ONLY=rules prints only the
+ * only the grouping figures (groupsPass, both engines; the full run prints them after each
+ * engine's other figures); BENCH_ONLY=rules prints only the
  * alert-rule ingest figure of each engine. The same workload then
  * runs on PostgreSQL (see bench/postgres.ts) at BENCH_PG_SCALE (default: BENCH_SCALE).
  */
@@ -153,8 +154,10 @@ async function main(): Promise<void> {
     await groupsPasses();
     return;
   }
+  const everything = process.env.BENCH_ONLY === undefined || process.env.BENCH_ONLY === '';
   log('\n== SQLite (embedded default) ==');
   await benchBackend({ label: 'SQLite' });
+  if (everything) await groupsPass({ label: 'SQLite' });
   const pg = await benchPostgres();
   if (!pg) {
     log('\n(PostgreSQL skipped: BENCH_POSTGRES=0, or no server binaries and no BENCH_DATABASE_URL)');
@@ -163,7 +166,9 @@ async function main(): Promise<void> {
   try {
     scale = PG_SCALE;
     log(`\n== ${pg.label}, scale ${PG_SCALE} ==`);
-    await benchBackend({ label: 'PostgreSQL', urls: { server: pg.serverUrl, raw: pg.rawUrl } });
+    const urls = { server: pg.serverUrl, raw: pg.rawUrl };
+    await benchBackend({ label: 'PostgreSQL', urls });
+    if (everything) await groupsPass({ label: 'PostgreSQL', urls });
   } finally {
     await pg.stop();
   }
