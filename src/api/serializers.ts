@@ -12,10 +12,15 @@ const compiled = new Map<string, Serializer>();
  */
 export function compileSerializer({ schema }: { schema: unknown }): Serializer {
   const text = JSON.stringify(schema);
-  let serialize = compiled.get(text);
-  if (serialize === undefined) {
-    serialize = fastJson(schema as Parameters<typeof fastJson>[0]) as Serializer;
-    compiled.set(text, serialize);
-  }
-  return serialize;
+  const done = compiled.get(text);
+  if (done !== undefined) return done;
+  // Compiled on the route's first answer, not at start-up: most routes of a process never answer.
+  let serialize: Serializer | undefined;
+  return (data) => {
+    if (serialize === undefined) {
+      serialize = compiled.get(text) ?? (fastJson(schema as Parameters<typeof fastJson>[0]) as Serializer);
+      compiled.set(text, serialize);
+    }
+    return serialize(data);
+  };
 }

@@ -50,20 +50,33 @@ function strictIntegers(schema: Schema, validate: ValidateFunction): ValidateFun
 /** Compiled validators by part and schema text: Fastify hands each app its own schema copies. */
 const compiled = new Map<string, ValidateFunction>();
 
+function compileNow(schema: FastifySchema, body: boolean): ValidateFunction {
+  return body ? strict.compile(schema as object) : strictIntegers(schema as Schema, coercing.compile(schema as object));
+}
+
 /**
  * The validator compiler of the app: strict for bodies, coercing for query, params and
  * headers (integers digits only). Compiled once per schema per process, so building another
- * app (tests build hundreds) compiles nothing.
+ * app (tests build hundreds) compiles nothing, and on the route's first request rather than
+ * at start-up (most routes of a process are never called).
  */
 export function compileValidator({ schema, httpPart }: { schema: FastifySchema; httpPart?: string }): ValidateFunction {
   const body = httpPart === 'body';
   const key = `${body ? 'strict' : 'coercing'} ${JSON.stringify(schema)}`;
-  let validate = compiled.get(key);
-  if (validate === undefined) {
-    validate = body
-      ? strict.compile(schema as object)
-      : strictIntegers(schema as Schema, coercing.compile(schema as object));
-    compiled.set(key, validate);
-  }
-  return validate;
+  const done = compiled.get(key);
+  if (done !== undefined) return done;
+  let validate: ValidateFunction | undefined;
+  const lazy = ((data: unknown, ...rest: unknown[]) => {
+    if (validate === undefined) {
+      validate = compiled.get(key) ?? compileNow(schema, body);
+      compiled.set(key, validate);
+    }
+    const ok = (validate as (...args: unknown[]) => boolean)(data, ...rest);
+    lazy.errors = validate.errors;
+    return ok;
+  }) as ValidateFunction;
+  // Fastify hands the parent object (so coercion can replace a root value) to a validator with
+  // a schemaEnv, as every Ajv validator has.
+  Object.assign(lazy, { schema, schemaEnv: true });
+  return lazy;
 }

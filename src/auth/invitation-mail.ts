@@ -2,7 +2,6 @@
  * Mails an invitation link through the SMTP server of STEPWISE_SMTP_URL (docs/api.md §16).
  * A failed send never fails the invitation: the link is still answered to copy.
  */
-import { createTransport } from 'nodemailer';
 import type { Config } from '../config.js';
 import type { Role } from '../domain/roles.js';
 
@@ -39,6 +38,8 @@ export async function mailInvitation(
   warn: (message: string) => void,
 ): Promise<boolean> {
   if (config.smtpUrl === undefined) return false;
+  // Loaded on the first mail rather than at start-up (nodemailer is large; most servers mail nothing).
+  const { createTransport } = await import('nodemailer');
   const transport = createTransport({
     url: config.smtpUrl,
     connectionTimeout: SMTP_TIMEOUT_MS,

@@ -6,7 +6,7 @@
  * verified email, made on its first sign-in with the configured role in the default
  * organization.
  */
-import * as client from 'openid-client';
+import type * as OpenIdClient from 'openid-client';
 import type { OidcConfig } from '../config.js';
 import type { Principal } from '../domain/types.js';
 import { AppError, badRequest, forbidden } from '../errors.js';
@@ -14,6 +14,9 @@ import type { Deps } from '../services/context.js';
 import { DEFAULT_ORG } from '../services/bootstrap.js';
 import type { SessionAuthenticator } from '../services/session-authenticator.js';
 import { landing, normalizeEmail } from './accounts.js';
+
+/** openid-client, loaded on the first sign-in rather than at start-up (most servers never use it). */
+const loadClient = (): Promise<typeof OpenIdClient> => import('openid-client');
 
 /** What the start hands the callback through the browser: nothing in it is secret to its holder. */
 export interface OidcPending {
@@ -32,7 +35,7 @@ const providerFailed = (err: unknown): AppError =>
 
 /** One server's OIDC client: discovers the provider once (again after a failure). */
 export class OidcSignIn {
-  private discovered: Promise<client.Configuration> | undefined;
+  private discovered: Promise<OpenIdClient.Configuration> | undefined;
   readonly redirectUri: string;
 
   constructor(
@@ -42,12 +45,14 @@ export class OidcSignIn {
     this.redirectUri = `${publicUrl}/api/auth/oidc/callback`;
   }
 
-  private provider(): Promise<client.Configuration> {
-    this.discovered ??= client
-      .discovery(new URL(this.config.issuer), this.config.clientId, this.config.clientSecret, undefined, {
-        // A provider on http is allowed only as the operator configured it (e.g. on loopback).
-        execute: new URL(this.config.issuer).protocol === 'http:' ? [client.allowInsecureRequests] : [],
-      })
+  private provider(): Promise<OpenIdClient.Configuration> {
+    this.discovered ??= loadClient()
+      .then((client) =>
+        client.discovery(new URL(this.config.issuer), this.config.clientId, this.config.clientSecret, undefined, {
+          // A provider on http is allowed only as the operator configured it (e.g. on loopback).
+          execute: new URL(this.config.issuer).protocol === 'http:' ? [client.allowInsecureRequests] : [],
+        }),
+      )
       .catch((err: unknown) => {
         this.discovered = undefined;
         throw providerFailed(err);
@@ -58,6 +63,7 @@ export class OidcSignIn {
   /** The provider's authorization URL for a new sign-in, and what the callback must be given back. */
   async start(): Promise<{ url: string; pending: OidcPending }> {
     const provider = await this.provider();
+    const client = await loadClient();
     const pending = {
       state: client.randomState(),
       nonce: client.randomNonce(),
@@ -88,6 +94,7 @@ export class OidcSignIn {
     }
     if (!pending || callbackUrl.searchParams.get('state') !== pending.state) throw badRequest(STALE);
     const provider = await this.provider();
+    const client = await loadClient();
     let claims: Record<string, unknown>;
     try {
       const tokens = await client.authorizationCodeGrant(provider, callbackUrl, {

@@ -1,9 +1,4 @@
 import { ConfigError } from '../config.js';
-import { backup } from './backup.js';
-import { copy } from './copy.js';
-import { keys } from './keys.js';
-import { restore } from './restore.js';
-import { serve } from './serve.js';
 
 const USAGE = `usage: stepwise <command>
   serve [--port P] [--host H] [--data DIR] [--public-url URL] [--pluto-ports]
@@ -16,21 +11,27 @@ const USAGE = `usage: stepwise <command>
   copy --data DIR --to-database-url postgres://... [--to-blob-url s3://bucket/prefix?endpoint=...]
                                       (into an empty deployment; run it again to resume)`;
 
-/** The commands that write lines to stdout and return an exit code. */
-const COMMANDS: Record<string, (args: readonly string[], out: (line: string) => void) => Promise<number>> = {
-  keys,
-  backup,
-  restore,
-  copy,
+type Command = (args: readonly string[], out: (line: string) => void) => Promise<number>;
+
+/**
+ * The commands that write lines to stdout and return an exit code, each loaded only when run
+ * (`serve` then never loads tar and the copy machinery).
+ */
+const COMMANDS: Record<string, () => Promise<Command>> = {
+  keys: async () => (await import('./keys.js')).keys,
+  backup: async () => (await import('./backup.js')).backup,
+  restore: async () => (await import('./restore.js')).restore,
+  copy: async () => (await import('./copy.js')).copy,
 };
 
 /** Runs the CLI with argv (without node and script); sets the exit code. */
 export async function main(argv: readonly string[]): Promise<void> {
   const [command = 'serve', ...rest] = argv;
   try {
-    if (command === 'serve') return await serve(rest);
-    const run = Object.hasOwn(COMMANDS, command) ? COMMANDS[command] : undefined;
-    if (run) {
+    if (command === 'serve') return await (await import('./serve.js')).serve(rest);
+    const load = Object.hasOwn(COMMANDS, command) ? COMMANDS[command] : undefined;
+    if (load) {
+      const run = await load();
       process.exitCode = await run(rest, (line) => process.stdout.write(`${line}\n`));
       return;
     }

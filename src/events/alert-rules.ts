@@ -114,9 +114,9 @@ export async function createAlertRule(ctx: Ctx, input: AlertRuleInput): Promise<
 
 /** A project's rules, oldest first; throws NOT_FOUND for an unknown project. */
 export async function listAlertRules(ctx: Ctx, projectName: string): Promise<AlertRule[]> {
-  const project = await ctx.deps.metadata.findProject(ctx.principal.orgId, projectName);
-  if (!project) throw notFound(`project ${JSON.stringify(projectName)} not found`);
-  return ctx.deps.events.listAlertRules(project.id, MAX_RULES);
+  const projectId = await ctx.deps.metadata.findProjectId(ctx.principal.orgId, projectName);
+  if (projectId === undefined) throw notFound(`project ${JSON.stringify(projectName)} not found`);
+  return ctx.deps.events.listAlertRules(projectId, MAX_RULES);
 }
 
 /** Deletes a rule; throws NOT_FOUND. */

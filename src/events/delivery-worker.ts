@@ -2,7 +2,6 @@
  * The webhook delivery worker every server runs: it claims due deliveries (each goes to one
  * server), signs and sends them, and records each outcome with the time of the next retry.
  */
-import { Webhook } from 'standardwebhooks';
 import type { ClaimedDelivery, DeliveryOutcome } from '../domain/events.js';
 import type { EventStore } from '../store/event-store.js';
 import { checkTarget } from './address-guard.js';
@@ -31,7 +30,9 @@ export function nextRetryAt(attempts: number, delays: readonly number[], at: num
 }
 
 /** The Standard Webhooks headers of a body: `webhook-id`, `webhook-timestamp`, `webhook-signature`. */
-export function signedHeaders(d: ClaimedDelivery, body: string, now: Date): Record<string, string> {
+export async function signedHeaders(d: ClaimedDelivery, body: string, now: Date): Promise<Record<string, string>> {
+  // Loaded on the first delivery rather than at start-up.
+  const { Webhook } = await import('standardwebhooks');
   const id = `evt_${d.event.id}`;
   return {
     'webhook-id': id,
@@ -49,7 +50,7 @@ async function attempt(d: ClaimedDelivery, o: DeliveryWorkerOptions): Promise<Se
     return { statusCode: null, error: (err as Error).message };
   }
   const body = webhookBody(d, o.publicUrl);
-  return sendWebhook(target, signedHeaders(d, body, new Date()), body, o.timeoutMs);
+  return sendWebhook(target, await signedHeaders(d, body, new Date()), body, o.timeoutMs);
 }
 
 async function deliver(d: ClaimedDelivery, o: DeliveryWorkerOptions): Promise<void> {

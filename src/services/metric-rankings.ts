@@ -68,11 +68,11 @@ export async function leaderboard(
 ): Promise<{ rows: AsyncIterable<RankedRunRow[]> | Iterable<RankedRunRow[]>; total: number }> {
   const { metadata } = ctx.deps;
   const narrowing = parseNarrowing(q);
-  const project = await metadata.findProject(ctx.principal.orgId, q.projectName);
-  if (!project) return { rows: [], total: 0 };
+  const projectId = await metadata.findProjectId(ctx.principal.orgId, q.projectName);
+  if (projectId === undefined) return { rows: [], total: 0 };
   const { page, total } = narrows(narrowing)
-    ? await rankMatching(ctx, project.id, q, narrowing)
-    : await rankAll(ctx, project.id, q);
+    ? await rankMatching(ctx, projectId, q, narrowing)
+    : await rankAll(ctx, projectId, q);
   const heads = await metadata.listRunHeads(
     ctx.principal.orgId,
     page.map((r) => r.runId),
@@ -216,11 +216,11 @@ export async function metricNames(
   q: { projectName: string; search?: string; runIds?: number[]; limit: number },
 ): Promise<string[]> {
   const { metadata, series } = ctx.deps;
-  const project = await metadata.findProject(ctx.principal.orgId, q.projectName);
-  if (!project) return [];
+  const projectId = await metadata.findProjectId(ctx.principal.orgId, q.projectName);
+  if (projectId === undefined) return [];
   let scope: number[] | null = null;
   if (q.runIds) {
-    const runs = (await metadata.listRunHeads(ctx.principal.orgId, q.runIds)).filter((r) => r.projectId === project.id);
+    const runs = (await metadata.listRunHeads(ctx.principal.orgId, q.runIds)).filter((r) => r.projectId === projectId);
     const ids = new Set<number>();
     for (const run of runs) {
       for (const link of await metadata.getLineage(ctx.principal.orgId, run.id, MAX_LINEAGE_DEPTH)) ids.add(link.runId);
@@ -228,5 +228,5 @@ export async function metricNames(
     scope = [...ids];
     if (scope.length === 0) return [];
   }
-  return series.metricNames(project.id, scope, q.search || null, q.limit);
+  return series.metricNames(projectId, scope, q.search || null, q.limit);
 }

@@ -54,9 +54,9 @@ export async function groupMatchingRuns(
 ): Promise<{ projectId: number; groups: Grouped[] } | undefined> {
   const narrowing = parseNarrowing(q);
   const { metadata } = ctx.deps;
-  const project = await metadata.findProject(ctx.principal.orgId, q.projectName);
-  if (!project) return undefined;
-  const matching = await matchingRunIds(ctx, project.id, narrowing, maxRuns);
+  const projectId = await metadata.findProjectId(ctx.principal.orgId, q.projectName);
+  if (projectId === undefined) return undefined;
+  const matching = await matchingRunIds(ctx, projectId, narrowing, maxRuns);
   if (matching.total > maxRuns) {
     throw resultTooLarge(
       `${matching.total.toLocaleString('en-US')} runs match the filters and one grouping reads at most ` +
@@ -85,7 +85,7 @@ export async function groupMatchingRuns(
     if (row.forkedFromRunId !== null) group.forkIds.add(row.runId);
   }
   const groups = [...byKey.values()].sort((a, b) => compareGroupKeys(a.values, b.values));
-  return { projectId: project.id, groups };
+  return { projectId, groups };
 }
 
 /** n, mean, sample std, min and max of values (two passes). */

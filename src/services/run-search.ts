@@ -135,15 +135,15 @@ export async function searchRuns(ctx: Ctx, p: RunSearchParams): Promise<{ rows: 
   const summaryNames = listOf(p.metrics);
   if (summaryNames.length > MAX_SUMMARY_METRICS) throw badRequest(`metrics may name at most ${MAX_SUMMARY_METRICS}`);
   const { metadata } = ctx.deps;
-  const project = await metadata.findProject(ctx.principal.orgId, p.projectName);
-  if (!project) return { rows: [], total: 0 };
-  const { base, forks } = await storeQuery(ctx, project.id, narrowing);
+  const projectId = await metadata.findProjectId(ctx.principal.orgId, p.projectName);
+  if (projectId === undefined) return { rows: [], total: 0 };
+  const { base, forks } = await storeQuery(ctx, projectId, narrowing);
   let ids: number[];
   let total: number;
   if (sort.field.kind === 'metric') {
     const all = await metadata.searchRuns({ ...base, page: undefined });
     total = all.total;
-    ids = await pageByMetric(ctx, project.id, sort.field, all.ids, forks, {
+    ids = await pageByMetric(ctx, projectId, sort.field, all.ids, forks, {
       ...sort,
       limit: p.limit,
       offset: p.offset,

@@ -39,9 +39,9 @@ function stateText(state: unknown): string {
 }
 
 async function projectIdOf(ctx: Ctx, projectName: string): Promise<number> {
-  const project = await ctx.deps.metadata.findProject(ctx.principal.orgId, projectName);
-  if (!project) throw notFound(`project ${JSON.stringify(projectName)} not found`);
-  return project.id;
+  const projectId = await ctx.deps.metadata.findProjectId(ctx.principal.orgId, projectName);
+  if (projectId === undefined) throw notFound(`project ${JSON.stringify(projectName)} not found`);
+  return projectId;
 }
 
 async function viewOf(ctx: Ctx, viewId: number): Promise<SavedViewRecord> {

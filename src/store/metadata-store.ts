@@ -190,6 +190,8 @@ export interface MetadataStore {
   listProjects(orgId: number): Promise<Project[]>;
   /** The organization's project of this name, or undefined. */
   findProject(orgId: number, name: string): Promise<Project | undefined>;
+  /** The id of the organization's project of this name, or undefined (without findProject's run aggregates). */
+  findProjectId(orgId: number, name: string): Promise<number | undefined>;
   /** Ids of a project's runs that are forks (their series are not their own summaries). */
   listForkedRunIds(projectId: number): Promise<number[]>;
 

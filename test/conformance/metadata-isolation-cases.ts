@@ -33,6 +33,7 @@ const EMPTY: [string, Call, unknown][] = [
   ['findRunByDisplayId with the project', (s, o) => s.findRunByDisplayId(o, 'SEC', 1, 'secret'), undefined],
   ['findRunByExternalId', (s, o) => s.findRunByExternalId(o, 'secret', 'ext'), undefined],
   ['findProject', (s, o) => s.findProject(o, 'secret'), undefined],
+  ['findProjectId', (s, o) => s.findProjectId(o, 'secret'), undefined],
   ['listProjects', (s, o) => s.listProjects(o), []],
 ];
 

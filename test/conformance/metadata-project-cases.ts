@@ -98,10 +98,13 @@ export function projectCases(open: OpenMetadataStore): void {
       'findProject finds only the organization’s own project of that exact name',
       withStore(open, async (s) => {
         const { org, other } = await twoOrgs(s);
-        await newRun(s, org, 'vision');
+        const run = await newRun(s, org, 'vision');
         expect(await s.findProject(other, 'vision')).toBeUndefined();
         expect(await s.findProject(org, 'Vision')).toBeUndefined();
         expect(await s.findProject(org, 'visio')).toBeUndefined();
+        expect(await s.findProjectId(org, 'vision')).toBe(run.projectId);
+        expect(await s.findProjectId(other, 'vision')).toBeUndefined();
+        expect(await s.findProjectId(org, 'Vision')).toBeUndefined();
       }),
     );
 

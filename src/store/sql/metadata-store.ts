@@ -43,7 +43,7 @@ import {
   addAuditEvent,
   listAuditEvents,
 } from './auth/members.js';
-import { findProject, listProjects } from './runs/projects.js';
+import { findProject, findProjectId, listProjects } from './runs/projects.js';
 import { createRun, findRunInTx } from './runs/run-create.js';
 import {
   findRunByDisplayId,
@@ -141,6 +141,7 @@ export const SqlMetadataStore = storeClass((db: SqlDb): MetadataStore =>
     listAuditEvents,
     listProjects,
     findProject,
+    findProjectId,
     createRun,
     findRun: findRunInTx,
     getRun,

@@ -93,3 +93,15 @@ export async function listProjects(db: SqlDb, orgId: number, name?: string): Pro
 export async function findProject(db: SqlDb, orgId: number, name: string): Promise<Project | undefined> {
   return (await listProjects(db, orgId, name))[0];
 }
+
+/**
+ * The id of an organization's live project of that name, or undefined: one index lookup, for
+ * the reads that need no run count or activity (findProject aggregates every run of it).
+ */
+export async function findProjectId(db: SqlDb, orgId: number, name: string): Promise<number | undefined> {
+  const row = await db.get<{ id: number }>(
+    `SELECT p.id FROM projects p WHERE p.org_id = ? AND p.name = ? AND ${liveProject('p')}`,
+    [orgId, name],
+  );
+  return row === undefined ? undefined : Number(row.id);
+}

@@ -24,7 +24,8 @@ export async function listGroupValues(
     const params: SqlValue[] = [...frags.flatMap((f) => f.params), orgId, ...ids];
     // Extracting paths parses every config: a cost the client chooses, off the event loop under the deadline.
     const rows = await db.allAdHoc<Record<string, string | number | null>>(
-      `SELECT ${columns} FROM runs WHERE org_id = ? AND id IN (${ids.map(() => '?').join(', ')})`,
+      // `+org_id`: the ids are found by primary key, not by a walk of the organization's runs.
+      `SELECT ${columns} FROM runs WHERE +org_id = ? AND id IN (${ids.map(() => '?').join(', ')})`,
       params,
     );
     for (const row of rows) {

@@ -15,8 +15,10 @@ export async function listRunHeads(db: SqlDb, orgId: number, runIds: readonly nu
   if (runIds.length === 0) return [];
   // A page of runs with large configs costs SQLite a walk of each config's overflow pages to
   // reach the columns stored after it (about 200 ms for 60 runs of 8 MB): off the event loop.
+  // `+r.org_id`: the organization's indexes are no candidate, so the ids are found by primary
+  // key (SQLite otherwise walked every run of the organization: 1.9 vs 0.6 ms for 100 of 20,000).
   const rows = await db.allAdHoc<RunHeadRow>(
-    `SELECT ${RUN_HEAD_COLUMNS} FROM ${RUN_FROM} WHERE r.org_id = ? AND r.id IN (${runIds.map(() => '?').join(', ')})`,
+    `SELECT ${RUN_HEAD_COLUMNS} FROM ${RUN_FROM} WHERE +r.org_id = ? AND r.id IN (${runIds.map(() => '?').join(', ')})`,
     [orgId, ...runIds],
   );
   const byId = new Map(rows.map((r) => [Number(r.id), toRunHead(r)]));
@@ -44,7 +46,8 @@ export async function listConfigTexts(
   paths: readonly string[][] | undefined,
 ): Promise<Map<number, string | null>> {
   if (runIds.length === 0) return new Map();
-  const where = `FROM runs WHERE ${liveRun('runs')} AND org_id = ? AND id IN (${runIds.map(() => '?').join(', ')})`;
+  // `+org_id`: the ids are found by primary key (as in listRunHeads).
+  const where = `FROM runs WHERE ${liveRun('runs')} AND +org_id = ? AND id IN (${runIds.map(() => '?').join(', ')})`;
   if (paths === undefined) {
     const rows = await db.allArrays<[number, string | null]>(`SELECT id, config ${where}`, [orgId, ...runIds]);
     return new Map(rows.map(([id, text]) => [Number(id), text]));
