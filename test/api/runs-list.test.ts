@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call } from '../helpers/test-app.js';
 import { makeTestApp } from '../helpers/test-app.js';
 import { ingestSeries } from '../helpers/ingest-api.js';
-import { createRun, expectError, setStatus, sleep } from '../helpers/run-api.js';
+import { createRun, expectError, setStatus, sleep, tenAtATime } from '../helpers/run-api.js';
 
 const t = await makeTestApp();
 const T0 = Date.UTC(2026, 0, 1);
@@ -422,8 +422,7 @@ describe('GET /api/runs/list sorted by a metric over many runs', () => {
       values.set(ref.runId, v);
       await ingestSeries(t.app, t.key, { runId: ref.runId, projectName: 'wide' }, 0, 0, { score: () => v });
     };
-    // Ten runs at a time (PostgreSQL answers them on several connections).
-    for (let i = 0; i < 600; i += 10) await Promise.all(Array.from({ length: 10 }, (_, k) => make(i + k)));
+    await tenAtATime(600, make);
     const all = await list({ projectName: 'wide', tags: 'rare', sort: '-summary_metrics.score', limit: 200 });
     const rare = (all.body.runs as { id: number }[]).map((r) => r.id);
     const expected = [...rare].sort((a, b) => {
