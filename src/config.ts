@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { PASSWORD_COST, PASSWORD_COST_MIN } from './auth/passwords.js';
 import { isRole, type Role } from './domain/roles.js';
 
 /** Everything the server is configured by; the only reader of process.env and flags. */
@@ -35,6 +36,8 @@ export interface Config {
   logLevel: string;
   /** A dashboard session ends after this many ms without use (each use extends it). */
   sessionTtlMs: number;
+  /** log2 of scrypt's N for new password hashes: 15 (STEPWISE_PASSWORD_COST, 10 to 20; below 15 for tests only). */
+  passwordCost: number;
   /** Live sessions one API key may have; signing in past it ends the key's oldest session. */
   maxSessionsPerKey: number;
   /** Open connections the process keeps over all its ports; more are closed at once. */
@@ -129,6 +132,16 @@ function parseCount(text: string | undefined, fallback: number, what: string): n
   const n = Number(text);
   if (!Number.isInteger(n) || n < 1) throw new ConfigError(`${what} must be a positive integer`);
   return n;
+}
+
+/** STEPWISE_PASSWORD_COST: 10 to 20, else PASSWORD_COST (15). Lower than 15 only makes tests faster. */
+function parsePasswordCost(text: string | undefined): number {
+  if (text === undefined) return PASSWORD_COST;
+  const cost = Number(text);
+  if (!Number.isInteger(cost) || cost < PASSWORD_COST_MIN || cost > 20) {
+    throw new ConfigError(`STEPWISE_PASSWORD_COST must be an integer from ${PASSWORD_COST_MIN} to 20`);
+  }
+  return cost;
 }
 
 const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
@@ -315,6 +328,7 @@ export function loadConfig(args: readonly string[], env: NodeJS.ProcessEnv = pro
     readMaxPoints: parseCount(env.STEPWISE_READ_MAX_POINTS, 2_000_000, 'STEPWISE_READ_MAX_POINTS'),
     sessionTtlMs: parseCount(env.STEPWISE_SESSION_TTL, 7 * 86_400, 'STEPWISE_SESSION_TTL') * 1000,
     maxSessionsPerKey: parseCount(env.STEPWISE_MAX_SESSIONS_PER_KEY, 100, 'STEPWISE_MAX_SESSIONS_PER_KEY'),
+    passwordCost: parsePasswordCost(env.STEPWISE_PASSWORD_COST),
     ...connectionConfig(env),
     uiDir: path.resolve(env.STEPWISE_UI_DIR || DEFAULT_UI_DIR),
     ...storageConfig(args, env),

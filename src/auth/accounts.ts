@@ -38,7 +38,7 @@ export async function signInWithPassword(
   const email = input.email.trim().toLowerCase();
   limiter.check(email, input.address);
   const user = email.length <= 254 ? await deps.metadata.findUserByEmail(email) : undefined;
-  const ok = await verifyPassword(input.password, user?.passwordHash);
+  const ok = await verifyPassword(input.password, user?.passwordHash, deps.config.passwordCost);
   const org = ok && user ? landing(user.homeOrgId, await deps.metadata.listMemberships(user.id)) : undefined;
   if (!user || !org) {
     limiter.failed(email, input.address);
@@ -68,7 +68,9 @@ export async function changePassword(
     throw forbidden('currentPassword is not this user’s password');
   }
   checkNewPassword(input.newPassword);
-  await ctx.deps.metadata.updateAccount(user.id, { passwordHash: await hashPassword(input.newPassword) });
+  await ctx.deps.metadata.updateAccount(user.id, {
+    passwordHash: await hashPassword(input.newPassword, ctx.deps.config.passwordCost),
+  });
   await ctx.deps.metadata.deleteUserSessions(user.id, { except: input.sessionHash ?? '' });
 }
 

@@ -87,7 +87,7 @@ export async function acceptInvitation(
   }
   const used = await store.useInvitation(hash, Date.now());
   if (!used) throw badRequest(INVALID);
-  const passwordHash = await hashPassword(input.password);
+  const passwordHash = await hashPassword(input.password, deps.config.passwordCost);
   let userId: number;
   if (used.userId !== null) {
     userId = used.userId;

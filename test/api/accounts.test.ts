@@ -9,7 +9,7 @@ import { buildApp } from '../../src/app.js';
 import { hashPassword } from '../../src/auth/passwords.js';
 import type { Role } from '../../src/domain/roles.js';
 import { send, setCookieOf } from '../helpers/session-api.js';
-import { makeTestApp, type TestApp } from '../helpers/test-app.js';
+import { makeTestApp, TEST_PASSWORD_COST, type TestApp } from '../helpers/test-app.js';
 import type { App } from '../../src/api/app-types.js';
 
 let t: TestApp;
@@ -24,7 +24,7 @@ async function person(role: Role = 'member'): Promise<{ email: string; password:
   const email = `person-${++people}@example.test`;
   const password = `pw-${people}-correct horse`;
   const orgId = await t.stores.metadata.ensureOrganization(t.org, Date.now());
-  const passwordHash = await hashPassword(password);
+  const passwordHash = await hashPassword(password, TEST_PASSWORD_COST);
   await t.stores.metadata.createAccount({ orgId, email, displayName: `Person ${people}`, passwordHash, role, at: 1 });
   return { email, password };
 }
@@ -107,7 +107,7 @@ describe('POST /api/session {email, password}', () => {
     const own = await makeTestApp();
     try {
       const orgId = await own.stores.metadata.ensureOrganization('loop', 1);
-      const passwordHash = await hashPassword('the right password');
+      const passwordHash = await hashPassword('the right password', TEST_PASSWORD_COST);
       await own.stores.metadata.createAccount({
         orgId,
         email: 'a@loop.test',

@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GroupMetrics, RunGroups } from '../../src/api/schemas/groups.js';
-import { createRun, expectError, itScenarios, type Scenario, setStatus } from '../helpers/run-api.js';
+import { createRun, expectError, itScenarios, type Scenario, setStatus, tenAtATime } from '../helpers/run-api.js';
 import { getOk, ingestOk, ingestSeries, metricLine, pyNdjson, qs } from '../helpers/ingest-api.js';
 import { call, makeTestApp, type TestApp } from '../helpers/test-app.js';
 
@@ -143,9 +143,9 @@ describe('GET /api/runs/groups', () => {
   it('lists at most 1,000 run ids per group while runCount stays exact', async () => {
     const many = await makeTestApp();
     try {
-      for (let i = 0; i < 1002; i++) {
-        await createRun(many.app, many.key, { runName: `m${i}`, projectName: 'big', config: JSON.stringify({ k: 1 }) });
-      }
+      await tenAtATime(1002, (i) =>
+        createRun(many.app, many.key, { runName: `m${i}`, projectName: 'big', config: JSON.stringify({ k: 1 }) }),
+      );
       const url = `/api/runs/groups?${qs({ projectName: 'big', groupBy: 'config.k' })}`;
       const answer = await getOk<RunGroups>(many.app, many.key, url);
       expect(answer.groups[0]!.runCount).toBe(1002);

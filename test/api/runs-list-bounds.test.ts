@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, makeTestApp } from '../helpers/test-app.js';
-import { createRun, expectError } from '../helpers/run-api.js';
+import { createRun, expectError, tenAtATime } from '../helpers/run-api.js';
 import { FILTER_SHAPES } from '../helpers/hostile-filters.js';
 
 const t = await makeTestApp();
@@ -61,8 +61,7 @@ describe('GET /api/runs/list under STEPWISE_QUERY_TIMEOUT', () => {
     const config = JSON.stringify(
       Object.fromEntries(Array.from({ length: 40 }, (_, j) => [`key_${j}`, 'v'.repeat(24)])),
     );
-    for (let i = 0; i < 400; i++)
-      await createRun(slow.app, slow.key, { runName: `r${i}`, projectName: 'slow', config });
+    await tenAtATime(400, (i) => createRun(slow.app, slow.key, { runName: `r${i}`, projectName: 'slow', config }));
     const filter = {
       $or: Array.from({ length: 200 }, (_, i) => ({ [`config.key_${i % 40}`]: { $in: ['a', `b${i}`] } })),
     };

@@ -1,10 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll } from 'vitest';
+import { openMigratedSqlite } from '../helpers/test-database.js';
 import { tempDir } from '../helpers/temp-dir.js';
-import { migrate } from '../../src/store/migrations/index.js';
 import { SqlMetadataStore } from '../../src/store/sql/metadata-store.js';
-import { openSqlite } from '../../src/store/sqlite/sqlite-db.js';
 import { metadataStoreSuite } from './metadata-store-suite.js';
 
 const root = tempDir('stepwise-metadata-');
@@ -16,8 +15,7 @@ metadataStoreSuite('sqlite', async () => {
   const dir = path.join(root, String(next++));
   fs.mkdirSync(dir);
   // The metadata store of the embedded engine alone (no series writer thread).
-  const db = openSqlite(path.join(dir, 'stepwise.db'));
-  await migrate(db);
+  const db = await openMigratedSqlite(path.join(dir, 'stepwise.db'));
   return {
     metadata: new SqlMetadataStore(db),
     close: async () => {

@@ -1,10 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll } from 'vitest';
+import { openMigratedSqlite } from '../helpers/test-database.js';
 import { tempDir } from '../helpers/temp-dir.js';
-import { migrate } from '../../src/store/migrations/index.js';
 import { SqlSeriesStore } from '../../src/store/sql/series-store.js';
-import { openSqlite } from '../../src/store/sqlite/sqlite-db.js';
 import { seriesStoreSuite } from './series-store-suite.js';
 
 const root = tempDir('stepwise-series-');
@@ -15,8 +14,7 @@ afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
 seriesStoreSuite('sqlite', async () => {
   const dir = path.join(root, String(next++));
   fs.mkdirSync(dir);
-  const db = openSqlite(path.join(dir, 'series.db'));
-  await migrate(db);
+  const db = await openMigratedSqlite(path.join(dir, 'series.db'));
   const series = new SqlSeriesStore(db);
   return {
     series,

@@ -16,6 +16,19 @@ export async function createRun(app: App, key: string, body: Record<string, unkn
   return ok(await call(app, 'POST', '/api/runs/create', key, body), 'create') as unknown as RunRef;
 }
 
+/**
+ * make(0) … make(count - 1), ten at a time (started in index order), their results in index
+ * order: seeding hundreds of runs waits on one request at a time otherwise (on PostgreSQL
+ * each is several round trips, which the pool's connections answer side by side).
+ */
+export async function tenAtATime<T>(count: number, make: (i: number) => Promise<T>): Promise<T[]> {
+  const out: T[] = [];
+  for (let i = 0; i < count; i += 10) {
+    out.push(...(await Promise.all(Array.from({ length: Math.min(10, count - i) }, (_, k) => make(i + k)))));
+  }
+  return out;
+}
+
 /** GET /api/runs/details/{runId} that must succeed. */
 export async function getDetails(app: App, key: string, runId: number): Promise<RunDetails> {
   return ok(await call(app, 'GET', `/api/runs/details/${runId}`, key), 'details') as unknown as RunDetails;

@@ -31,16 +31,24 @@ export interface TestApp {
 }
 
 /**
+ * The scrypt cost (log2 N) of the tests' password hashes (STEPWISE_PASSWORD_COST): 2^10, not
+ * the server's 2^15, so that a test of hundreds of sign-ins spends no minute of CPU on them.
+ */
+export const TEST_PASSWORD_COST = 10;
+
+/**
  * The app over a fresh store, with keys of two organizations: the embedded store in a temp
  * dir, or a fresh PostgreSQL database when STEPWISE_TEST_DATABASE=postgres (the Vitest
- * project `postgres` sets it). `env` holds STEPWISE_* settings (none by default; the
- * dashboard directory is a missing one unless `STEPWISE_UI_DIR` is given).
+ * project `postgres` sets it). `env` holds STEPWISE_* settings (none by default but the
+ * tests' password cost; the dashboard directory is a missing one unless `STEPWISE_UI_DIR`
+ * is given).
  */
 export async function makeTestApp(env: NodeJS.ProcessEnv = {}): Promise<TestApp> {
   const dataDir = tempDir();
   // No dashboard unless a test gives one: answers must not depend on whether ui/dist was built.
   const config = loadConfig(['--data', dataDir, '--port', '3999'], {
     STEPWISE_UI_DIR: path.join(dataDir, 'no-dashboard'),
+    STEPWISE_PASSWORD_COST: String(TEST_PASSWORD_COST),
     ...env,
   });
   const database = process.env.STEPWISE_TEST_DATABASE === 'postgres' ? await freshPostgresUrl() : undefined;

@@ -9,6 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { inject } from 'vitest';
+import { migrate } from '../../src/store/migrations/index.js';
 import { openPostgres } from '../../src/store/postgres/postgres-db.js';
 import type { SqlDb } from '../../src/store/sql/db.js';
 
@@ -131,6 +132,28 @@ export function reusedPostgresDb(): { empty: () => Promise<SqlDb>; close: () => 
       await drop();
     },
   };
+}
+
+let sqliteTemplate: Promise<string> | undefined;
+
+/**
+ * Opens a fresh migrated SQLite database at `file` (whose directory must exist): a copy of
+ * one database this worker migrated once, so that a store suite opening hundreds of them
+ * does not run every migration for each.
+ */
+export async function openMigratedSqlite(file: string): Promise<SqlDb> {
+  const { openSqlite } = await import('../../src/store/sqlite/sqlite-db.js');
+  sqliteTemplate ??= (async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'stepwise-template-'));
+    process.once('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
+    const template = path.join(dir, 'template.db');
+    const db = openSqlite(template);
+    await migrate(db);
+    await db.close();
+    return template;
+  })();
+  fs.copyFileSync(await sqliteTemplate, file);
+  return openSqlite(file);
 }
 
 /** An engine's fresh, unmigrated database for store tests that drive SqlDb directly, and its clean-up. */

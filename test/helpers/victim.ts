@@ -9,7 +9,7 @@ import { hashApiKey } from '../../src/services/api-keys.js';
 import type { MetadataStore } from '../../src/store/metadata-store.js';
 import type { App } from '../../src/api/app-types.js';
 import { encodeRunId } from '../../src/domain/sqid.js';
-import { call } from './test-app.js';
+import { call, TEST_PASSWORD_COST } from './test-app.js';
 import type { Target } from './route-requests.js';
 
 /** Strings that appear only in the victim's data: finding one in an answer is a leak. */
@@ -201,7 +201,10 @@ export async function giveOwnerPassword(metadata: MetadataStore, key: string, t:
   const record = (await metadata.findApiKeyByHash(hashApiKey(key)))!;
   t.password = 'vq7-password-owner';
   const email = `owner-${record.userId}@victim.test`;
-  await metadata.updateAccount(record.userId, { email, passwordHash: await hashPassword(t.password) });
+  await metadata.updateAccount(record.userId, {
+    email,
+    passwordHash: await hashPassword(t.password, TEST_PASSWORD_COST),
+  });
 }
 
 /** An answer of GET /api/keys cut to the keys of the requesting key's user; other answers as they are. */

@@ -10,14 +10,13 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { migrate } from '../../src/store/migrations/index.js';
-import { openSqlite } from '../../src/store/sqlite/sqlite-db.js';
 import { SqlSeriesStore } from '../../src/store/sql/series-store.js';
 import { chunkStats } from '../../src/store/sql/chunks/chunk-codec.js';
 import { CHUNK_POINTS } from '../../src/store/sql/chunks/chunk-size.js';
 import { CHUNK_COLUMNS, rowPoints, rowStats, type ChunkDataRow } from '../../src/store/sql/chunks/chunk-rows.js';
 import type { SqlDb } from '../../src/store/sql/db.js';
 import { asStored, own, PointModel } from '../conformance/series-suite-helpers.js';
+import { openMigratedSqlite } from '../helpers/test-database.js';
 
 async function expectChunksExact(db: SqlDb): Promise<void> {
   const series = await db.all<{ id: number; points: number }>('SELECT id, points FROM series');
@@ -68,9 +67,8 @@ describe('chunked metric points (sqlite)', () => {
     await fc.assert(
       fc.asyncProperty(fc.array(batch, { minLength: 1, maxLength: 12 }), async (batches) => {
         const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'stepwise-chunks-'));
-        const db = openSqlite(path.join(dir, 'series.db'));
+        const db = await openMigratedSqlite(path.join(dir, 'series.db'));
         try {
-          await migrate(db);
           const writers = [new SqlSeriesStore(db), new SqlSeriesStore(db)];
           const model = new PointModel();
           for (const [i, b] of batches.entries()) {

@@ -12,7 +12,6 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { value } from '../conformance/series-sampling-cases.js';
 import { samplePoints } from '../../src/domain/sampling.js';
 import type { LineageLink, MetricPointInput } from '../../src/domain/types.js';
-import { migrate } from '../../src/store/migrations/index.js';
 import { overlapping } from '../../src/store/sql/chunks/chunk-rows.js';
 import { sampleSegments, segmentsOf, type Segment } from '../../src/store/sql/chunks/chunk-sample.js';
 import type { SqlDb, SqlExecutor } from '../../src/store/sql/db.js';
@@ -21,7 +20,7 @@ import { lineageMetrics } from '../../src/store/sql/metrics/lineage-series.js';
 import type { StoredPoint } from '../../src/store/sql/metrics/series-row.js';
 import { SqlSeriesStore } from '../../src/store/sql/series-store.js';
 import type { SqlValue } from '../../src/store/sql/sql-value.js';
-import { openSqlite } from '../../src/store/sqlite/sqlite-db.js';
+import { openMigratedSqlite } from '../helpers/test-database.js';
 
 const root = fs.mkdtempSync(path.join(os.tmpdir(), 'stepwise-skip-'));
 let next = 0;
@@ -29,8 +28,7 @@ afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
 
 /** A fresh migrated store and its database. */
 async function open(): Promise<{ db: SqlDb; store: SqlSeriesStore }> {
-  const db = openSqlite(path.join(root, `${next++}.db`));
-  await migrate(db);
+  const db = await openMigratedSqlite(path.join(root, `${next++}.db`));
   return { db, store: new SqlSeriesStore(db) };
 }
 

@@ -24,9 +24,10 @@ describe.each(engines)('display-id prefixes past 9,999 projects of one prefix ($
       await migrate(db);
       const store = new SqlMetadataStore(db);
       const org = await store.ensureOrganization('acme', 1);
-      const rows = Array.from({ length: 9999 }, (_, i) => [org, `mte${i + 1}`, oldPrefix(i + 1), 1, 1]);
+      const rows = Array.from({ length: 9999 }, (_, i) => [org, `mte${i + 1}`, oldPrefix(i + 1), 1, 1, 1]);
+      // Only `?`s in VALUES: PostgreSQL then inserts the rows in bulk, not one statement a row.
       await db.runMany(
-        'INSERT INTO projects (org_id, name, prefix, next_number, created_at, updated_at) VALUES (?, ?, ?, 1, ?, ?)',
+        'INSERT INTO projects (org_id, name, prefix, next_number, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)',
         rows,
       );
       const started = performance.now();
