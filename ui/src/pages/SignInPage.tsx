@@ -57,6 +57,8 @@ export function SignInPage() {
   const problem = signIn.error instanceof Error ? signIn.error.message : undefined;
   const invalid = problem ? true : undefined;
   const described = problem ? 'sign-in-error' : undefined;
+  /** What the password and API key fields share. */
+  const secret = { labelClassName: 'sign-in-field', problemId: described };
   return (
     <AuthCard titleId="sign-in-title" title="Sign in" onSubmit={submit}>
       <label className="sign-in-field">
@@ -74,25 +76,23 @@ export function SignInPage() {
         />
       </label>
       <PasswordField
-        labelClassName="sign-in-field"
+        {...secret}
         name="password"
         autoComplete="current-password"
         value={password}
-        problemId={described}
         onChange={setPassword}
       />
       <p className="muted sign-in-or">
         Or use an API key of your organization instead. It is exchanged for a session and not stored.
       </p>
       <PasswordField
-        labelClassName="sign-in-field"
+        {...secret}
         label="API key"
         name="api-key"
         autoComplete="off"
         autoCapitalize="off"
         spellCheck={false}
         value={key}
-        problemId={described}
         onChange={setKey}
       />
       <FormProblem id="sign-in-error" problem={problem} />
