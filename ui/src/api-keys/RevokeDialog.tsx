@@ -30,7 +30,7 @@ export function RevokeDialog({
         This cannot be undone.
       </p>
       {target.current && (
-        <p className="api-keys-warning">
+        <p className="warning-note">
           This is the key this dashboard session signed in with: revoking it signs you out.
         </p>
       )}

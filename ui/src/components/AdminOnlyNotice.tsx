@@ -1,5 +1,4 @@
 import { useAccount } from '../api/account-queries';
-import './admin-only-notice.css';
 
 /**
  * Says that only owners and admins can do `action` (e.g. "change alert rules") and the
@@ -9,7 +8,7 @@ export function AdminOnlyNotice({ action }: { action: string }) {
   const account = useAccount();
   const organization = account.data?.organization;
   return (
-    <p className="admin-only-notice" role="note">
+    <p className="warning-note" role="note">
       Only owners and admins can {action}.
       {organization && ` You are a ${organization.role} of ${organization.slug}; ask an admin or owner.`}
     </p>
