@@ -10,7 +10,7 @@ import type { GroupMetrics } from '../../src/api/schemas/groups.js';
 import { createRun } from '../helpers/run-api.js';
 import { makeTestApp, type TestApp } from '../helpers/test-app.js';
 import { getOk, ingestOk, metricLine, pyNdjson, qs, type PyValue } from '../helpers/ingest-api.js';
-import { prng } from '../helpers/prng.js';
+import { prng } from '../../src/domain/prng.js';
 
 const PROJECT = 'sweep';
 const MAX_STEP = 3000;

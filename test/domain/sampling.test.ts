@@ -1,22 +1,12 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../../src/errors.js';
+import { prng } from '../../src/domain/prng.js';
 import { samplePoints } from '../../src/domain/sampling.js';
 
 interface Point {
   step: number;
   value: number | null;
-}
-
-/** mulberry32: a small seeded PRNG, so the large series are reproducible. */
-function prng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(s ^ (s >>> 15), s | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const noisySine = (n: number, seed: number): Point[] => {

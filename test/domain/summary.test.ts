@@ -9,17 +9,7 @@ import {
   variance,
   type Moments,
 } from '../../src/domain/summary.js';
-
-/** mulberry32: a small seeded PRNG, so the large-data tests are reproducible. */
-function prng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(s ^ (s >>> 15), s | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { prng } from '../../src/domain/prng.js';
 
 const pushAll = (xs: readonly number[], start: Moments = emptyMoments()): Moments => xs.reduce(pushValue, start);
 const relative = (a: number, b: number): number => Math.abs(a - b) / Math.abs(b);

@@ -20,7 +20,7 @@ import {
   verifyUniqueWrites,
 } from '../helpers/ledger.js';
 import { buildDist, spawnServer, type SpawnedServer } from '../helpers/spawned-server.js';
-import { prng } from '../helpers/prng.js';
+import { prng } from '../../src/domain/prng.js';
 
 const ROUNDS = Number(process.env.STEPWISE_CRASH_ROUNDS ?? 4);
 const CLIENTS = 4;

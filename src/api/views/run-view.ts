@@ -1,4 +1,4 @@
-import type { Run } from '../../domain/types.js';
+import type { Run, RunJsonField } from '../../domain/types.js';
 import { iso } from '../../domain/iso.js';
 import type { RunDetails as StoredDetails } from '../../services/run-details.js';
 import type { ListedRun } from '../../services/run-list.js';
@@ -6,6 +6,12 @@ import { runUrl } from '../../services/run-urls.js';
 import type { RunDetails, RunRef, RunRow } from '../schemas/runs.js';
 import { itemMembers, jsonStream, RawJson, type WithRawJson } from '../sliced-json.js';
 import { metricSummaryView } from './metric-view.js';
+
+/** What runHeadView answers: the first fields of a run row. */
+type RunHeadFields = Pick<
+  RunRow,
+  'id' | 'name' | 'number' | 'displayId' | 'projectName' | 'status' | 'tags' | 'createdAt'
+>;
 
 /**
  * The details answer of a run as JSON text pieces (stored JSON fields put in as they are,
@@ -41,6 +47,20 @@ export function runDetailsPieces(d: StoredDetails, publicUrl: string, orgSlug: s
   });
 }
 
+/** The fields every listing of a run starts with (runs/list rows, the trash): ids, name, status, tags, creation time. */
+export function runHeadView(run: Omit<Run, RunJsonField>): RunHeadFields {
+  return {
+    id: run.id,
+    name: run.name,
+    number: run.number,
+    displayId: run.displayId,
+    projectName: run.projectName,
+    status: run.status,
+    tags: run.tags,
+    createdAt: iso(run.createdAt),
+  };
+}
+
 /** The answer of runs/create and runs/resume. */
 export function runRefView(run: Run, resumed: boolean, publicUrl: string, orgSlug: string): RunRef {
   return {
@@ -66,14 +86,7 @@ export function runRowView(
   orgSlug: string,
 ): WithRawJson<RunRow> {
   return {
-    id: run.id,
-    name: run.name,
-    number: run.number,
-    displayId: run.displayId,
-    projectName: run.projectName,
-    status: run.status,
-    tags: run.tags,
-    createdAt: iso(run.createdAt),
+    ...runHeadView(run),
     updatedAt: iso(run.updatedAt),
     createdBy: run.createdBy,
     url: runUrl(publicUrl, orgSlug, run.projectName, run.id),

@@ -1,4 +1,5 @@
 import type { ApiKey } from '@server/api/schemas/api-keys';
+import { TableHead } from '../components/TableHead';
 import { formatAgo, formatTime } from '../format';
 
 const STATUS_LABEL: Record<ApiKey['status'], string> = { ACTIVE: 'Active', REVOKED: 'Revoked', EXPIRED: 'Expired' };
@@ -21,20 +22,7 @@ export function KeysTable({ keys, onRevoke }: { keys: readonly ApiKey[]; onRevok
   return (
     <div className="scroll-x api-keys-scroll">
       <table className="api-keys-table">
-        <thead>
-          <tr>
-            <th scope="col">Name</th>
-            <th scope="col">Key</th>
-            <th scope="col">User</th>
-            <th scope="col">Created</th>
-            <th scope="col">Last used</th>
-            <th scope="col">Expires</th>
-            <th scope="col">Status</th>
-            <th scope="col">
-              <span className="visually-hidden">Actions</span>
-            </th>
-          </tr>
-        </thead>
+        <TableHead labels={['Name', 'Key', 'User', 'Created', 'Last used', 'Expires', 'Status']} />
         <tbody>
           {keys.map((k) => (
             <tr key={k.id} className={k.status === 'ACTIVE' ? undefined : 'api-keys-inactive'}>

@@ -14,7 +14,7 @@ export function NewKeyNotice({ created, onDone }: { created: CreatedKey; onDone:
   return (
     <section className="card api-keys-new" aria-labelledby={`${id}-title`}>
       <h2 id={`${id}-title`}>Key “{created.name}” created</h2>
-      <p className="api-keys-warning">
+      <p className="warning-note">
         Copy it now: it will not be shown again. Stepwise keeps only a hash of it; if you lose it, revoke it and create
         another.
       </p>

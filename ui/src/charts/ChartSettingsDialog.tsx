@@ -1,5 +1,6 @@
-import { useEffect, useId, useRef, useState } from 'react';
+import { useId, useState } from 'react';
 import { createPortal } from 'react-dom';
+import { useShowModal } from '../components/useShowModal';
 import type { Panel, PanelSettings, ResolvedPanel } from './panel-layout';
 import type { ChartSettings } from './useChartSettings';
 
@@ -82,12 +83,8 @@ export function ChartSettingsDialog(props: {
   onClose: () => void;
 }) {
   const { panel, names, page, actions } = props;
-  const dialog = useRef<HTMLDialogElement>(null);
+  const dialog = useShowModal();
   const id = useId();
-  useEffect(() => {
-    const el = dialog.current;
-    if (el && !el.open) el.showModal();
-  }, []);
   const own = panel.settings;
   const setOwn = (patch: Partial<PanelSettings>) => {
     const next: PanelSettings = { ...own, ...patch };

@@ -1,18 +1,19 @@
 import { Link, Outlet, useNavigate } from 'react-router';
-import { useAccount } from '../api/account-queries';
 import { useSession, useSignOut } from '../api/session';
 import { projectsPath } from '../paths';
-import { canManageMembers } from '../people/roles';
+import { useAdminRole } from '../people/useAdminRole';
 import { NotificationBell } from './NotificationBell';
 import { OrgSwitcher } from './OrgSwitcher';
 
-/** The frame of every signed-in page: brand, navigation (Members for admins), the organization and Sign out. */
+/**
+ * The frame of every signed-in page: brand, navigation (Webhooks and Members for owners and
+ * admins only), the organization and Sign out.
+ */
 export function Layout() {
   const session = useSession();
   const signOut = useSignOut();
   const navigate = useNavigate();
-  const account = useAccount();
-  const admin = account.data ? canManageMembers(account.data.organization.role) : false;
+  const { admin } = useAdminRole();
   const org = session.data?.organization.slug;
   return (
     <div className="layout">
@@ -23,7 +24,7 @@ export function Layout() {
         <nav aria-label="Main">
           {org && <Link to={projectsPath(org)}>Projects</Link>}
           <Link to="/api-keys">API keys</Link>
-          <Link to="/webhooks">Webhooks</Link>
+          {admin && <Link to="/webhooks">Webhooks</Link>}
           {admin && <Link to="/members">Members</Link>}
           <Link to="/account">Account</Link>
         </nav>

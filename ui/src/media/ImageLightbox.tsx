@@ -1,4 +1,5 @@
-import { useEffect, useId, useRef } from 'react';
+import { useId } from 'react';
+import { useShowModal } from '../components/useShowModal';
 import type { MediaItem } from './media-model';
 import { formatBytes } from '../run/FilesTable';
 
@@ -7,13 +8,8 @@ import { formatBytes } from '../run/FilesTable';
  * back on the thumbnail that opened it).
  */
 export function ImageLightbox({ item, title, onClose }: { item: MediaItem; title: string; onClose: () => void }) {
-  const dialog = useRef<HTMLDialogElement>(null);
+  const dialog = useShowModal();
   const id = useId();
-  // Opened once mounted; unmounting removes it (see RevokeDialog: no close() in a cleanup).
-  useEffect(() => {
-    const el = dialog.current;
-    if (el && !el.open) el.showModal();
-  }, []);
   const { file, sample } = item;
   return (
     <dialog

@@ -1,6 +1,7 @@
 import { type FormEvent, useState } from 'react';
 import { useAccount, useAccountSessions, useChangePassword, useEndSession } from '../api/account-queries';
 import { ErrorState, Loading } from '../components/States';
+import { PasswordField } from '../components/PasswordField';
 import { TableHead } from '../components/TableHead';
 import './people-pages.css';
 
@@ -28,26 +29,8 @@ function PasswordForm() {
     <section className="card people-section" aria-labelledby="password-title">
       <h2 id="password-title">Password</h2>
       <form className="people-form" onSubmit={submit}>
-        <label>
-          <span>Current password</span>
-          <input
-            type="password"
-            autoComplete="current-password"
-            value={current}
-            onChange={(e) => setCurrent(e.target.value)}
-          />
-        </label>
-        <label>
-          <span>New password</span>
-          <input
-            type="password"
-            autoComplete="new-password"
-            minLength={10}
-            maxLength={256}
-            value={next}
-            onChange={(e) => setNext(e.target.value)}
-          />
-        </label>
+        <PasswordField label="Current password" autoComplete="current-password" value={current} onChange={setCurrent} />
+        <PasswordField label="New password" autoComplete="new-password" value={next} onChange={setNext} />
         <button type="submit" disabled={change.isPending || current === '' || next.length < 10}>
           Change password
         </button>

@@ -2,6 +2,7 @@ import { type FormEvent, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { useAcceptInvitation } from '../api/member-queries';
 import { AuthCard, FormProblem } from '../components/AuthCard';
+import { PasswordField } from '../components/PasswordField';
 
 /** The invitation token from the address's fragment (`/join#token=…`), or '' when there is none. */
 export function tokenOf(hash: string): string {
@@ -46,20 +47,14 @@ export function JoinPage() {
               onChange={(e) => setName(e.target.value)}
             />
           </label>
-          <label className="sign-in-field">
-            <span>Password</span>
-            <input
-              type="password"
-              name="password"
-              autoComplete="new-password"
-              minLength={10}
-              maxLength={256}
-              value={password}
-              aria-invalid={problem ? true : undefined}
-              aria-describedby={problem ? 'join-error' : undefined}
-              onChange={(e) => setPassword(e.target.value)}
-            />
-          </label>
+          <PasswordField
+            labelClassName="sign-in-field"
+            name="password"
+            autoComplete="new-password"
+            value={password}
+            problemId={problem ? 'join-error' : undefined}
+            onChange={setPassword}
+          />
           <FormProblem id="join-error" problem={problem} />
           <button type="submit" disabled={accept.isPending || !ready}>
             {accept.isPending ? 'Joining…' : 'Join'}

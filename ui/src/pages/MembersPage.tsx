@@ -1,11 +1,11 @@
 import { type FormEvent, useId, useState } from 'react';
 import type { InviteAnswer, MemberItem } from '@server/api/schemas/members';
-import { useAccount } from '../api/account-queries';
 import { type Role, useChangeRole, useInvite, useMembers, useRemoveMember } from '../api/member-queries';
 import { Empty, ErrorState, Loading } from '../components/States';
 import { TableHead } from '../components/TableHead';
 import { CopyBlock } from '../projects/CopyBlock';
-import { canManageMembers, ROLE_CHOICES, rolesToGrant } from '../people/roles';
+import { ROLE_CHOICES, rolesToGrant } from '../people/roles';
+import { useAdminRole } from '../people/useAdminRole';
 import '../projects/snippet.css';
 import './people-pages.css';
 
@@ -125,8 +125,7 @@ function MemberRow({ member, roles, self }: { member: MemberItem; roles: readonl
 
 /** `/members`: the organization's members for its admins and owners; others see why they cannot. */
 export function MembersPage() {
-  const account = useAccount();
-  const admin = account.data ? canManageMembers(account.data.organization.role) : false;
+  const { account, admin } = useAdminRole();
   const members = useMembers(admin);
   if (account.isPending) return <Loading />;
   if (account.isError) return <ErrorState error={account.error} onRetry={() => void account.refetch()} />;

@@ -1,23 +1,31 @@
 import { useId, useState, type FormEvent } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { useDeleteProject, useProjectSettings, useRenameProject, useSetRetention } from '../api/run-admin-queries';
+import { AdminOnlyNotice } from '../components/AdminOnlyNotice';
 import { ErrorState, Loading } from '../components/States';
+import { useAdminRole } from '../people/useAdminRole';
 import { projectPath, projectsPath } from '../paths';
 import { ProjectCrumbs } from '../projects/ProjectCrumbs';
 import './manage.css';
 
-/** A project's settings (`/o/:org/projects/:project/settings`): rename, retention, delete. */
+/**
+ * A project's settings (`/o/:org/projects/:project/settings`): rename, retention, delete for
+ * owners and admins; other roles, whom the API refuses these changes, read the retention.
+ */
 export function ProjectSettingsPage() {
   const { org = '', project = '' } = useParams();
   const settings = useProjectSettings(project);
+  const { account, admin } = useAdminRole();
   return (
     <div className="manage-page">
       <ProjectCrumbs org={org} project={project} page="Settings" />
       <h1>Settings of {project}</h1>
-      {settings.isPending ? (
+      {settings.isPending || account.isPending ? (
         <Loading />
       ) : settings.isError ? (
         <ErrorState error={settings.error} onRetry={() => void settings.refetch()} />
+      ) : !admin ? (
+        <ReadOnlySettings days={settings.data.retentionDays} />
       ) : (
         <>
           <RenameProject org={org} project={project} />
@@ -26,6 +34,21 @@ export function ProjectSettingsPage() {
         </>
       )}
     </div>
+  );
+}
+
+/** The settings as text, with the notice that only owners and admins change them. */
+function ReadOnlySettings({ days }: { days: number | null }) {
+  return (
+    <section className="card" aria-label="Project settings">
+      <AdminOnlyNotice action="rename, delete or change the retention of a project" />
+      <p>
+        Retention:{' '}
+        {days === null
+          ? 'runs are kept until someone deletes them.'
+          : `finished runs older than ${days} days move to the trash by themselves.`}
+      </p>
+    </section>
   );
 }
 

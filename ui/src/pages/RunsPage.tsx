@@ -9,6 +9,7 @@ import { runListPageQuery } from '../api/run-list-queries';
 import { columnMetrics } from '../runs-table/columns';
 import { useSession } from '../api/session';
 import { projectPath, projectSettingsPath, projectsPath, trashPath } from '../paths';
+import { useAdminRole } from '../people/useAdminRole';
 import { AlertRulesEditor } from '../projects/AlertRulesEditor';
 import { ForeignOrganization } from '../projects/ForeignOrganization';
 import { LoggingSnippet } from '../projects/LoggingSnippet';
@@ -31,6 +32,7 @@ import './runs-page.css';
 export function RunsPage() {
   const { org = '', project = '' } = useParams();
   const session = useSession();
+  const { admin } = useAdminRole();
   const own = session.data?.organization.slug ?? org;
   const { view, update } = useRunsView();
   const { state, setHidden, setRunHidden, setHighlight, setLayout } = useWorkspace(org, project);
@@ -93,7 +95,7 @@ export function RunsPage() {
         {known && (
           <nav className="project-links" aria-label="Project">
             <Link to={trashPath(org, project)}>Trash</Link>
-            <Link to={projectSettingsPath(org, project)}>Settings</Link>
+            {admin && <Link to={projectSettingsPath(org, project)}>Settings</Link>}
           </nav>
         )}
         <div className="view-switch" role="group" aria-label="View">

@@ -3,6 +3,7 @@ import { Navigate, useNavigate, useSearchParams } from 'react-router';
 import { useAuthProviders } from '../api/auth-provider-queries';
 import { type SignInInput, useSession, useSignIn } from '../api/session';
 import { AuthCard, FormProblem } from '../components/AuthCard';
+import { PasswordField } from '../components/PasswordField';
 
 /** `next` when it is a path on this site (`/…`, not `//…` or `/\…`), else `/`. */
 export function safeNext(next: string | null): string {
@@ -56,6 +57,8 @@ export function SignInPage() {
   const problem = signIn.error instanceof Error ? signIn.error.message : undefined;
   const invalid = problem ? true : undefined;
   const described = problem ? 'sign-in-error' : undefined;
+  /** What the password and API key fields share. */
+  const secret = { labelClassName: 'sign-in-field', problemId: described };
   return (
     <AuthCard titleId="sign-in-title" title="Sign in" onSubmit={submit}>
       <label className="sign-in-field">
@@ -72,35 +75,26 @@ export function SignInPage() {
           onChange={(e) => setEmail(e.target.value)}
         />
       </label>
-      <label className="sign-in-field">
-        <span>Password</span>
-        <input
-          type="password"
-          name="password"
-          autoComplete="current-password"
-          value={password}
-          aria-invalid={invalid}
-          aria-describedby={described}
-          onChange={(e) => setPassword(e.target.value)}
-        />
-      </label>
+      <PasswordField
+        {...secret}
+        name="password"
+        autoComplete="current-password"
+        value={password}
+        onChange={setPassword}
+      />
       <p className="muted sign-in-or">
         Or use an API key of your organization instead. It is exchanged for a session and not stored.
       </p>
-      <label className="sign-in-field">
-        <span>API key</span>
-        <input
-          type="password"
-          name="api-key"
-          autoComplete="off"
-          autoCapitalize="off"
-          spellCheck={false}
-          value={key}
-          aria-invalid={invalid}
-          aria-describedby={described}
-          onChange={(e) => setKey(e.target.value)}
-        />
-      </label>
+      <PasswordField
+        {...secret}
+        label="API key"
+        name="api-key"
+        autoComplete="off"
+        autoCapitalize="off"
+        spellCheck={false}
+        value={key}
+        onChange={setKey}
+      />
       <FormProblem id="sign-in-error" problem={problem} />
       <button type="submit" disabled={signIn.isPending || !input}>
         {signIn.isPending ? 'Signing in…' : 'Sign in'}

@@ -1,6 +1,7 @@
 import { useParams } from 'react-router';
 import { useRestoreRuns, useTrash } from '../api/run-admin-queries';
 import { ErrorState, Loading } from '../components/States';
+import { TableHead } from '../components/TableHead';
 import { formatTime } from '../format';
 import { ProjectCrumbs } from '../projects/ProjectCrumbs';
 import './manage.css';
@@ -33,17 +34,7 @@ export function TrashPage() {
         <p>The trash is empty.</p>
       ) : (
         <table aria-label="Deleted runs">
-          <thead>
-            <tr>
-              <th scope="col">Run</th>
-              <th scope="col">ID</th>
-              <th scope="col">Status</th>
-              <th scope="col">Deleted</th>
-              <th scope="col">
-                <span className="visually-hidden">Actions</span>
-              </th>
-            </tr>
-          </thead>
+          <TableHead labels={['Run', 'ID', 'Status', 'Deleted']} />
           <tbody>
             {trash.data.map((run) => (
               <tr key={run.id}>

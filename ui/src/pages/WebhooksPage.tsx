@@ -1,7 +1,9 @@
 import { useState, type FormEvent } from 'react';
 import type { CreatedWebhook, EventTypeName, Webhook } from '@server/api/schemas/webhooks';
 import { useWebhookDeliveries, useWebhooks, useWebhookWrites } from '../api/webhook-queries';
+import { AdminOnlyNotice } from '../components/AdminOnlyNotice';
 import { Empty, ErrorState, Loading } from '../components/States';
+import { useAdminRole } from '../people/useAdminRole';
 import './webhooks-page.css';
 
 /** The form that subscribes a URL; the answer's secret is shown once above the list. */
@@ -114,13 +116,34 @@ function WebhookRow({ hook }: { hook: Webhook }) {
   );
 }
 
-/** `/webhooks`: the organization's webhooks, a form that creates one (its secret shown once), tests and deliveries. */
+/**
+ * `/webhooks`: for owners and admins, the organization's webhooks, a form that creates one (its
+ * secret shown once), tests and deliveries; for other roles, which the API refuses, a notice.
+ */
 export function WebhooksPage() {
-  const hooks = useWebhooks();
-  const [created, setCreated] = useState<CreatedWebhook | null>(null);
+  const { account, admin } = useAdminRole();
   return (
     <div className="webhooks-page">
       <h1>Webhooks</h1>
+      {account.isPending ? (
+        <Loading />
+      ) : account.isError ? (
+        <ErrorState error={account.error} onRetry={() => void account.refetch()} />
+      ) : admin ? (
+        <WebhookManager />
+      ) : (
+        <AdminOnlyNotice action="see and change webhooks" />
+      )}
+    </div>
+  );
+}
+
+/** The organization's webhooks with the form that adds one (owners and admins only). */
+function WebhookManager() {
+  const hooks = useWebhooks();
+  const [created, setCreated] = useState<CreatedWebhook | null>(null);
+  return (
+    <>
       {hooks.data && <CreateWebhookForm eventTypes={hooks.data.eventTypes} onCreated={setCreated} />}
       {created && (
         <div className="webhook-secret" role="status">
@@ -139,6 +162,6 @@ export function WebhooksPage() {
           <WebhookRow key={hook.id} hook={hook} />
         ))}
       </ul>
-    </div>
+    </>
   );
 }

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { canManageMembers, rolesToGrant } from './roles';
+import { isAdminRole, rolesToGrant } from './roles';
 
 describe('roles', () => {
   it('lets admins and owners manage members', () => {
-    expect(['owner', 'admin', 'member', 'viewer'].map((r) => canManageMembers(r as never))).toEqual([
+    expect(['owner', 'admin', 'member', 'viewer'].map((r) => isAdminRole(r as never))).toEqual([
       true,
       true,
       false,

@@ -9,8 +9,11 @@ export const ROLE_CHOICES: readonly { role: Role; text: string }[] = [
   { role: 'viewer', text: 'reads only' },
 ];
 
-/** True for the roles that manage members (admins and owners). */
-export const canManageMembers = (role: Role): boolean => role === 'owner' || role === 'admin';
+/**
+ * True for the roles that administer the organization (owners and admins): members,
+ * webhooks, alert rules and project settings; the API refuses others with FORBIDDEN_ROLE.
+ */
+export const isAdminRole = (role: Role): boolean => role === 'owner' || role === 'admin';
 
 /** The roles `role` may invite with or give: an owner any, an admin members and viewers, others none. */
 export function rolesToGrant(role: Role): Role[] {

@@ -1,16 +1,52 @@
 import { useState, type FormEvent } from 'react';
 import { useAlertRules, useAlertRuleWrites, type AlertRuleFields } from '../api/alert-rule-queries';
+import { AdminOnlyNotice } from '../components/AdminOnlyNotice';
 import { ErrorState, Loading } from '../components/States';
+import { useAdminRole } from '../people/useAdminRole';
 
 type Kind = AlertRuleFields['kind'];
 
 /**
  * A project's alert rules: each in a few words with Delete, and a form that adds one (a
- * metric above or below a threshold, not finite, or without a new best for N steps).
+ * metric above or below a threshold, not finite, or without a new best for N steps). Roles
+ * below admin, which may read the rules but not change them, get the list and a notice.
  */
 export function AlertRulesEditor({ project }: { project: string }) {
   const rules = useAlertRules(project);
-  const { add, remove } = useAlertRuleWrites(project);
+  const { admin } = useAdminRole();
+  const { remove } = useAlertRuleWrites(project);
+  return (
+    <section className="alert-rules" aria-label="Alert rules">
+      {rules.isPending && <Loading />}
+      {rules.isError && <ErrorState error={rules.error} />}
+      {rules.data?.length === 0 && (
+        <p className="muted">{admin ? 'No alert rules: add one below.' : 'No alert rules.'}</p>
+      )}
+      <ul>
+        {rules.data?.map((rule) => (
+          <li key={rule.id}>
+            <code>{rule.description}</code>{' '}
+            {admin && (
+              <button
+                type="button"
+                className="secondary"
+                aria-label={`Delete rule ${rule.description}`}
+                onClick={() => remove.mutate(rule.id)}
+              >
+                Delete
+              </button>
+            )}
+          </li>
+        ))}
+      </ul>
+      {admin ? <RuleForm project={project} /> : <AdminOnlyNotice action="change alert rules" />}
+    </section>
+  );
+}
+
+/** The form that adds a rule, with the API's refusal as an alert. */
+function RuleForm({ project }: { project: string }) {
+  const { add } = useAlertRuleWrites(project);
   const [logName, setLogName] = useState('');
   const [kind, setKind] = useState<Kind>('above');
   const [number, setNumber] = useState('');
@@ -27,25 +63,7 @@ export function AlertRulesEditor({ project }: { project: string }) {
     add.mutate(fields, { onSuccess: () => (setLogName(''), setNumber('')) });
   };
   return (
-    <section className="alert-rules" aria-label="Alert rules">
-      {rules.isPending && <Loading />}
-      {rules.isError && <ErrorState error={rules.error} />}
-      {rules.data?.length === 0 && <p className="muted">No alert rules: add one below.</p>}
-      <ul>
-        {rules.data?.map((rule) => (
-          <li key={rule.id}>
-            <code>{rule.description}</code>{' '}
-            <button
-              type="button"
-              className="secondary"
-              aria-label={`Delete rule ${rule.description}`}
-              onClick={() => remove.mutate(rule.id)}
-            >
-              Delete
-            </button>
-          </li>
-        ))}
-      </ul>
+    <>
       <form onSubmit={submit} className="alert-rule-form">
         <label>
           Metric
@@ -87,6 +105,6 @@ export function AlertRulesEditor({ project }: { project: string }) {
         </button>
       </form>
       {add.isError && <p role="alert">{(add.error as Error).message}</p>}
-    </section>
+    </>
   );
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { correlation, forestImportance, seededRandom } from './importance';
+import { prng } from '@server/domain/prng';
+import { correlation, forestImportance } from './importance';
 
 describe('correlation', () => {
   it('is 1 for a rising line, -1 for a falling one and null without spread', () => {
@@ -16,7 +17,7 @@ describe('correlation', () => {
 
 describe('forestImportance', () => {
   // y depends on the first feature only; the second is noise.
-  const random = seededRandom(7);
+  const random = prng(7);
   const a = Array.from({ length: 60 }, () => random());
   const noise = Array.from({ length: 60 }, () => random());
   const y = a.map((v) => 3 * v + 0.01 * random());

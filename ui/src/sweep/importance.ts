@@ -5,6 +5,7 @@
  * forest's variance reduction made by splits on each key, summing to 1). A key's values
  * are numbers or categories; categories enter the trees as their index in sorted order.
  */
+import { prng } from '@server/domain/prng';
 
 /** One feature column: a number per run, or NaN where the run has no value. */
 export type Column = readonly number[];
@@ -37,18 +38,6 @@ export function correlation(xs: Column, ys: Column): number | null {
   }
   if (cxx <= 0 || cyy <= 0) return null;
   return Math.max(-1, Math.min(1, cxy / Math.sqrt(cxx * cyy)));
-}
-
-/** A seeded pseudo-random generator (mulberry32): numbers in [0, 1), the same for the same seed. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 export interface ForestOptions {
@@ -134,7 +123,7 @@ export function forestImportance(features: readonly Column[], ys: Column, option
   const gain = features.map(() => 0);
   const rows = ys.flatMap((y, i) => (Number.isFinite(y) ? [i] : []));
   if (rows.length < 2 * minLeaf || features.length === 0) return gain;
-  const random = seededRandom(seed);
+  const random = prng(seed);
   const tried = Math.max(1, Math.round(features.length / 3));
   for (let t = 0; t < trees; t++) {
     const sample = rows.map(() => rows[Math.floor(random() * rows.length)]!);

@@ -1,4 +1,8 @@
-/** A small seeded generator (mulberry32) of numbers in [0, 1), so a failing random test can be replayed. */
+/**
+ * A small seeded pseudo-random generator (mulberry32): returns a function of numbers in
+ * [0, 1), the same sequence for the same seed, so a random test or a random forest can be
+ * replayed. Not for anything secret.
+ */
 export function prng(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
