@@ -79,7 +79,7 @@ describe('chartOptions: series', () => {
     ]);
   });
 
-  it('draws every line 1 px wide past THIN_LINES_PAST runs, and 1.5 px up to it', () => {
+  it('draws every line 1 px wide past THIN_LINES_PAST runs (10), and 1.5 px up to it', () => {
     const runs = (n: number) => Array.from({ length: n }, (_, i) => run(i + 1, [0, 1], [1, 2]));
     const widths = (n: number) =>
       options(buildModel(runs(n), { xMode: 'step', smoothing: 0, logScale: false }))
@@ -87,6 +87,7 @@ describe('chartOptions: series', () => {
         .map((s) => s.width);
     expect(new Set(widths(THIN_LINES_PAST))).toEqual(new Set([1.5]));
     expect(new Set(widths(THIN_LINES_PAST + 1))).toEqual(new Set([1]));
+    expect(THIN_LINES_PAST).toBe(10);
   });
 
   it('formats a series value as the tooltip does', () => {

@@ -50,10 +50,11 @@ export interface ChartHandles {
 /**
  * Past this many runs a chart draws every line 1 px wide: Chromium rasterises a canvas line of
  * one device pixel on its fast path, a wider one as a filled outline, about ten times slower
- * in software (100 runs × 300 points: ~12 ms against ~100-150 ms a draw, --disable-gpu); and
- * a hundred overlapping lines read better thin. A highlighted run is drawn twice as wide.
+ * in software (100 runs × 300 points: ~12 ms against ~100-150 ms a draw, --disable-gpu), so
+ * the compare page's 10 charts of 12 runs spent ~400 ms of its main thread rasterising; and
+ * many overlapping lines read better thin. A highlighted run is drawn twice as wide.
  */
-export const THIN_LINES_PAST = 20;
+export const THIN_LINES_PAST = 10;
 
 const compact = new Intl.NumberFormat('en-US', { notation: 'compact', maximumFractionDigits: 2 });
 
