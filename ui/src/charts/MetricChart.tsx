@@ -7,7 +7,7 @@ import { downloadCsv, downloadPng } from './chart-export';
 import { applyHighlight, seriesLooks, type SeriesLook } from './chart-highlight';
 import { buildModel, stepWindow, type ChartModel, type XAxis } from './chart-model';
 import { hoverTracker } from './chart-hover';
-import { chartOptions, type ChartHandles } from './chart-options';
+import { chartOptions, THIN_LINES_PAST, type ChartHandles } from './chart-options';
 import { attachPointClick, type PickedPoint } from './chart-point-click';
 import { readTheme } from './chart-theme';
 import { renderTooltip } from './chart-tooltip';
@@ -15,7 +15,7 @@ import type { PanelSettings } from './panel-layout';
 import { panelInputs } from './panel-inputs';
 import type { ChartSettings, StepZoom } from './useChartSettings';
 import { useChartBox } from './useChartBox';
-import { seriesLimit } from './series-limit';
+import { plotColumns, seriesLimit } from './series-limit';
 
 /** A run as a chart draws it (colour resolved, hidden runs already left out). */
 export interface ResolvedRun {
@@ -134,10 +134,14 @@ export function MetricChart(props: {
   const [settled, setSettled] = useState(inputs);
   const newAxis = settled.xMode !== inputs.xMode || settled.xMetric !== inputs.xMetric;
   if (settled !== inputs && (!loading || newAxis)) setSettled(inputs);
+  // Many runs are aligned on a grid of columns (chart-columns.ts); a few on their own x values.
+  const columns = settled.series.length > THIN_LINES_PAST ? plotColumns(width) : undefined;
   const model = useMemo(
     () =>
-      settled.series.length === 0 ? null : buildModel(settled.series, { xMode: settled.xMode, smoothing, logScale }),
-    [settled, smoothing, logScale],
+      settled.series.length === 0
+        ? null
+        : buildModel(settled.series, { xMode: settled.xMode, smoothing, logScale, columns }),
+    [settled, smoothing, logScale, columns],
   );
 
   // The drawn metrics' points (an x metric that is not drawn is not counted).

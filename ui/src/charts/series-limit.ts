@@ -26,7 +26,12 @@ const MIN_LIMIT = 200;
  * a run rarely refetches (100 runs and 99 both ask 300), and at least MIN_LIMIT.
  */
 export function seriesLimit(width: number, runs = 1): number {
-  const perPixel = Math.min(MAX_SERIES_LIMIT, Math.max(250, Math.ceil((2 * (width - NON_PLOT_PX)) / 100) * 100));
+  const perPixel = Math.min(MAX_SERIES_LIMIT, plotColumns(width));
   const share = Math.max(MIN_LIMIT, Math.floor(CHART_POINT_BUDGET / Math.max(1, runs) / 100) * 100);
   return Math.min(perPixel, share);
+}
+
+/** Two columns per pixel of the plot area of a chart `width` px wide, in steps of 100 (at least 250). */
+export function plotColumns(width: number): number {
+  return Math.max(250, Math.ceil((2 * (width - NON_PLOT_PX)) / 100) * 100);
 }
