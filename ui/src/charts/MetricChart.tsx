@@ -1,13 +1,13 @@
 import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
-import { MAX_SERIES_LIMIT, useMetricSeriesList, type MetricSeries, type SeriesState } from '../api/metric-queries';
+import { useMetricSeriesList, type MetricSeries, type SeriesState } from '../api/metric-queries';
 import { ErrorState } from '../components/States';
 import { downloadCsv, downloadPng } from './chart-export';
 import { applyHighlight, seriesLooks, type SeriesLook } from './chart-highlight';
 import { buildModel, stepWindow, type ChartModel, type XAxis } from './chart-model';
 import { hoverTracker } from './chart-hover';
-import { chartOptions, type ChartHandles } from './chart-options';
+import { chartOptions, THIN_LINES_PAST, type ChartHandles } from './chart-options';
 import { attachPointClick, type PickedPoint } from './chart-point-click';
 import { readTheme } from './chart-theme';
 import { renderTooltip } from './chart-tooltip';
@@ -15,6 +15,7 @@ import type { PanelSettings } from './panel-layout';
 import { panelInputs } from './panel-inputs';
 import type { ChartSettings, StepZoom } from './useChartSettings';
 import { useChartBox } from './useChartBox';
+import { plotColumns, seriesLimit } from './series-limit';
 
 /** A run as a chart draws it (colour resolved, hidden runs already left out). */
 export interface ResolvedRun {
@@ -32,21 +33,6 @@ export interface ResolvedRun {
 /** The plot's height in CSS px unless a panel asks for another. */
 export const PLOT_HEIGHT = 220;
 const intFormat = new Intl.NumberFormat('en-US');
-
-/** Px of a chart's width outside its plot area: the y axis (at least 36) and the right padding (20), chart-options.ts. */
-const NON_PLOT_PX = 56;
-
-/**
- * Points to ask per series: two per pixel of the plot area (each bucket's lowest and highest,
- * one bucket per pixel), in steps of 100 so a resize rarely refetches (counting the axis as
- * plot asked a third more points than a chart can show: 1,000 instead of 800 at 448 px);
- * with many runs fewer each, in tiers so hiding a run rarely refetches (more than 25 runs: at
- * most 1,000 each; more than 50: 500, so a chart of 100 runs holds 50,000 points).
- */
-export function seriesLimit(width: number, runs = 1): number {
-  const perPixel = Math.min(MAX_SERIES_LIMIT, Math.max(250, Math.ceil((2 * (width - NON_PLOT_PX)) / 100) * 100));
-  return runs > 50 ? Math.min(perPixel, 500) : runs > 25 ? Math.min(perPixel, 1000) : perPixel;
-}
 
 /** The same array object while its elements are the same objects (keeps memos stable). */
 function useStableList<T>(list: T[]): T[] {
@@ -148,10 +134,14 @@ export function MetricChart(props: {
   const [settled, setSettled] = useState(inputs);
   const newAxis = settled.xMode !== inputs.xMode || settled.xMetric !== inputs.xMetric;
   if (settled !== inputs && (!loading || newAxis)) setSettled(inputs);
+  // Many runs are aligned on a grid of columns (chart-columns.ts); a few on their own x values.
+  const columns = settled.series.length > THIN_LINES_PAST ? plotColumns(width) : undefined;
   const model = useMemo(
     () =>
-      settled.series.length === 0 ? null : buildModel(settled.series, { xMode: settled.xMode, smoothing, logScale }),
-    [settled, smoothing, logScale],
+      settled.series.length === 0
+        ? null
+        : buildModel(settled.series, { xMode: settled.xMode, smoothing, logScale, columns }),
+    [settled, smoothing, logScale, columns],
   );
 
   // The drawn metrics' points (an x metric that is not drawn is not counted).

@@ -1,10 +1,12 @@
 /**
  * From fetched series to what uPlot draws: x values for the chosen axis, EMA smoothing with
  * the raw line kept, a fork's inherited part as its own (faded) line, non-finite points set
- * aside as markers, and the runs aligned on one x array (uPlot.join).
+ * aside as markers, and the runs aligned on one x array (uPlot.join, or a grid of columns for
+ * charts of many runs: chart-columns.ts).
  */
 import uPlot from 'uplot';
 import type { MetricSeries } from '../api/metric-queries';
+import { alignOnColumns } from './chart-columns';
 import { xAtSteps } from './metric-x';
 
 /** The x axis: step, seconds since the run started, or wall-clock time. */
@@ -150,7 +152,13 @@ function partOf(
 /** Builds the chart of the given runs' series. */
 export function buildModel(
   inputs: readonly ModelInput[],
-  opts: { xMode: XAxis; smoothing: number; logScale: boolean },
+  opts: {
+    xMode: XAxis;
+    smoothing: number;
+    logScale: boolean;
+    /** Align the runs on this many columns when that is smaller than their points (chart-columns.ts). */
+    columns?: number;
+  },
 ): ChartModel {
   const lines: LineSpec[] = [];
   const tables: uPlot.AlignedData[] = [];
@@ -190,7 +198,12 @@ export function buildModel(
     tables.push(table as uPlot.AlignedData);
   });
 
-  const data: uPlot.AlignedData = tables.length === 0 ? [[]] : tables.length === 1 ? tables[0]! : uPlot.join(tables);
+  const data: uPlot.AlignedData =
+    tables.length === 0
+      ? [[]]
+      : tables.length === 1
+        ? tables[0]!
+        : ((opts.columns !== undefined ? alignOnColumns(tables, opts.columns) : null) ?? uPlot.join(tables));
   return { data, lines, traces, points, nonFinite, hiddenByLog };
 }
 

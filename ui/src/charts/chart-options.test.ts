@@ -2,7 +2,7 @@ import type uPlot from 'uplot';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { formatValue } from '../format';
 import { buildModel, type ChartModel, type ModelInput } from './chart-model';
-import { chartOptions, SYNC_KEY, type ChartHandles } from './chart-options';
+import { chartOptions, SYNC_KEY, THIN_LINES_PAST, type ChartHandles } from './chart-options';
 import type { ChartTheme } from './chart-theme';
 
 const theme: ChartTheme = {
@@ -77,6 +77,17 @@ describe('chartOptions: series', () => {
       { width: 1.75, alpha: 0.4, points: { show: false } }, // smooth, inherited
       { width: 1.75, alpha: 1, points: { size: 4 } }, // smooth, own
     ]);
+  });
+
+  it('draws every line 1 px wide past THIN_LINES_PAST runs (10), and 1.5 px up to it', () => {
+    const runs = (n: number) => Array.from({ length: n }, (_, i) => run(i + 1, [0, 1], [1, 2]));
+    const widths = (n: number) =>
+      options(buildModel(runs(n), { xMode: 'step', smoothing: 0, logScale: false }))
+        .series.slice(1)
+        .map((s) => s.width);
+    expect(new Set(widths(THIN_LINES_PAST))).toEqual(new Set([1.5]));
+    expect(new Set(widths(THIN_LINES_PAST + 1))).toEqual(new Set([1]));
+    expect(THIN_LINES_PAST).toBe(10);
   });
 
   it('formats a series value as the tooltip does', () => {
