@@ -23,7 +23,7 @@ import { addMoments, addStrided, CHUNK_READ, FITS, HEADER_BYTES, stridedHead } f
 import { batchedSums } from './bucket-batches.js';
 
 /** A run's metric as its lineage shows it (undefined: the run has no visible point of it). */
-interface RunMetric {
+export interface RunMetric {
   runId: number;
   metric: LineageMetric | undefined;
 }
@@ -162,7 +162,7 @@ async function addSegment(db: SqlDb, seg: Segment, b: StepBuckets, sums: RunBuck
 }
 
 /** Adds a metric's effective points in the buckets' range, by segments when they do not overlap, else point by point. */
-async function addMetric(db: SqlDb, metric: LineageMetric, b: StepBuckets, sums: RunBucketSums): Promise<void> {
+export async function addMetric(db: SqlDb, metric: LineageMetric, b: StepBuckets, sums: RunBucketSums): Promise<void> {
   const segments = segmentsOf(metric, b.stepMin, b.stepMax);
   if (segments !== null) {
     for (const seg of segments) await addSegment(db, seg, b, sums);
@@ -174,17 +174,31 @@ async function addMetric(db: SqlDb, metric: LineageMetric, b: StepBuckets, sums:
 }
 
 /**
+ * Sums the runs' metrics somewhere else than on the caller's thread (the embedded store's
+ * bucket threads): each run's sums, runs without the metric left out, in the order given.
+ */
+export type RunSummer = (
+  metrics: readonly RunMetric[],
+  b: StepBuckets,
+  range: BucketWindow,
+) => AsyncIterable<{ runId: number; sums: RunBucketSums }>;
+
+/**
  * The buckets of the runs' metric over [stepMin, stepMax] (each bound defaulting to the
  * runs' lowest or highest visible step), at most `limit`; undefined when no run has a point
  * in range. `sums` yields each run's sums in run order (runs without a point of the metric
- * are left out), yielding to the event loop between runs; it throws QUERY_TIMEOUT once
- * `deadline` (epoch ms, 0 = none) has passed.
+ * are left out); it throws QUERY_TIMEOUT once `deadline` (epoch ms, 0 = none) has passed.
+ * The runs are summed by `elsewhere` when given (the embedded store's bucket threads), else
+ * in batches through db.readMany where the engine has it (bucket-batches.ts), else run by run
+ * here, yielding to the event loop between runs. All three add the same pieces in the same
+ * order, so each run's sums are the same to the bit.
  */
 export async function bucketSums(
   db: SqlDb,
   runs: readonly RunLineage[],
   logName: string,
   range: BucketWindow,
+  elsewhere?: RunSummer,
 ): Promise<{ buckets: StepBuckets; sums: AsyncIterable<{ runId: number; sums: RunBucketSums }> } | undefined> {
   const metrics = await runMetrics(db, runs, logName);
   const extent = extentOf(metrics);
@@ -193,6 +207,7 @@ export async function bucketSums(
   const stepMax = Math.min(range.stepMax ?? extent.last, clampStep(Infinity));
   if (stepMin > stepMax) return undefined;
   const buckets = stepBuckets(stepMin, stepMax, range.limit);
+  if (elsewhere) return { buckets, sums: elsewhere(metrics, buckets, range) };
   if (db.readMany) {
     const alone = (metric: LineageMetric, sums: RunBucketSums) => addMetric(db, metric, buckets, sums);
     return { buckets, sums: batchedSums(db, metrics, buckets, range, alone) };
