@@ -80,11 +80,16 @@ function tupleBytes(a: Buffer, b: Buffer): number {
   return p;
 }
 
-/** Parses a binary COPY stream fed in pieces; hands each tuple to onRow as (k - 1, columns). */
+/**
+ * Parses a binary COPY stream fed in pieces; hands each tuple to onRow as (k - 1, its other
+ * columns), in one array refilled for each tuple.
+ */
 export class CopyTuples {
   private rest: Buffer | undefined;
   private started = false;
   private ended = false;
+  /** The row handed to onRow, refilled for each tuple (onRow must not keep it). */
+  private readonly row: unknown[] = [];
 
   constructor(
     private readonly columns: readonly ColumnForm[],
@@ -140,28 +145,25 @@ export class CopyTuples {
       return at + 2;
     }
     if (fields !== this.columns.length + 1) throw new Error(`the COPY answer has ${fields} columns a row`);
-    let p = at + 2;
-    for (let f = 0; f < fields; f++) {
+    // One pass: the row is handed on only when every field of the tuple is here.
+    if (at + 6 > buf.length) return -1;
+    const kLen = buf.readInt32BE(at + 2);
+    let p = at + 6 + kLen;
+    if (p > buf.length) return -1;
+    const k = intAt(buf, at + 6, kLen);
+    const row = this.row;
+    for (let c = 0; c < this.columns.length; c++) {
       if (p + 4 > buf.length) return -1;
-      const len = buf.readInt32BE(p);
-      p += 4 + Math.max(0, len);
-      if (p > buf.length) return -1;
-    }
-    p = at + 2;
-    const kLen = buf.readInt32BE(p);
-    const k = intAt(buf, p + 4, kLen);
-    p += 4 + kLen;
-    const row: unknown[] = [];
-    for (const form of this.columns) {
       const len = buf.readInt32BE(p);
       p += 4;
       if (len < 0) {
-        row.push(null);
+        row[c] = null;
         continue;
       }
-      row.push(
-        form === 'bytes' ? buf.subarray(p, p + len) : form === 'float' ? buf.readDoubleBE(p) : intAt(buf, p, len),
-      );
+      if (p + len > buf.length) return -1;
+      const form = this.columns[c];
+      row[c] =
+        form === 'bytes' ? buf.subarray(p, p + len) : form === 'float' ? buf.readDoubleBE(p) : intAt(buf, p, len);
       p += len;
     }
     this.onRow(k - 1, row);

@@ -102,10 +102,10 @@ export interface SqlDb extends SqlExecutor {
    * Runs one read once per row of integer parameters, all in one statement, and hands each row
    * to `onRow` with the index of its parameter row: a parameter row's rows in the read's order,
    * parameter rows in order. Columns come as `columns` says (int and float as numbers, null as
-   * null, bytes as a Uint8Array valid during the call only). Where present, an engine reached
-   * over the network sends the rows in binary (PostgreSQL: COPY … TO STDOUT, so blobs cross as
-   * bytes, not hex text); calls at once run on connections of their own. Engines without it
-   * (SQLite) read each parameter row apart. Throws what onRow throws, or the engine's error.
+   * null, bytes as a Uint8Array); the row and its bytes are valid during the call only. Only
+   * an engine reached over the network has it (PostgreSQL: the rows come as COPY … TO STDOUT
+   * in binary, so blobs cross as bytes, not hex text, and many reads take one round trip);
+   * calls at once run on connections of their own. Throws what onRow throws, or the engine's error.
    */
   readMany?(
     sql: string,
