@@ -69,12 +69,7 @@ export class BucketThreads {
       );
       for (const runs of answers) {
         for (const r of runs) {
-          const sums = new RunBucketSums(b.count);
-          sums.sum.set(r.sum);
-          sums.comp.set(r.comp);
-          sums.count.set(r.count);
-          sums.nonFinite.set(r.nonFinite);
-          yield { runId: r.runId, sums };
+          yield { runId: r.runId, sums: new RunBucketSums(b.count, r) };
         }
       }
     }
