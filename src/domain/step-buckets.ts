@@ -39,11 +39,12 @@ export class RunBucketSums {
   readonly count: Float64Array;
   readonly nonFinite: Float64Array;
 
-  constructor(buckets: number) {
-    this.sum = new Float64Array(buckets);
-    this.comp = new Float64Array(buckets);
-    this.count = new Float64Array(buckets);
-    this.nonFinite = new Float64Array(buckets);
+  /** Empty sums of `buckets` buckets, or the given arrays' (as another thread answered them: kept, not copied). */
+  constructor(buckets: number, arrays?: Pick<RunBucketSums, 'sum' | 'comp' | 'count' | 'nonFinite'>) {
+    this.sum = arrays?.sum ?? new Float64Array(buckets);
+    this.comp = arrays?.comp ?? new Float64Array(buckets);
+    this.count = arrays?.count ?? new Float64Array(buckets);
+    this.nonFinite = arrays?.nonFinite ?? new Float64Array(buckets);
   }
 
   /** Adds x to bucket i's sum (Neumaier's compensated summation). */

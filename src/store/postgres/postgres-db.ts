@@ -8,6 +8,7 @@ import pg from 'pg';
 import type { SqlDb, SqlExecutor, Statement, TransactionOptions } from '../sql/db.js';
 import type { SqlValue } from '../sql/sql-value.js';
 import { runManyOn } from './postgres-bulk.js';
+import { readManyOn } from './postgres-read-many.js';
 import { adHocError, isRetryable, lockKey, postgresDialect, statementName, toPositional } from './postgres-dialect.js';
 import { readersBusy } from '../../errors.js';
 
@@ -244,6 +245,7 @@ export async function openPostgres(url: string, options: PostgresOptions = {}): 
     allArrays: <T>(sql: string, values?: readonly SqlValue[]) => allArrays<T>(pool, sql, values),
     column: <T>(sql: string, values?: readonly SqlValue[]) => column<T>(pool, sql, values),
     run: (sql, values) => runOne(pool, sql, values),
+    readMany: (sql, params, columns, onRow) => readManyOn(pool, sql, params, columns, onRow),
     runMany: (sql, rows) => (rows.length === 0 ? Promise.resolve(0) : transaction((tx) => tx.runMany(sql, rows))),
     transaction,
     commitStatements,

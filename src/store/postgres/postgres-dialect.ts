@@ -24,16 +24,11 @@ export const postgresDialect: Dialect = {
   search: postgresSearch,
 };
 
-const translated = new Map<string, string>();
-
 /**
- * Returns the statement with each `?` placeholder replaced by `$1`, `$2`, … in order.
- * Question marks inside quoted strings, quoted identifiers and comments are left alone.
- * Results are cached (queries are a bounded set of texts).
+ * Returns the statement with the n-th `?` placeholder (from 1) replaced by `as(n)`. Question
+ * marks inside quoted strings, quoted identifiers and comments are left alone.
  */
-export function toPositional(sql: string): string {
-  const hit = translated.get(sql);
-  if (hit !== undefined) return hit;
+export function replacePlaceholders(sql: string, as: (n: number) => string): string {
   let out = '';
   let n = 0;
   for (let i = 0; i < sql.length; i++) {
@@ -49,11 +44,24 @@ export function toPositional(sql: string): string {
       out += sql.slice(i, stop);
       i = stop - 1;
     } else if (c === '?') {
-      out += `$${++n}`;
+      out += as(++n);
     } else {
       out += c;
     }
   }
+  return out;
+}
+
+const translated = new Map<string, string>();
+
+/**
+ * Returns the statement with each `?` placeholder replaced by `$1`, `$2`, … in order
+ * (replacePlaceholders). Results are cached (queries are a bounded set of texts).
+ */
+export function toPositional(sql: string): string {
+  const hit = translated.get(sql);
+  if (hit !== undefined) return hit;
+  const out = replacePlaceholders(sql, (n) => `$${n}`);
   if (translated.size > 5000) translated.clear();
   translated.set(sql, out);
   return out;

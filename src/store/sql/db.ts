@@ -76,6 +76,9 @@ export interface Statement {
   rows: readonly (readonly SqlValue[])[];
 }
 
+/** How readMany gives a column: a BIGINT, a DOUBLE PRECISION or a blob. */
+export type ColumnForm = 'int' | 'float' | 'bytes';
+
 /** A database: reads outside transactions, serialised write transactions. */
 export interface SqlDb extends SqlExecutor {
   readonly dialect: Dialect;
@@ -95,6 +98,21 @@ export interface SqlDb extends SqlExecutor {
    * times at most), so fn must do nothing but its statements on tx.
    */
   transaction<T>(fn: (tx: SqlExecutor) => Promise<T>, options?: TransactionOptions): Promise<T>;
+  /**
+   * Runs one read once per row of integer parameters, all in one statement, and hands each row
+   * to `onRow` with the index of its parameter row: a parameter row's rows in the read's order,
+   * parameter rows in order. Columns come as `columns` says (int and float as numbers, null as
+   * null, bytes as a Uint8Array); the row and its bytes are valid during the call only. Only
+   * an engine reached over the network has it (PostgreSQL: the rows come as COPY … TO STDOUT
+   * in binary, so blobs cross as bytes, not hex text, and many reads take one round trip);
+   * calls at once run on connections of their own. Throws what onRow throws, or the engine's error.
+   */
+  readMany?(
+    sql: string,
+    params: readonly (readonly number[])[],
+    columns: readonly ColumnForm[],
+    onRow: (index: number, row: readonly unknown[]) => void,
+  ): Promise<void>;
   /**
    * Runs the statements in order in one write transaction and commits it. Nothing is read
    * in between, so an engine reached over the network sends BEGIN, every statement and

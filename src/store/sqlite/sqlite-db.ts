@@ -212,3 +212,30 @@ export function openSqlite(file: string, options: SqliteOptions = {}): SqlDb {
         }),
   };
 }
+
+/**
+ * A read-only SqlDb over one mapped read connection to a file (the series file's bucket
+ * threads, bucket-worker.ts): reads only; every write, transaction and ad-hoc read throws.
+ */
+export function openReadOnly(file: string): SqlDb {
+  const reader = new Connection(openConnection(file, true, new StatementDeadline(0), true));
+  const refuse = () => Promise.reject(new Error('this connection only reads'));
+  return {
+    dialect: sqliteDialect,
+    all: (sql, params) => reader.all(sql, params),
+    get: (sql, params) => reader.get(sql, params),
+    allArrays: (sql, params) => reader.allArrays(sql, params),
+    column: (sql, params) => reader.column(sql, params),
+    allAdHoc: refuse,
+    run: refuse,
+    runMany: refuse,
+    transaction: refuse,
+    commitStatements: refuse,
+    withLock: refuse,
+    reclaimSpace: refuse,
+    close: () => {
+      reader.raw.close();
+      return Promise.resolve();
+    },
+  };
+}

@@ -3,8 +3,8 @@
  * SeriesStore methods that write (SERIES_WRITES) with the arguments they were called with,
  * cloned across threads; a write listed in WIRE_FORMS crosses in a cheaper form. Adding a
  * write to the store means adding its name here and a method posting it in
- * worker-series-store.ts. A search thread runs one ad-hoc read at a time (SearchRequest).
- * Both answer with a WorkerReply.
+ * worker-series-store.ts. A search thread runs one ad-hoc read at a time (SearchRequest); a
+ * bucket thread one BucketJob. All answer with a WorkerReply.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -14,6 +14,8 @@ import type { SqlValue } from '../sql/sql-value.js';
 import type { RunRef, SeriesStore } from '../series-store.js';
 import { toPacked, type PackedPoints } from '../../domain/packed-points.js';
 import type { MetricPointInput } from '../../domain/types.js';
+import type { StepBuckets } from '../../domain/step-buckets.js';
+import type { LineageMetric } from '../sql/metrics/lineage-series.js';
 
 /** The SeriesStore methods that write: the writer thread runs them; every other method reads on the caller's thread. */
 export const SERIES_WRITES = [
@@ -63,6 +65,24 @@ export interface SearchRequest {
   sql: string;
   params: readonly SqlValue[];
   deadline: number;
+}
+
+/** A bucket thread's job: the runs' metrics to sum per bucket, stopped past `deadline` (epoch ms; 0 = none). */
+export interface BucketJob {
+  id: number;
+  metrics: readonly { runId: number; metric: LineageMetric }[];
+  buckets: StepBuckets;
+  deadline: number;
+  timeoutMs: number;
+}
+
+/** A run's sums as a bucket thread answers them (RunBucketSums' arrays). */
+export interface BucketRunSums {
+  runId: number;
+  sum: Float64Array;
+  comp: Float64Array;
+  count: Float64Array;
+  nonFinite: Float64Array;
 }
 
 /** A thread's failed answer for an error (AppErrors keep their code). */

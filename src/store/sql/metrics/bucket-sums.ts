@@ -19,12 +19,11 @@ import { effectivePages } from './effective-points.js';
 import { lineageMetrics, type LineageMetric } from './lineage-series.js';
 import { clampStep, SERIES_COLUMNS, seriesRows } from './series-row.js';
 import { chunks, IN_CHUNK } from '../util.js';
-
-/** Bytes of a packed chunk's header (5 float64: n, first step, stride, first time, time form). */
-const HEADER_BYTES = 40;
+import { addMoments, addStrided, CHUNK_READ, FITS, HEADER_BYTES, stridedHead } from './bucket-chunks.js';
+import { batchedSums } from './bucket-batches.js';
 
 /** A run's metric as its lineage shows it (undefined: the run has no visible point of it). */
-interface RunMetric {
+export interface RunMetric {
   runId: number;
   metric: LineageMetric | undefined;
 }
@@ -73,11 +72,6 @@ function extentOf(metrics: readonly RunMetric[]): { first: number; last: number 
   return first <= last ? { first, last } : undefined;
 }
 
-/** Whether a chunk lies wholly inside [from, to] and one bucket (parameters: from, to, stepMin, width ×2). */
-const FITS =
-  'first_step >= ? AND last_step <= ? AND (first_step - CAST(? AS BIGINT)) / CAST(? AS BIGINT) = ' +
-  '(last_step - CAST(? AS BIGINT)) / CAST(? AS BIGINT)';
-
 /** Bytes standing for a chunk that fits a bucket in a segment's joined heads: n = 0, which no chunk has. */
 const MARK_BYTES = 8;
 
@@ -97,46 +91,6 @@ const headsRead = (db: SqlDb, where: string): string =>
 
 /** The stored moments of the chunks of a segment that fit a bucket, in key order. */
 const MOMENTS_READ = `SELECT first_step, points, count, mean, mean_lo FROM metric_chunks WHERE ${FITS} AND `;
-
-/** Chunk columns read per segment when its heads cannot serve: key, statistics, and the head of a chunk not inside one bucket. */
-const CHUNK_READ =
-  `SELECT first_step, first_tie, last_step, points, count, mean, mean_lo, CASE WHEN ${FITS} ` +
-  `THEN NULL ELSE substr(data, 1, CAST(${HEADER_BYTES} + 8 * points AS INTEGER)) END FROM metric_chunks WHERE `;
-
-/**
- * Adds the points in [from, to] of the chunk whose head (header, then values) starts at
- * byte `at` of `view`, steps `first + i × stride`, summing each bucket's share apart.
- */
-function addStrided(view: DataView, at: number, from: number, to: number, b: StepBuckets, sums: RunBucketSums): void {
-  const n = view.getFloat64(at, true);
-  const first = view.getFloat64(at + 8, true);
-  const stride = view.getFloat64(at + 16, true);
-  const values = at + HEADER_BYTES;
-  let i = Math.max(0, Math.ceil((from - first) / stride));
-  const last = Math.min(n - 1, Math.floor((to - first) / stride));
-  while (i <= last) {
-    const k = bucketOf(b, first + i * stride);
-    const end = Math.min(last, Math.floor((b.stepMin + (k + 1) * b.width - 1 - first) / stride));
-    let sum = 0;
-    let count = 0;
-    let nonFinite = 0;
-    for (; i <= end; i++) {
-      const v = view.getFloat64(values + 8 * i, true);
-      if (v - v === 0) {
-        sum += v;
-        count++;
-      } else nonFinite++;
-    }
-    sums.addPiece(k, sum, count, nonFinite);
-  }
-}
-
-/** Whether a head of `bytes` at byte `at` is a strided chunk's, whole. */
-function stridedHead(view: DataView, at: number): boolean {
-  if (at + HEADER_BYTES > view.byteLength) return false;
-  const n = view.getFloat64(at, true);
-  return n >= 1 && view.getFloat64(at + 16, true) > 0 && at + HEADER_BYTES + 8 * n <= view.byteLength;
-}
 
 /**
  * Adds one segment from its joined heads: strided chunks from their values, marked ones from
@@ -178,14 +132,6 @@ async function addSegmentHeads(db: SqlDb, seg: Segment, b: StepBuckets, sums: Ru
   return true;
 }
 
-/** Adds a fitting chunk's stored moments (row: first_step, points, count, mean, mean_lo). */
-function addMoments(b: StepBuckets, sums: RunBucketSums, r: readonly unknown[]): void {
-  const count = Number(r[2]);
-  const mean = count > 0 ? Number(r[3]) : 0;
-  const meanLo = count > 0 ? Number(r[4] ?? 0) : 0;
-  sums.addMoments(bucketOf(b, Number(r[0])), count, mean, meanLo, Number(r[1]) - count);
-}
-
 /** Adds one segment's points to the sums: by its joined heads, else chunk by chunk. */
 async function addSegment(db: SqlDb, seg: Segment, b: StepBuckets, sums: RunBucketSums): Promise<void> {
   if (await addSegmentHeads(db, seg, b, sums)) return;
@@ -216,7 +162,7 @@ async function addSegment(db: SqlDb, seg: Segment, b: StepBuckets, sums: RunBuck
 }
 
 /** Adds a metric's effective points in the buckets' range, by segments when they do not overlap, else point by point. */
-async function addMetric(db: SqlDb, metric: LineageMetric, b: StepBuckets, sums: RunBucketSums): Promise<void> {
+export async function addMetric(db: SqlDb, metric: LineageMetric, b: StepBuckets, sums: RunBucketSums): Promise<void> {
   const segments = segmentsOf(metric, b.stepMin, b.stepMax);
   if (segments !== null) {
     for (const seg of segments) await addSegment(db, seg, b, sums);
@@ -228,17 +174,31 @@ async function addMetric(db: SqlDb, metric: LineageMetric, b: StepBuckets, sums:
 }
 
 /**
+ * Sums the runs' metrics somewhere else than on the caller's thread (the embedded store's
+ * bucket threads): each run's sums, runs without the metric left out, in the order given.
+ */
+export type RunSummer = (
+  metrics: readonly RunMetric[],
+  b: StepBuckets,
+  range: BucketWindow,
+) => AsyncIterable<{ runId: number; sums: RunBucketSums }>;
+
+/**
  * The buckets of the runs' metric over [stepMin, stepMax] (each bound defaulting to the
  * runs' lowest or highest visible step), at most `limit`; undefined when no run has a point
  * in range. `sums` yields each run's sums in run order (runs without a point of the metric
- * are left out), yielding to the event loop between runs; it throws QUERY_TIMEOUT once
- * `deadline` (epoch ms, 0 = none) has passed.
+ * are left out); it throws QUERY_TIMEOUT once `deadline` (epoch ms, 0 = none) has passed.
+ * The runs are summed by `elsewhere` when given (the embedded store's bucket threads), else
+ * in batches through db.readMany where the engine has it (bucket-batches.ts), else run by run
+ * here, yielding to the event loop between runs. All three add the same pieces in the same
+ * order, so each run's sums are the same to the bit.
  */
 export async function bucketSums(
   db: SqlDb,
   runs: readonly RunLineage[],
   logName: string,
   range: BucketWindow,
+  elsewhere?: RunSummer,
 ): Promise<{ buckets: StepBuckets; sums: AsyncIterable<{ runId: number; sums: RunBucketSums }> } | undefined> {
   const metrics = await runMetrics(db, runs, logName);
   const extent = extentOf(metrics);
@@ -247,6 +207,11 @@ export async function bucketSums(
   const stepMax = Math.min(range.stepMax ?? extent.last, clampStep(Infinity));
   if (stepMin > stepMax) return undefined;
   const buckets = stepBuckets(stepMin, stepMax, range.limit);
+  if (elsewhere) return { buckets, sums: elsewhere(metrics, buckets, range) };
+  if (db.readMany) {
+    const alone = (metric: LineageMetric, sums: RunBucketSums) => addMetric(db, metric, buckets, sums);
+    return { buckets, sums: batchedSums(db, metrics, buckets, range, alone) };
+  }
   async function* each(): AsyncGenerator<{ runId: number; sums: RunBucketSums }> {
     const slice = new TimeSlice();
     for (const { runId, metric } of metrics) {
