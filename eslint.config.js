@@ -27,13 +27,14 @@ export default tseslint.config(
       'react-hooks/rules-of-hooks': 'error',
       'react-hooks/exhaustive-deps': 'warn',
       // The server's sources come in as types only (the API's response schemas), so none of
-      // them is bundled; the one value is the pure list of leaderboard aggregations.
+      // them is bundled; the values are pure modules without imports: the list of leaderboard
+      // aggregations and the config diff (shared with the MCP tool compare_runs).
       '@typescript-eslint/no-restricted-imports': [
         'error',
         {
           patterns: [
             {
-              regex: '^@server/(?!domain/aggregation$)',
+              regex: '^@server/(?!domain/(aggregation|config-diff)$)',
               allowTypeImports: true,
               message: 'Import only types from the server (import type).',
             },
