@@ -95,4 +95,12 @@ describe('MCP endpoint', () => {
       expect(res.body.code).toBe('METHOD_NOT_ALLOWED');
     }
   });
+
+  it('is in the OpenAPI document with its metadata routes', async () => {
+    const doc = await call(t.app, 'GET', '/api/openapi.json', null);
+    const paths = doc.body.paths as Record<string, Record<string, { description?: string }>>;
+    expect(paths['/mcp']?.post?.description).toContain('Model Context Protocol');
+    expect(Object.keys(paths['/mcp'] ?? {}).sort()).toEqual(['delete', 'get', 'post']);
+    expect(paths['/.well-known/oauth-protected-resource/mcp']?.get).toBeDefined();
+  });
 });
