@@ -11,12 +11,12 @@ import { jsonStream, objectMembers } from '../api/sliced-json.js';
 import { compareRowView, leaderboardRowView, metricPointViews, metricStatsView } from '../api/views/metric-view.js';
 import { AGGREGATIONS, DIRECTIONS } from '../domain/aggregation.js';
 import { configRows } from '../domain/config-diff.js';
-import { badRequest } from '../errors.js';
 import { MAX_COMPARE_RUNS, queryMetrics, runStatistics } from '../services/metric-reads.js';
 import { compareRuns, leaderboard, metricNames } from '../services/metric-rankings.js';
 import { comparisonUrl, runUrl } from '../services/run-urls.js';
 import { boundedAnswer, fitItems, parsedAnswer } from './tool-kit.js';
 import {
+  aroundArg,
   commaText,
   limitArg,
   logNameArg,
@@ -26,6 +26,7 @@ import {
   projectArg,
   runIdArg,
   stepArg,
+  stepRange,
 } from './tool-schemas.js';
 import { tool } from './tool-spec.js';
 
@@ -65,10 +66,7 @@ export const getMetricHistoryTool = tool({
     projectName: projectArg.optional().describe('the run must be in this project (optional)'),
     stepMin: stepArg.optional().describe('first step (inclusive)'),
     stepMax: stepArg.optional().describe('last step (inclusive)'),
-    around: z
-      .object({ step: stepArg, window: stepArg.describe('steps on either side') })
-      .optional()
-      .describe('instead of stepMin/stepMax: the steps from step - window to step + window'),
+    around: aroundArg,
     maxPoints: limitArg(10_000, 2000).describe('the point budget (1 to 10,000; default 2,000)'),
   },
   output: outputOf(
@@ -79,11 +77,7 @@ export const getMetricHistoryTool = tool({
     },
   ),
   async run(ctx, a, budget) {
-    if (a.around && (a.stepMin !== undefined || a.stepMax !== undefined)) {
-      throw badRequest('around: give either around or stepMin/stepMax, not both');
-    }
-    const stepMin = a.around ? Math.max(0, a.around.step - a.around.window) : a.stepMin;
-    const stepMax = a.around ? Math.min(Number.MAX_SAFE_INTEGER, a.around.step + a.around.window) : a.stepMax;
+    const { stepMin, stepMax } = stepRange(a);
     const q = { runId: a.runId, projectName: a.projectName, logName: a.logName, limit: a.maxPoints, stepMin, stepMax };
     const { series, total } = await queryMetrics(ctx, q);
     const points: MetricPoint[] = [];

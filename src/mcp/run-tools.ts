@@ -16,11 +16,22 @@ import { runDetailsPieces, runRowView } from '../api/views/run-view.js';
 import { CONSOLE_LOG_TYPES } from '../domain/types.js';
 import { listRunFiles } from '../services/files.js';
 import { listProjects } from '../services/projects.js';
-import { listAlerts, listLogs } from '../services/run-activity.js';
+import { listAlerts, listLogs, searchLogs } from '../services/run-activity.js';
 import { getRunDetails } from '../services/run-details.js';
 import { listRuns } from '../services/run-list.js';
 import { boundedAnswer, parsedAnswer } from './tool-kit.js';
-import { commaText, limitArg, narrowingArgs, offsetArg, outputOf, projectArg, runIdArg } from './tool-schemas.js';
+import {
+  aroundArg,
+  commaText,
+  limitArg,
+  narrowingArgs,
+  offsetArg,
+  outputOf,
+  projectArg,
+  runIdArg,
+  stepArg,
+  stepRange,
+} from './tool-schemas.js';
 import { tool } from './tool-spec.js';
 
 const optProject = projectArg.optional().describe('the run must be in this project (optional)');
@@ -90,18 +101,34 @@ export const getRunTool = tool({
 
 export const getLogsTool = tool({
   name: 'get_logs',
-  description: "A page of a run's console lines in the order they were written, optionally of one type.",
+  description:
+    "A page of a run's console lines in the order they were written (as GET /api/runs/logs), optionally of one " +
+    'type, containing a text (ASCII letters folded), in a step range or `around` a step ± a window.',
   access: 'read',
   input: {
     runId: runIdArg,
     projectName: optProject,
     logType: z.enum(CONSOLE_LOG_TYPES).optional().describe('only lines of this type'),
+    contains: z.string().min(1).max(1024).optional().describe('only lines whose message contains this text'),
+    stepMin: stepArg.optional().describe('only lines logged at this step or later'),
+    stepMax: stepArg.optional().describe('only lines logged at this step or earlier'),
+    around: aroundArg,
     limit: limitArg(1000, 200),
     offset: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).default(0).describe('lines to skip (paging)'),
   },
   output: outputOf(LogPage),
   async run(ctx, q, budget) {
-    const { lines, total } = await listLogs(ctx, q);
+    const steps = stepRange(q);
+    const narrowed = q.contains !== undefined || steps.stepMin !== undefined || steps.stepMax !== undefined;
+    const { lines, total } = narrowed
+      ? await searchLogs(ctx, {
+          ...q,
+          logType: q.logType ?? null,
+          contains: q.contains ?? null,
+          stepMin: steps.stepMin ?? null,
+          stepMax: steps.stepMax ?? null,
+        })
+      : await listLogs(ctx, q);
     // The store writes each line's JSON text in LogLine's shape, as the route sends it.
     const logs = lines.map((text) => JSON.parse(text) as LogLine);
     return boundedAnswer({ logs }, 'logs', { offset: q.offset, total }, budget);

@@ -62,6 +62,8 @@ export interface Fitted<T> {
  * `usedBytes` (the rest of the answer); `cut` is true when some were left out. Keeps order.
  */
 export function fitItems<T>(items: readonly T[], usedBytes: number, budget: number): Fitted<T> {
+  // Most lists fit whole: one serialisation of the list decides, item by item only when it does not.
+  if (usedBytes + Buffer.byteLength(JSON.stringify(items)) <= budget) return { items: [...items], cut: false };
   let bytes = usedBytes;
   for (let i = 0; i < items.length; i++) {
     bytes += Buffer.byteLength(JSON.stringify(items[i])) + 1;

@@ -6,6 +6,7 @@
 import { type TObject, type TProperties, Type } from '@sinclair/typebox';
 import { z } from 'zod';
 import { Nullable } from '../api/schema-helpers.js';
+import { badRequest } from '../errors.js';
 
 const MAX_ID = Number.MAX_SAFE_INTEGER;
 
@@ -33,6 +34,26 @@ export const offsetArg = z.number().int().min(0).max(100_000).default(0).describ
 export const limitArg = (max: number, fallback: number) =>
   z.number().int().min(1).max(max).default(fallback).describe(`most items to answer (1 to ${max})`);
 export const stepArg = z.number().int().min(0).max(MAX_ID);
+export const aroundArg = z
+  .object({ step: stepArg, window: stepArg.describe('steps on either side') })
+  .optional()
+  .describe('instead of stepMin/stepMax: the steps from step - window to step + window');
+
+/**
+ * The step range of stepMin/stepMax or of `around` (step ± window, within 0..2^53-1); throws
+ * BAD_REQUEST naming around when both are given.
+ */
+export function stepRange(a: { stepMin?: number; stepMax?: number; around?: { step: number; window: number } }): {
+  stepMin?: number;
+  stepMax?: number;
+} {
+  if (!a.around) return { stepMin: a.stepMin, stepMax: a.stepMax };
+  if (a.stepMin !== undefined || a.stepMax !== undefined) {
+    throw badRequest('around: give either around or stepMin/stepMax, not both');
+  }
+  const { step, window } = a.around;
+  return { stepMin: Math.max(0, step - window), stepMax: Math.min(MAX_ID, step + window) };
+}
 
 /** The parameters that narrow runs as GET /api/runs/list's search, tags, status and filter do. */
 export const narrowingArgs = {

@@ -169,6 +169,31 @@ describe('each read tool answers as its HTTP route', () => {
     });
   });
 
+  it('get_logs narrows to a text, a step range or around a step: the route’s lines that match', async () => {
+    const runId = runs[0]!.runId;
+    const all = (
+      await http<{ logs: { message: string; step: number; logType: string }[] }>('/api/runs/logs', { runId })
+    ).logs;
+    const pick = (f: (l: (typeof all)[number]) => boolean) => all.filter(f);
+    expect(await toolOk(client, 'get_logs', { runId, contains: 'LINE 2' })).toEqual({
+      logs: pick((l) => l.message === 'line 2'),
+      ...page(1),
+    });
+    expect(await toolOk(client, 'get_logs', { runId, around: { step: 20, window: 10 } })).toEqual({
+      logs: pick((l) => l.step >= 10 && l.step <= 30),
+      ...page(3),
+    });
+    expect(await toolOk(client, 'get_logs', { runId, contains: 'line', logType: 'ERROR', stepMin: 5 })).toEqual({
+      logs: pick((l) => l.logType === 'ERROR'),
+      ...page(1),
+    });
+    expect(await toolOk(client, 'get_logs', { runId, contains: 'line', limit: 2, offset: 1 })).toEqual({
+      logs: all.slice(1, 3),
+      ...page(5, true),
+    });
+    expect(await toolOk(client, 'get_logs', { runId, contains: '%' })).toEqual({ logs: [], ...page(0) });
+  });
+
   it('list_files as GET /api/runs/files, with signed download links', async () => {
     const runId = runs[0]!.runId;
     const answer = await toolOk<{ files: { url: string }[] }>(client, 'list_files', { runId });
