@@ -28,13 +28,14 @@ export default tseslint.config(
       'react-hooks/exhaustive-deps': 'warn',
       // The server's sources come in as types only (the API's response schemas), so none of
       // them is bundled; the values are pure domain modules: the list of leaderboard
-      // aggregations and the seeded random generator.
+      // aggregations, the seeded random generator and the config diff (shared with the MCP
+      // tool compare_runs).
       '@typescript-eslint/no-restricted-imports': [
         'error',
         {
           patterns: [
             {
-              regex: '^@server/(?!domain/(aggregation|prng)$)',
+              regex: '^@server/(?!domain/(aggregation|prng|config-diff)$)',
               allowTypeImports: true,
               message: 'Import only types from the server (import type).',
             },

@@ -5,8 +5,9 @@
  * each engine's pass after the ingest figures; BENCH_ONLY=browser loads only what the
  * dashboard figures need and prints those (SQLite only); BENCH_ONLY=groups loads and prints
  * only the grouping figures (groupsPass, both engines; the full run prints them after each
- * engine's other figures); BENCH_ONLY=rules prints only the
- * alert-rule ingest figure of each engine. The same workload then
+ * engine's other figures); BENCH_ONLY=rules prints only the alert-rule ingest figure of each
+ * engine; BENCH_ONLY=mcp loads the 1M-point series and prints only the MCP figure
+ * (get_metric_history against GET /api/runs/metrics) of each engine. The same workload then
  * runs on PostgreSQL (see bench/postgres.ts) at BENCH_PG_SCALE (default: BENCH_SCALE).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -23,6 +24,7 @@ import { benchRunSearch, loadSearchProject } from './bench-run-search.js';
 import { benchBrowser, type BrowserBenchInput } from './bench-browser.js';
 import { benchGroups } from './bench-groups.js';
 import { benchAlertRules } from './bench-alert-rules.js';
+import { benchMcp } from './bench-mcp.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const SCALE = Number(process.env.BENCH_SCALE ?? 1);
@@ -201,6 +203,12 @@ async function benchBackend(backend: Backend): Promise<void> {
     );
 
     if (process.env.BENCH_ONLY === 'rules') return await rulesFigure(api);
+    if (process.env.BENCH_ONLY === 'mcp') {
+      const big = n(1_000_000);
+      const bigRun = await loadBigRun(api, big);
+      await benchMcp(api, { runId: bigRun.runId, logName: 'loss', points: big }, log);
+      return;
+    }
 
     // Ingest: 1,000 points per request (100 lines × 10 metrics), distinct steps, 4 connections.
     // The rate is the sustained one: the first 400 requests (a fresh server compiling its hot
@@ -290,6 +298,7 @@ async function benchBackend(backend: Backend): Promise<void> {
     log(
       `metrics query, ${fmt(big)}-point series to 2,000 points: whole range ${p50p95(whole)}; 10% step window ${p50p95(windowed)} | HTTP floor p50 ${floor.toFixed(2)} ms`,
     );
+    await benchMcp(api, { runId: bigRun.runId, logName: 'loss', points: big }, log);
 
     // Fork create for a parent with 10 points and with the big series.
     const small = await loadSmallRun(api);

@@ -56,6 +56,8 @@ export interface Config {
   queryTimeoutMs: number;
   /** Most bytes one answer of runs/list, runs/details or runs/files may hold (400 RESULT_TOO_LARGE above). */
   readMaxBytes: number;
+  /** Most bytes of the JSON of one MCP tool answer; longer lists are cut there (`hasMore`, docs/api.md §17). */
+  mcpMaxBytes: number;
   /** Most log names (metric, data and file names) one run may have; registering more is a 400. */
   runMaxLogNames: number;
   /** Most points GET /api/runs/metrics answers, counted before it streams them (400 above). */
@@ -324,6 +326,7 @@ export function loadConfig(args: readonly string[], env: NodeJS.ProcessEnv = pro
     queryTimeoutMs: parseDuration(env.STEPWISE_QUERY_TIMEOUT, 10_000, 'STEPWISE_QUERY_TIMEOUT'),
     readMaxItems: parseCount(env.STEPWISE_READ_MAX_ITEMS, 100_000, 'STEPWISE_READ_MAX_ITEMS'),
     readMaxBytes: parseSize(env.STEPWISE_READ_MAX_BYTES, 64 * MB, 'STEPWISE_READ_MAX_BYTES'),
+    mcpMaxBytes: parseSize(env.STEPWISE_MCP_MAX_BYTES, MB, 'STEPWISE_MCP_MAX_BYTES'),
     runMaxLogNames: parseCount(env.STEPWISE_RUN_MAX_LOG_NAMES, 100_000, 'STEPWISE_RUN_MAX_LOG_NAMES'),
     readMaxPoints: parseCount(env.STEPWISE_READ_MAX_POINTS, 2_000_000, 'STEPWISE_READ_MAX_POINTS'),
     sessionTtlMs: parseCount(env.STEPWISE_SESSION_TTL, 7 * 86_400, 'STEPWISE_SESSION_TTL') * 1000,

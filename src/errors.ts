@@ -12,7 +12,9 @@ export type ErrorCode =
   | 'FORBIDDEN'
   | 'CROSS_ORIGIN'
   | 'FORBIDDEN_ROLE'
+  | 'INSUFFICIENT_SCOPE'
   | 'NOT_FOUND'
+  | 'METHOD_NOT_ALLOWED'
   | 'REQUEST_TIMEOUT'
   | 'CONFLICT'
   | 'PAYLOAD_TOO_LARGE'
@@ -36,7 +38,11 @@ export const HTTP_STATUS: Record<ErrorCode, number> = {
   CROSS_ORIGIN: 403,
   /** The requester's role (its user's, narrowed by its key's) is too narrow for the request. */
   FORBIDDEN_ROLE: 403,
+  /** An OAuth access token lacks the scope the request needs (runs:read, runs:write; docs/api.md §17). */
+  INSUFFICIENT_SCOPE: 403,
   NOT_FOUND: 404,
+  /** The path exists but not for this method (GET and DELETE /mcp: the endpoint is stateless). */
+  METHOD_NOT_ALLOWED: 405,
   REQUEST_TIMEOUT: 408,
   CONFLICT: 409,
   PAYLOAD_TOO_LARGE: 413,
@@ -66,6 +72,7 @@ export const conflict = (message: string): AppError => new AppError('CONFLICT', 
 export const unauthorized = (message: string): AppError => new AppError('UNAUTHORIZED', message);
 export const forbidden = (message: string): AppError => new AppError('FORBIDDEN', message);
 export const forbiddenRole = (message: string): AppError => new AppError('FORBIDDEN_ROLE', message);
+export const insufficientScope = (message: string): AppError => new AppError('INSUFFICIENT_SCOPE', message);
 /** A read whose answer would exceed the per-response bound; the message says how to narrow it. */
 export const resultTooLarge = (message: string): AppError => new AppError('RESULT_TOO_LARGE', message);
 /** A read stopped at its deadline (STEPWISE_QUERY_TIMEOUT, `ms`); the message asks for a narrower one. */

@@ -1,5 +1,6 @@
 import type { Alert, DataLine } from '../domain/types.js';
 import { assertJsonValue } from '../domain/json-field.js';
+import type { ConsoleSearch } from '../store/series-store.js';
 import type { Ctx } from './context.js';
 import { recordLiveness } from './liveness.js';
 import { getProjectRun } from './run-lookup.js';
@@ -14,6 +15,20 @@ export async function listLogs(
 ): Promise<{ lines: string[]; total: number }> {
   const run = await getProjectRun(ctx, q.runId, q.projectName);
   return ctx.deps.series.listConsoleJson(run.id, q.logType ?? null, q.limit, q.offset);
+}
+
+/**
+ * Console lines of a run narrowed to a type, a step range and a text their message contains
+ * (ASCII letters folded), in production order, paged, each as listLogs gives it, with the
+ * matching total. Throws NOT_FOUND, and QUERY_TIMEOUT past the query deadline.
+ */
+export async function searchLogs(
+  ctx: Ctx,
+  q: { runId: number; projectName?: string } & ConsoleSearch & { limit: number; offset: number },
+): Promise<{ lines: string[]; total: number }> {
+  const run = await getProjectRun(ctx, q.runId, q.projectName);
+  const { logType, contains, stepMin, stepMax } = q;
+  return ctx.deps.series.searchConsoleJson(run.id, { logType, contains, stepMin, stepMax }, q.limit, q.offset);
 }
 
 /** Data lines (histograms, tables, text) of a run, paged, with the matching total. Throws NOT_FOUND. */

@@ -70,6 +70,15 @@ export interface FileListQuery {
   offset: number;
 }
 
+/** What a search narrows a run's console lines to; every part is optional. */
+export interface ConsoleSearch {
+  logType: string | null;
+  /** Lines whose message contains this text, ASCII letters folded; null for any. */
+  contains: string | null;
+  stepMin: number | null;
+  stepMax: number | null;
+}
+
 /**
  * Metric points with their summaries, console lines, data lines and file records.
  * Reads take a fork lineage (MetadataStore.getLineage): a run's effective series is each
@@ -190,6 +199,17 @@ export interface SeriesStore {
   listConsoleJson(
     runId: number,
     logType: string | null,
+    limit: number,
+    offset: number,
+  ): Promise<{ lines: string[]; total: number }>;
+  /**
+   * Console lines as listConsoleJson answers them, narrowed to a type, a step range and a
+   * text the message contains (ASCII letters folded), paged, with the matching total. An
+   * ad-hoc read: off the event loop, stopped at the query deadline (QUERY_TIMEOUT).
+   */
+  searchConsoleJson(
+    runId: number,
+    q: ConsoleSearch,
     limit: number,
     offset: number,
   ): Promise<{ lines: string[]; total: number }>;

@@ -37,6 +37,9 @@ const PUBLIC: Record<string, 'open' | 'signed' | 'session' | 'invitation'> = {
   // The built dashboard (static files and its page): no data.
   'GET /assets/*': 'open',
   'GET /*': 'open',
+  // The protected-resource metadata of /mcp (RFC 9728): no data.
+  'GET /.well-known/oauth-protected-resource': 'open',
+  'GET /.well-known/oauth-protected-resource/mcp': 'open',
 };
 
 let target: Target;

@@ -75,12 +75,16 @@ describe('the route table', () => {
     // A read sent as POST (the Python client's login check), a user's own keys and account.
     expect(viewerWrites).toEqual([
       'DELETE /api/account/sessions/:sessionId',
+      // Answers 405 to everyone (the MCP endpoint has no session to end).
+      'DELETE /mcp',
       'POST /api/account/organization',
       'POST /api/account/password',
       'POST /api/keys',
       'POST /api/keys/:keyId/revoke',
       'POST /api/notifications/read',
       'POST /api/slug',
+      // The MCP endpoint: its write tools check the member role themselves (test/api/mcp-access.test.ts).
+      'POST /mcp',
     ]);
   });
 });

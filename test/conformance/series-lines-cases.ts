@@ -1,7 +1,7 @@
 /** SeriesStore conformance: console lines, data lines, file records and metric names. */
 import type { ConsoleLine, DataLine, FileInput } from '../../src/domain/types.js';
 import { describe, expect, it } from 'vitest';
-import type { FileListQuery } from '../../src/store/series-store.js';
+import type { ConsoleSearch, FileListQuery } from '../../src/store/series-store.js';
 import { consoleOrderCases } from './series-console-order-cases.js';
 import { consolePage, pt, withStore, type OpenSeriesStore } from './series-suite-helpers.js';
 
@@ -113,6 +113,51 @@ export function linesCases(open: OpenSeriesStore): void {
       }),
     );
   });
+  it(
+    'console lines are searched by type, folded text and step range, in order, paged, with the total',
+    withStore(open, async (s) => {
+      const at = (step: number, logType: string, message: string): ConsoleLine => ({
+        time: 100 + step,
+        logType,
+        lineNumber: step,
+        message,
+        step,
+      });
+      const lines = [
+        at(0, 'INFO', 'Epoch 1 started'),
+        at(5, 'ERROR', 'CUDA out of memory'),
+        at(10, 'INFO', 'epoch 2 started'),
+        at(15, 'INFO', '100% done_ok'),
+        at(20, 'ERROR', 'loss is NaN'),
+      ];
+      await s.appendConsole(1, lines);
+      const search = async (q: Partial<ConsoleSearch>, limit = 10, offset = 0) => {
+        const page = await s.searchConsoleJson(
+          1,
+          { logType: null, contains: null, stepMin: null, stepMax: null, ...q },
+          limit,
+          offset,
+        );
+        return { messages: page.lines.map((l) => (JSON.parse(l) as ConsoleLine).message), total: page.total };
+      };
+      expect(await search({ contains: 'EPOCH' })).toEqual({
+        messages: ['Epoch 1 started', 'epoch 2 started'],
+        total: 2,
+      });
+      expect(await search({ stepMin: 5, stepMax: 15 })).toEqual({
+        messages: ['CUDA out of memory', 'epoch 2 started', '100% done_ok'],
+        total: 3,
+      });
+      expect(await search({ logType: 'ERROR', stepMin: 10 })).toEqual({ messages: ['loss is NaN'], total: 1 });
+      expect(await search({ contains: '%' })).toEqual({ messages: ['100% done_ok'], total: 1 });
+      expect(await search({ contains: '_' })).toEqual({ messages: ['100% done_ok'], total: 1 });
+      expect(await search({ contains: 'started' }, 1, 1)).toEqual({ messages: ['epoch 2 started'], total: 2 });
+      expect(
+        (await s.searchConsoleJson(1, { logType: null, contains: 'e', stepMin: null, stepMax: null }, 1, 0)).lines,
+      ).toEqual((await s.listConsoleJson(1, null, 1, 0)).lines);
+      expect(await search({ contains: 'nothing like it' })).toEqual({ messages: [], total: 0 });
+    }),
+  );
   consoleOrderCases(open);
 
   describe('data lines', () => {

@@ -227,6 +227,17 @@ function special(route: RouteEntry, t: Target): Partial<InjectOptions> | undefin
       };
     case 'DELETE /api/alert-rules/:ruleId':
       return { url: `/api/alert-rules/${spare(t.spareRuleIds, 'alert rule')}` };
+    case 'POST /mcp':
+      // One MCP tool call (stateless: no initialize needed) that reads the target's project.
+      return {
+        payload: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'tools/call',
+          params: { name: 'search_runs', arguments: { projectName: t.projectName, configKeys: [] } },
+        }),
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      };
     case 'DELETE /api/webhooks/:webhookId':
       return { url: `/api/webhooks/${spare(t.spareWebhookIds, 'webhook')}` };
     default:
@@ -267,10 +278,14 @@ export function requestFor(route: RouteEntry, t: Target): InjectOptions {
   return extra ? { ...base, ...extra, headers: { ...base.headers, ...extra.headers } } : base;
 }
 
-/** The status a route answers a valid request with: its first 2xx response, else 200. */
+/**
+ * The status a route answers a valid request with: its first 2xx response, else the one
+ * status it declares (GET and DELETE /mcp declare only their 405), else 200.
+ */
 export function successStatus(route: RouteEntry): number {
   const responses = (route.schema as { response?: Record<string, unknown> } | undefined)?.response ?? {};
-  return Number(Object.keys(responses).find((code) => /^2\d\d$/.test(code)) ?? 200);
+  const codes = Object.keys(responses);
+  return Number(codes.find((code) => /^2\d\d$/.test(code)) ?? (codes.length === 1 ? codes[0] : 200));
 }
 
 /** `METHOD /url` of a route. */

@@ -11,6 +11,7 @@ import { registerAuthRoutes } from './auth.js';
 import { registerDashboardRoutes } from './dashboard.js';
 import { registerFileRoutes } from './files.js';
 import { registerIngestRoutes } from './ingest.js';
+import { registerMcpRoutes } from './mcp.js';
 import { registerMetricRoutes } from './metrics.js';
 import { registerRunActivityRoutes } from './run-activity.js';
 import { registerRunAdminRoutes } from './run-admin.js';
@@ -49,6 +50,7 @@ export async function registerRoutes(app: App, deps: Deps, sessions: SessionAuth
   registerWebhookRoutes(app, deps);
   registerAlertRuleRoutes(app, deps);
   registerNotificationRoutes(app, deps);
+  registerMcpRoutes(app, deps);
   await registerIngestRoutes(app, deps);
   await registerFileRoutes(app, deps);
   registerDashboardRoutes(app, deps.config.uiDir);

@@ -1,6 +1,7 @@
 import type { RunRef, SeriesStore } from '../series-store.js';
 import { appendConsole } from './console/console.js';
 import { listConsoleJson } from './console/console-page.js';
+import { searchConsoleJson } from './console/console-search.js';
 import { appendData, listData } from './console/data-lines.js';
 import { bindStore, storeClass, type SqlFunctions } from './bind-store.js';
 import type { SqlDb } from './db.js';
@@ -50,6 +51,7 @@ const SERIES_FUNCTIONS: SqlFunctions<FunctionMethods> = {
   metricNames,
   appendConsole,
   listConsoleJson,
+  searchConsoleJson,
   appendData,
   listData,
   createFiles,

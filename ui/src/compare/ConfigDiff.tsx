@@ -1,7 +1,7 @@
 import { useMemo, useState } from 'react';
 import { swatchCss } from '../charts/run-colors';
 import { Empty } from '../components/States';
-import { configRows } from './config-diff';
+import { configRows } from '@server/domain/config-diff';
 import type { ColoredRun } from './CompareRunList';
 
 /**

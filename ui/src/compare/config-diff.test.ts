@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Json } from '@server/api/schemas/json';
-import { configRows, flattenConfig } from './config-diff';
+import { configRows, flattenConfig } from '@server/domain/config-diff';
 
 const entries = (m: Map<string, string>) => [...m.entries()];
 

@@ -14,7 +14,7 @@ import type { Dialect, SqlDb } from '../db.js';
  * lineNumber, message, step, in that order) without its opening `{"time":"` and time text.
  * The time's digits end at the first `"`.
  */
-const lineText = (d: Dialect): string =>
+export const lineText = (d: Dialect): string =>
   `CAST(time AS TEXT) || '","logType":' || ${logTypeJson(d)} || ',"lineNumber":' || CAST(line_number AS TEXT)
    || ',"message":' || ${d.quoteJson('message')} || ',"step":' || CAST(step AS TEXT) || '}'`;
 
@@ -27,7 +27,7 @@ const logTypeJson = (d: Dialect): string =>
   `CASE log_type ${CONSOLE_LOG_TYPES.map((t) => `WHEN '${t}' THEN '${JSON.stringify(t)}'`).join(' ')} ELSE ${d.quoteJson('log_type')} END`;
 
 /** The row's full JSON text, its epoch-millisecond time written as ISO 8601 like every answer's. */
-function withTime(row: string): string {
+export function withTime(row: string): string {
   const cut = row.indexOf('"');
   return `{"time":"${iso(Number(row.slice(0, cut)))}${row.slice(cut)}`;
 }

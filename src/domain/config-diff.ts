@@ -1,16 +1,19 @@
-/** Flattening configs into dotted keys and finding the keys whose values differ. */
-import type { Json } from '@server/api/schemas/json';
+/**
+ * Flattening configs into dotted keys and finding the keys whose values differ: the
+ * dashboard's compare table and the MCP tool compare_runs (docs/api.md §17).
+ */
 
 /**
  * `{a: {b: 1}, c: [1, 2]}` → `{"a.b": "1", "c": "[1,2]"}`: nested objects become dotted
  * keys, everything else (arrays, scalars, empty objects) a JSON text. A non-object config
  * is one entry under "(config)"; null is no entries.
  */
-export function flattenConfig(config: Json): Map<string, string> {
+export function flattenConfig(config: unknown): Map<string, string> {
   const out = new Map<string, string>();
-  const walk = (value: Json, prefix: string) => {
+  const walk = (value: unknown, prefix: string) => {
     if (typeof value === 'object' && value !== null && !Array.isArray(value) && Object.keys(value).length > 0) {
-      for (const [k, v] of Object.entries(value)) walk(v, prefix === '' ? k : `${prefix}.${k}`);
+      for (const [k, v] of Object.entries(value as Record<string, unknown>))
+        walk(v, prefix === '' ? k : `${prefix}.${k}`);
     } else out.set(prefix === '' ? '(config)' : prefix, JSON.stringify(value));
   };
   if (config !== null) walk(config, '');
@@ -25,7 +28,7 @@ export interface ConfigRow {
 }
 
 /** Every key of any config, sorted by code point, with whether the runs disagree on it. */
-export function configRows(configs: readonly Json[]): ConfigRow[] {
+export function configRows(configs: readonly unknown[]): ConfigRow[] {
   const flat = configs.map(flattenConfig);
   const keys = new Set<string>();
   for (const map of flat) for (const key of map.keys()) keys.add(key);
