@@ -55,7 +55,15 @@ export async function startServer(
     await stores.metadata.getSecret('url-signing', () => randomBytes(32).toString('base64url')),
   );
   const blobs = await openBlobStore(config, signer);
-  const deps: Deps = { config, metadata: stores.metadata, series: stores.series, events: stores.events, blobs, signer };
+  const deps: Deps = {
+    config,
+    metadata: stores.metadata,
+    series: stores.series,
+    events: stores.events,
+    oauth: stores.oauth,
+    blobs,
+    signer,
+  };
   const app = await buildApp(deps, { logger });
   // One count of connections over every port, so the caps hold for the process.
   const gate = new ConnectionGate(config, (refused) =>

@@ -2,6 +2,7 @@ import type { Config } from '../config.js';
 import type { Actor, Principal } from '../domain/types.js';
 import type { EventStore } from '../store/event-store.js';
 import type { MetadataStore } from '../store/metadata-store.js';
+import type { OAuthStore } from '../store/oauth-store.js';
 import type { SeriesStore } from '../store/series-store.js';
 import type { BlobStore } from '../blob/blob-store.js';
 import type { UrlSigner } from '../blob/url-signer.js';
@@ -12,6 +13,8 @@ export interface Deps {
   metadata: MetadataStore;
   series: SeriesStore;
   events: EventStore;
+  /** The OAuth 2.1 authorization server's storage (docs/api.md §18). */
+  oauth: OAuthStore;
   blobs: BlobStore;
   signer: UrlSigner;
 }

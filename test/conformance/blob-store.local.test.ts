@@ -23,6 +23,7 @@ blobStoreSuite('local directory', async () => {
     metadata: stores.metadata,
     series: stores.series,
     events: stores.events,
+    oauth: stores.oauth,
     blobs,
     signer,
   });

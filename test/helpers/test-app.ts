@@ -47,7 +47,15 @@ export async function makeTestApp(env: NodeJS.ProcessEnv = {}): Promise<TestApp>
   const stores = await openStores({ dataDir, databaseUrl: database?.url, queryTimeoutMs: config.queryTimeoutMs });
   const signer = new UrlSigner('test-secret');
   const blobs = new LocalBlobStore(path.join(dataDir, 'blobs'), config.publicUrl, signer);
-  const deps: Deps = { config, metadata: stores.metadata, series: stores.series, events: stores.events, blobs, signer };
+  const deps: Deps = {
+    config,
+    metadata: stores.metadata,
+    series: stores.series,
+    events: stores.events,
+    oauth: stores.oauth,
+    blobs,
+    signer,
+  };
   const app = await buildApp(deps);
   return {
     app,
