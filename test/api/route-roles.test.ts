@@ -72,7 +72,7 @@ describe('the route table', () => {
       .filter((r) => r.role === 'viewer' && r.method !== 'GET')
       .map(routeName)
       .sort();
-    // A read sent as POST (the Python client's login check), a user's own keys and account.
+    // A read sent as POST (the Python client's login check), a user's own keys, account and authorizations.
     expect(viewerWrites).toEqual([
       'DELETE /api/account/sessions/:sessionId',
       'POST /api/account/organization',
@@ -80,6 +80,8 @@ describe('the route table', () => {
       'POST /api/keys',
       'POST /api/keys/:keyId/revoke',
       'POST /api/notifications/read',
+      'POST /api/oauth/apps/revoke',
+      'POST /api/oauth/consent/:uid',
       'POST /api/slug',
     ]);
   });

@@ -1,7 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { OAuthServer } from '../../auth/oauth/oauth-server.js';
 import { iso } from '../../domain/iso.js';
-import { notFound } from '../../errors.js';
 import type { Deps } from '../../services/context.js';
 import type { App } from '../app-types.js';
 import { ctxOf } from '../hooks/auth-hook.js';
@@ -83,16 +82,16 @@ export function registerOAuthRoutes(app: App, deps: Deps, oauth: OAuthServer): v
     {
       config: { role: 'viewer' },
       schema: {
-        description: 'Ends the requester’s grants of a client in this organization and every token of them at once.',
+        description:
+          'Ends the requester’s grants of a client in this organization and every token of them at once; ' +
+          'a client with none is already revoked (200 too).',
         body: RevokeApp,
         response: { 200: Success },
       },
     },
     async (request) => {
       const { principal } = ctxOf(deps, request);
-      if (!(await oauth.revokeApp(principal.userId, principal.orgId, request.body.clientId))) {
-        throw notFound('No connected app with that client id');
-      }
+      await oauth.revokeApp(principal.userId, principal.orgId, request.body.clientId);
       return { success: true };
     },
   );

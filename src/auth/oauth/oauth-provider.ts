@@ -5,7 +5,7 @@
  * endpoint) whose opaque access tokens carry runs:read / runs:write. Every record goes
  * through the OAuth store, so several servers on one database act as one.
  */
-import Provider, { errors, type OidcAccount } from 'oidc-provider';
+import Provider, { errors, type KoaContext, type OidcAccount } from 'oidc-provider';
 import { mcpResource, oauthIssuer, OAUTH_SCOPES } from '../oauth-urls.js';
 import type { OAuthStore } from '../../store/oauth-store.js';
 import { OAuthAdapter } from './oauth-adapter.js';
@@ -98,14 +98,33 @@ export function createOAuthProvider(publicUrl: string, store: OAuthStore, keys: 
       Session: OAUTH_TTL.session,
       IdToken: HOUR,
     },
-    renderError: (ctx: { type: string; body: string }, out: Record<string, string>) => {
-      ctx.type = 'application/json; charset=utf-8';
-      ctx.body = JSON.stringify(out);
+    // Errors the library would show as a page (no client to send them to) are JSON too.
+    renderError: (ctx: { body: unknown }, out: Record<string, string>) => {
+      ctx.body = { ...out };
     },
   });
   // The provider's URLs come from the public URL (the routes set the forwarded headers).
   provider.proxy = true;
+  provider.use(withErrorCodes);
   return provider;
+}
+
+/**
+ * Gives every error answer the server's `{error, code}` shape as well as OAuth's (RFC 6749
+ * §5.2): `code` is the OAuth `error` in capitals (INVALID_GRANT, ...); a path under the
+ * issuer that is no endpoint is a JSON 404 (NOT_FOUND).
+ */
+async function withErrorCodes(ctx: KoaContext, next: () => Promise<void>): Promise<void> {
+  await next();
+  if (ctx.status === 404 && (ctx.body === undefined || ctx.body === null || typeof ctx.body === 'string')) {
+    ctx.body = { error: 'No such endpoint of the authorization server', code: 'NOT_FOUND' };
+    ctx.status = 404;
+    return;
+  }
+  const body = ctx.body as { error?: unknown; code?: unknown } | null;
+  if (ctx.status >= 400 && body !== null && typeof body === 'object' && typeof body.error === 'string') {
+    if (body.code === undefined) ctx.body = { ...body, code: body.error.toUpperCase().replace(/[^A-Z0-9_]/g, '_') };
+  }
 }
 
 interface GrantFinder {

@@ -29,6 +29,12 @@ declare module 'oidc-provider' {
     revokeByGrantId(grantId: string): Promise<void>;
   }
 
+  /** The part of a Koa context that middleware added with `use` reads and writes. */
+  export interface KoaContext {
+    status: number;
+    body: unknown;
+  }
+
   export interface InteractionPrompt {
     name: string;
     reasons: string[];
@@ -84,6 +90,7 @@ declare module 'oidc-provider' {
       options?: { mergeWithLastSubmission?: boolean },
     ): Promise<string>;
     on(event: string, listener: (...args: unknown[]) => void): this;
+    use(middleware: (ctx: KoaContext, next: () => Promise<void>) => Promise<void>): this;
     readonly Grant: new (init: { accountId: string; clientId: string }) => Grant;
     readonly AccessToken: { find(value: string): Promise<AccessToken | undefined> };
     readonly Client: { find(id: string): Promise<ClientRecord | undefined> };
