@@ -18,7 +18,8 @@ import { expect } from 'vitest';
 import { makeTestApp, type TestApp } from './test-app.js';
 import { freePort } from './spawned-server.js';
 
-export const REDIRECT_URI = 'http://127.0.0.1:9/callback';
+/** Where test clients are sent back to (nothing listens; browser tests answer it in the page). */
+export const REDIRECT_URI = 'http://127.0.0.1:8976/callback';
 
 /** A test app listening on loopback whose public URL is its own address. */
 export async function listeningApp(env: NodeJS.ProcessEnv = {}): Promise<TestApp & { baseUrl: string }> {
