@@ -103,4 +103,24 @@ describe('the consent page of a tool client', () => {
       await screenshot(page, 'oauth-consent-expired');
     });
   });
+
+  it('lists the allowed clients under Connected apps; Revoke asks first, and none left is the empty state', async () => {
+    await withPage(dash, { signIn: '/api-keys' }, async ({ page }) => {
+      const section = page.getByRole('region', { name: 'Connected apps' });
+      const rows = section.getByRole('row').filter({ hasText: 'Consent agent' });
+      await rows.first().waitFor();
+      // Allowed twice above (Allow, and after signing in); the denied one is not listed.
+      expect(await rows.count()).toBe(2);
+      expect(await rows.first().textContent()).toContain('Read projects, runs, metrics, logs and files');
+      await screenshot(page, 'oauth-connected-apps');
+      for (let left = 1; left >= 0; left--) {
+        await section.getByRole('button', { name: 'Revoke Consent agent' }).first().click();
+        const dialog = page.getByRole('dialog', { name: 'Revoke “Consent agent”?' });
+        await dialog.getByRole('button', { name: 'Revoke app' }).click();
+        await section.getByRole('status').filter({ hasText: 'Revoked “Consent agent”.' }).waitFor();
+        await expect.poll(() => rows.count()).toBe(left);
+      }
+      await section.getByText('No connected apps').waitFor();
+    });
+  });
 });
