@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { OAuthServer } from '../../src/auth/oauth/oauth-server.js';
 import { listeningApp, tokensFor } from '../helpers/oauth-flow.js';
 import { send, signIn } from '../helpers/session-api.js';
 import { call, type TestApp } from '../helpers/test-app.js';
@@ -55,6 +56,34 @@ describe('connected apps', () => {
     const doc = (await call(t.app, 'GET', '/api/openapi.json', null)).body as { paths: Record<string, unknown> };
     for (const path of ['/api/oauth/apps', '/api/oauth/apps/revoke', '/api/oauth/consent/{uid}']) {
       expect(doc.paths[path], path).toBeDefined();
+    }
+  });
+});
+
+describe('the principal of an access token', () => {
+  it('has the user’s role with runs:write, viewer with runs:read only, and the token’s scopes', async () => {
+    const server = await OAuthServer.open(t.deps, (err) => {
+      throw err;
+    });
+    try {
+      const session = await signIn(t.app, t.key);
+      const write = await tokensFor(t.baseUrl, session, 'runs:read runs:write');
+      expect(await server.tokens.authenticate(write.tokens.access_token)).toMatchObject({
+        orgSlug: t.org,
+        role: 'owner',
+        scopes: ['runs:read', 'runs:write'],
+      });
+      const read = await tokensFor(t.baseUrl, session, 'runs:read');
+      expect(await server.tokens.authenticate(read.tokens.access_token)).toMatchObject({
+        role: 'viewer',
+        scopes: ['runs:read'],
+      });
+      // The sweep removes what has ended: a year on, the grant and its tokens are gone.
+      expect(await t.stores.oauth.sweepOAuth(Date.now() + 400 * 24 * 3600_000)).toBeGreaterThan(0);
+      server.tokens.forget();
+      await expect(server.tokens.authenticate(read.tokens.access_token)).rejects.toThrow(/Invalid access token/);
+    } finally {
+      server.close();
     }
   });
 });
