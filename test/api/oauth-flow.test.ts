@@ -215,4 +215,11 @@ describe('the OAuth flow of a tool client', () => {
     expect(denied.redirect.searchParams.get('error')).toBe('access_denied');
     expect(denied.code).toBe('');
   });
+
+  it('grants runs:read to an authorization that names no scope', async () => {
+    const session = await signIn(t.app, t.key);
+    const { tokens } = await tokensFor(t.baseUrl, session, '');
+    expect(tokens.scope).toBe('runs:read');
+    expect(await validate(tokens.access_token)).toEqual({ status: 200, org: t.org });
+  });
 });

@@ -64,8 +64,9 @@ export class OAuthServer {
    * URL (its URLs are built from the public URL whatever Host the request carried).
    */
   handle(req: IncomingMessage, res: ServerResponse, path: string): void {
-    (req as IncomingMessage & { originalUrl?: string }).originalUrl = `${this.issuerPath}${path}`;
-    req.url = path;
+    const url = req.method === 'GET' ? withDefaultScope(path) : path;
+    (req as IncomingMessage & { originalUrl?: string }).originalUrl = `${this.issuerPath}${url}`;
+    req.url = url;
     req.headers['x-forwarded-host'] = this.forwarded.host;
     req.headers['x-forwarded-proto'] = this.forwarded.proto;
     delete req.headers['x-forwarded-for'];
@@ -89,6 +90,16 @@ export class OAuthServer {
   close(): void {
     clearInterval(this.sweeper);
   }
+}
+
+/** An authorization request (GET /auth) that names no scope asks for runs:read (docs/api.md §18). */
+function withDefaultScope(path: string): string {
+  const query = path.indexOf('?');
+  if (query < 0 || path.slice(0, query) !== '/auth') return path;
+  const params = new URLSearchParams(path.slice(query + 1));
+  if ((params.get('scope') ?? '').trim() !== '') return path;
+  params.set('scope', 'runs:read');
+  return `/auth?${params.toString()}`;
 }
 
 function appView(a: OAuthAppRecord): ConnectedApp {
