@@ -58,7 +58,10 @@ export function installAuth(app: App, { keys, sessions, tokens: accessTokens, pu
   });
 }
 
-/** The principal of a Bearer key, or else of a Bearer OAuth access token (its reason when neither). */
+/**
+ * The principal of a Bearer key, or else of a Bearer OAuth access token: a Bearer that is
+ * neither keeps the key's reason (Invalid API key); a known token that may not act, its own.
+ */
 async function resourcePrincipal(
   keys: Authenticator,
   tokens: AccessTokens,
@@ -66,12 +69,18 @@ async function resourcePrincipal(
 ): Promise<Principal> {
   const bearer = /^bearer\s+(\S+)\s*$/i.exec(header?.trim() ?? '')?.[1];
   if (bearer === undefined || bearer.startsWith(KEY_PREFIX)) return keys.authenticate(header);
+  let keyError: AppError;
   try {
     return await keys.authenticate(header);
   } catch (err) {
     if (!(err instanceof AppError) || err.message !== 'Invalid API key') throw err;
+    keyError = err;
   }
-  return tokens.authenticate(bearer);
+  try {
+    return await tokens.authenticate(bearer);
+  } catch (err) {
+    throw err instanceof AppError && err.message === 'Invalid access token' ? keyError : err;
+  }
 }
 
 /** The request's context for the services; throws UNAUTHORIZED if the route skipped auth. */
