@@ -19,6 +19,20 @@ export interface Deps {
   signer: UrlSigner;
 }
 
+/** The stores Deps holds, as openStores gives them (one database's metadata, series, events, OAuth). */
+export type DepsStores = Pick<Deps, 'metadata' | 'series' | 'events' | 'oauth'>;
+
+/** The dependencies of a process: its configuration, the stores of its database, its blobs and signer. */
+export const depsOf = (config: Config, stores: DepsStores, blobs: BlobStore, signer: UrlSigner): Deps => ({
+  config,
+  metadata: stores.metadata,
+  series: stores.series,
+  events: stores.events,
+  oauth: stores.oauth,
+  blobs,
+  signer,
+});
+
 /** One request's view: the dependencies and who is asking. */
 export interface Ctx {
   deps: Deps;

@@ -1,8 +1,9 @@
-import { useEffect, useId, useRef, useState } from 'react';
+import { useState } from 'react';
 import type { ConnectedApp } from '@server/api/schemas/oauth';
 import { useConnectedApps, useRevokeApp } from '../api/oauth-queries';
+import { ConfirmDialog } from '../components/ConfirmDialog';
 import { Empty, ErrorState, Loading } from '../components/States';
-import { formatAgo, formatTime } from '../format';
+import { When } from './KeysTable';
 import { scopeWords } from './scope-words';
 
 const appName = (app: ConnectedApp): string => app.clientName ?? app.clientId;
@@ -57,16 +58,10 @@ export function ConnectedApps() {
                     ))}
                   </td>
                   <td data-label="Authorized">
-                    <time dateTime={app.authorizedAt}>{formatTime(app.authorizedAt)}</time>
+                    <When iso={app.authorizedAt} />
                   </td>
                   <td data-label="Last used">
-                    {app.lastUsedAt ? (
-                      <time dateTime={app.lastUsedAt} title={formatTime(app.lastUsedAt)}>
-                        {formatAgo(app.lastUsedAt)}
-                      </time>
-                    ) : (
-                      <span className="muted">never</span>
-                    )}
+                    <When iso={app.lastUsedAt} empty="never" ago />
                   </td>
                   <td>
                     <button
@@ -100,41 +95,18 @@ export function ConnectedApps() {
 
 /** Asks before revoking a connected app (a modal dialog: Escape or Cancel keeps it). */
 function RevokeAppDialog(props: { target: ConnectedApp; onClose: () => void; onRevoked: () => void }) {
-  const dialog = useRef<HTMLDialogElement>(null);
   const revoke = useRevokeApp();
-  const id = useId();
-  useEffect(() => {
-    const el = dialog.current;
-    if (el && !el.open) el.showModal();
-  }, []);
   return (
-    <dialog
-      ref={dialog}
-      className="api-keys-dialog"
-      aria-labelledby={`${id}-title`}
-      aria-describedby={`${id}-body`}
+    <ConfirmDialog
+      title={<>Revoke “{appName(props.target)}”?</>}
+      confirmLabel="Revoke app"
+      pendingLabel="Revoking…"
+      pending={revoke.isPending}
+      error={revoke.isError ? revoke.error.message : undefined}
+      onConfirm={() => revoke.mutate(props.target.clientId, { onSuccess: props.onRevoked })}
       onClose={props.onClose}
     >
-      <h2 id={`${id}-title`}>Revoke “{appName(props.target)}”?</h2>
-      <p id={`${id}-body`}>Its tokens stop working at once; it must ask you again to connect. This cannot be undone.</p>
-      {revoke.isError && (
-        <p role="alert" className="api-keys-error">
-          {revoke.error.message}
-        </p>
-      )}
-      <div className="api-keys-dialog-actions">
-        <button type="button" className="secondary" onClick={() => dialog.current?.close()} autoFocus>
-          Cancel
-        </button>
-        <button
-          type="button"
-          className="danger"
-          disabled={revoke.isPending}
-          onClick={() => revoke.mutate(props.target.clientId, { onSuccess: props.onRevoked })}
-        >
-          {revoke.isPending ? 'Revoking…' : 'Revoke app'}
-        </button>
-      </div>
-    </dialog>
+      <p>Its tokens stop working at once; it must ask you again to connect. This cannot be undone.</p>
+    </ConfirmDialog>
   );
 }
