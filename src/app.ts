@@ -17,6 +17,7 @@ import { installQueryUtf8Guard, loneSurrogateError } from './api/hooks/unicode-g
 import { compileSerializer } from './api/serializers.js';
 import { compileValidator } from './api/validators.js';
 import { AppError } from './errors.js';
+import { OAuthServer } from './auth/oauth/oauth-server.js';
 import { Authenticator } from './services/authenticator.js';
 import { SessionAuthenticator } from './services/session-authenticator.js';
 import type { Deps } from './services/context.js';
@@ -93,8 +94,13 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Ap
     deps.config.maxSessionsPerKey,
     (err) => backgroundWriteFailed(err, 'could not record session use'),
   );
-  installAuth(app, { keys, sessions, publicUrl: deps.config.publicUrl });
+  const oauth = await OAuthServer.open(deps, backgroundWriteFailed);
+  app.addHook('onClose', (_instance, done) => {
+    oauth.close();
+    done();
+  });
+  installAuth(app, { keys, sessions, tokens: oauth.tokens, publicUrl: deps.config.publicUrl });
   await installOpenApi(app, deps.config.publicUrl);
-  await registerRoutes(app, deps, sessions);
+  await registerRoutes(app, deps, sessions, oauth);
   return app;
 }

@@ -12,7 +12,7 @@ import { storeInvitation } from './auth/invitations.js';
 import { hashApiKey } from './services/api-keys.js';
 import { bootstrapInstallation } from './services/bootstrap.js';
 import type { MetadataStore } from './store/metadata-store.js';
-import type { Deps } from './services/context.js';
+import { depsOf, type Deps } from './services/context.js';
 import { startStaleRunSweeper } from './services/stale-runs.js';
 import { startTrashSweeper } from './services/run-purge.js';
 import { startDeliveryWorker } from './events/delivery-worker.js';
@@ -55,7 +55,7 @@ export async function startServer(
     await stores.metadata.getSecret('url-signing', () => randomBytes(32).toString('base64url')),
   );
   const blobs = await openBlobStore(config, signer);
-  const deps: Deps = { config, metadata: stores.metadata, series: stores.series, events: stores.events, blobs, signer };
+  const deps: Deps = depsOf(config, stores, blobs, signer);
   const app = await buildApp(deps, { logger });
   // One count of connections over every port, so the caps hold for the process.
   const gate = new ConnectionGate(config, (refused) =>

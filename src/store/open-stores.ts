@@ -2,11 +2,13 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { EventStore } from './event-store.js';
 import type { MetadataStore } from './metadata-store.js';
+import type { OAuthStore } from './oauth-store.js';
 import type { SeriesStore } from './series-store.js';
 import { migrate } from './migrations/index.js';
 import type { SqlDb } from './sql/db.js';
 import { SqlEventStore } from './sql/event-store.js';
 import { SqlMetadataStore } from './sql/metadata-store.js';
+import { SqlOAuthStore } from './sql/oauth-store.js';
 import { SqlSeriesStore } from './sql/series-store.js';
 
 export interface Stores {
@@ -14,6 +16,8 @@ export interface Stores {
   series: SeriesStore;
   /** The outbox and webhook subscriptions, on the metadata database. */
   events: EventStore;
+  /** The OAuth authorization server's clients, grants and tokens, on the metadata database. */
+  oauth: OAuthStore;
   /** Runs fn holding a lock every server on the same database respects (e.g. first-start bootstrap). */
   exclusive<T>(fn: () => Promise<T>): Promise<T>;
   /** Closes every store once. */
@@ -62,6 +66,7 @@ async function openPostgresStores(url: string, queryTimeoutMs: number | undefine
     metadata: new SqlMetadataStore(db),
     series: new SqlSeriesStore(db, { mergeRunWrites: true }),
     events: new SqlEventStore(db),
+    oauth: new SqlOAuthStore(db),
     exclusive: (fn) => db.withLock('startup', fn),
     close: () => db.close(),
   };
@@ -79,9 +84,10 @@ async function openSqliteStores(target: StoreTarget): Promise<Stores> {
   const db = await migrated(openSqlite(file, { queryTimeoutMs: target.queryTimeoutMs }));
   const metadata = new SqlMetadataStore(db);
   const events = new SqlEventStore(db);
+  const oauth = new SqlOAuthStore(db);
   const exclusive = <T>(fn: () => Promise<T>) => db.withLock('startup', fn);
   if (await db.get('SELECT 1 AS x FROM series LIMIT 1')) {
-    return { metadata, series: new SqlSeriesStore(db), events, exclusive, close: () => db.close() };
+    return { metadata, series: new SqlSeriesStore(db), events, oauth, exclusive, close: () => db.close() };
   }
   const seriesFile = file.replace(/(\.db)?$/, '-series.db');
   // The series file's ad-hoc reads are index ranges of one project: they stay on the main thread.
@@ -94,6 +100,7 @@ async function openSqliteStores(target: StoreTarget): Promise<Stores> {
     metadata,
     series,
     events,
+    oauth,
     exclusive,
     close: async () => {
       await series.close();

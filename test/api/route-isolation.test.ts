@@ -34,6 +34,13 @@ const PUBLIC: Record<string, 'open' | 'signed' | 'session' | 'invitation'> = {
   'GET /api/auth/providers': 'open',
   'GET /api/auth/oidc/start': 'session',
   'GET /api/auth/oidc/callback': 'session',
+  // The OAuth 2.1 authorization server (test/api/oauth-flow.test.ts): its own checks.
+  'GET /.well-known/oauth-authorization-server/oauth': 'open',
+  'GET /oauth/*': 'open',
+  'POST /oauth/*': 'open',
+  'DELETE /oauth/*': 'open',
+  'PUT /oauth/*': 'open',
+  'OPTIONS /oauth/*': 'open',
   // The built dashboard (static files and its page): no data.
   'GET /assets/*': 'open',
   'GET /*': 'open',
@@ -71,7 +78,8 @@ afterAll(() => t.close());
 async function send(req: InjectOptions, authorization?: string, cookie?: string) {
   const headers = { ...(req.headers as Record<string, string>) };
   if (authorization !== undefined) headers.authorization = authorization;
-  if (cookie !== undefined) headers.cookie = cookie;
+  // Added to the request's own cookies (a pending authorization's, docs/api.md §18).
+  if (cookie !== undefined) headers.cookie = headers.cookie === undefined ? cookie : `${headers.cookie}; ${cookie}`;
   const res = await t.app.inject({ ...req, headers });
   return { status: res.statusCode, text: res.body, json: () => res.json<Record<string, unknown>>() };
 }

@@ -72,7 +72,7 @@ describe('the route table', () => {
       .filter((r) => r.role === 'viewer' && r.method !== 'GET')
       .map(routeName)
       .sort();
-    // A read sent as POST (the Python client's login check), a user's own keys and account.
+    // A read sent as POST (the Python client's login check), a user's own keys, account and authorizations.
     expect(viewerWrites).toEqual([
       'DELETE /api/account/sessions/:sessionId',
       // Answers 405 to everyone (the MCP endpoint has no session to end).
@@ -82,6 +82,8 @@ describe('the route table', () => {
       'POST /api/keys',
       'POST /api/keys/:keyId/revoke',
       'POST /api/notifications/read',
+      'POST /api/oauth/apps/revoke',
+      'POST /api/oauth/consent/:uid',
       'POST /api/slug',
       // The MCP endpoint: its write tools check the member role themselves (test/api/mcp-access.test.ts).
       'POST /mcp',

@@ -8,6 +8,7 @@ import { openEmbeddedStores } from '../../src/store/open-stores.js';
 import { freePort } from '../helpers/spawned-server.js';
 import { tempDir } from '../helpers/temp-dir.js';
 import { blobStoreSuite } from './blob-store-suite.js';
+import { depsOf } from '../../src/services/context.js';
 
 // The local store's links are answered by the server's own routes, so each store comes
 // with the app listening on the port its links name.
@@ -18,14 +19,7 @@ blobStoreSuite('local directory', async () => {
   const stores = await openEmbeddedStores(dataDir);
   const signer = new UrlSigner('blob-suite-secret');
   const blobs = new LocalBlobStore(path.join(dataDir, 'blobs'), config.publicUrl, signer);
-  const app = await buildApp({
-    config,
-    metadata: stores.metadata,
-    series: stores.series,
-    events: stores.events,
-    blobs,
-    signer,
-  });
+  const app = await buildApp(depsOf(config, stores, blobs, signer));
   await app.listen({ port, host: '127.0.0.1' });
   // The server takes an upload only for a file record awaiting exactly that many bytes.
   const uploadUrl = async (key: string, size = 0): Promise<string> => {

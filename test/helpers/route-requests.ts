@@ -47,6 +47,12 @@ export interface Target {
   sessionId: string;
   /** The password of the owner's user, when it has one (POST /api/account/password). */
   password?: string;
+  /**
+   * An authorization waiting for consent (docs/api.md §18): its uid and the Cookie header of
+   * the browser that started it (the provider's signed interaction cookie). Deciding it
+   * again only replaces the decision, so every request may use the same one.
+   */
+  consent: { uid: string; cookie: string };
   /** A signed upload and download path+query of one of the run's files. */
   uploadPath: string;
   downloadPath: string;
@@ -237,6 +243,15 @@ function special(route: RouteEntry, t: Target): Partial<InjectOptions> | undefin
           params: { name: 'search_runs', arguments: { projectName: t.projectName, configKeys: [] } },
         }),
         headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      };
+    case 'GET /api/oauth/consent/:uid':
+      return { url: `/api/oauth/consent/${t.consent.uid}`, headers: { cookie: t.consent.cookie } };
+    case 'POST /api/oauth/consent/:uid':
+      // Deny: the victim gains no grant however often the walkers decide.
+      return {
+        url: `/api/oauth/consent/${t.consent.uid}`,
+        payload: JSON.stringify({ decision: 'deny' }),
+        headers: { cookie: t.consent.cookie, 'content-type': 'application/json' },
       };
     case 'DELETE /api/webhooks/:webhookId':
       return { url: `/api/webhooks/${spare(t.spareWebhookIds, 'webhook')}` };

@@ -7,7 +7,7 @@ import { LocalBlobStore } from '../../src/blob/local-blob-store.js';
 import { UrlSigner } from '../../src/blob/url-signer.js';
 import { loadConfig } from '../../src/config.js';
 import { createApiKey } from '../../src/services/api-keys.js';
-import type { Deps } from '../../src/services/context.js';
+import { depsOf, type Deps } from '../../src/services/context.js';
 import { openStores, type Stores } from '../../src/store/open-stores.js';
 import { tempDir } from './temp-dir.js';
 import { freshPostgresUrl } from './test-database.js';
@@ -55,7 +55,7 @@ export async function makeTestApp(env: NodeJS.ProcessEnv = {}): Promise<TestApp>
   const stores = await openStores({ dataDir, databaseUrl: database?.url, queryTimeoutMs: config.queryTimeoutMs });
   const signer = new UrlSigner('test-secret');
   const blobs = new LocalBlobStore(path.join(dataDir, 'blobs'), config.publicUrl, signer);
-  const deps: Deps = { config, metadata: stores.metadata, series: stores.series, events: stores.events, blobs, signer };
+  const deps: Deps = depsOf(config, stores, blobs, signer);
   const app = await buildApp(deps);
   return {
     app,

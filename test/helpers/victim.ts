@@ -169,9 +169,46 @@ export async function createVictim(app: App, key: string): Promise<Target> {
     projectName,
     externalId,
     metricName,
+    consent: await pendingConsent(app),
     uploadPath: upload.pathname + upload.search,
     downloadPath: download.pathname + download.search,
   };
+}
+
+/**
+ * An authorization of a newly registered client waiting for consent, as a browser started it:
+ * its uid and the browser's interaction cookies (docs/api.md §18).
+ */
+async function pendingConsent(app: App): Promise<{ uid: string; cookie: string }> {
+  const redirectUri = 'http://127.0.0.1:9/callback';
+  const reg = await app.inject({
+    method: 'POST',
+    url: '/oauth/reg',
+    headers: { 'content-type': 'application/json' },
+    payload: JSON.stringify({
+      client_name: 'probe agent',
+      redirect_uris: [redirectUri],
+      token_endpoint_auth_method: 'none',
+    }),
+  });
+  expect(reg.statusCode, reg.body).toBe(201);
+  const query = new URLSearchParams({
+    client_id: reg.json<{ client_id: string }>().client_id,
+    redirect_uri: redirectUri,
+    response_type: 'code',
+    scope: 'runs:read',
+    code_challenge: 'a'.repeat(43),
+    code_challenge_method: 'S256',
+  });
+  const started = await app.inject({ method: 'GET', url: `/oauth/auth?${query.toString()}` });
+  expect(started.statusCode, started.body).toBe(303);
+  const uid = String(started.headers.location).split('/consent/')[1]!;
+  const setCookies = ([] as string[]).concat(started.headers['set-cookie'] ?? []);
+  const cookie = setCookies
+    .map((line) => line.split(';')[0]!)
+    .filter((pair) => pair.startsWith('oauth_interaction'))
+    .join('; ');
+  return { uid, cookie };
 }
 
 const READS = (id: number, p: string) => [

@@ -6,6 +6,7 @@ import { RequireSession } from './components/RequireSession';
 import { Loading } from './components/States';
 import { AccountPage } from './pages/AccountPage';
 import { ApiKeysPage } from './pages/ApiKeysPage';
+import { ConsentPage } from './pages/ConsentPage';
 import { JoinPage } from './pages/JoinPage';
 import { MembersPage } from './pages/MembersPage';
 import { NotFoundPage } from './pages/NotFoundPage';
@@ -31,12 +32,20 @@ function Home() {
   return <Navigate to={projectsPath(session.data.organization.slug)} replace />;
 }
 
-/** The dashboard's pages; every page but sign-in and join needs a session. */
+/** The dashboard's pages; every page but sign-in and join needs a session (consent has no layout). */
 export function App() {
   return (
     <Routes>
       <Route path="/sign-in" element={<SignInPage />} />
       <Route path="/join" element={<JoinPage />} />
+      <Route
+        path="/consent/:uid"
+        element={
+          <RequireSession>
+            <ConsentPage />
+          </RequireSession>
+        }
+      />
       <Route
         element={
           <RequireSession>

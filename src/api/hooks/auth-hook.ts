@@ -1,9 +1,12 @@
 import type { FastifyRequest } from 'fastify';
 import type { Ctx, Deps } from '../../services/context.js';
+import type { AccessTokens } from '../../auth/oauth/access-tokens.js';
+import type { Principal } from '../../domain/types.js';
 import type { Authenticator } from '../../services/authenticator.js';
+import { KEY_PREFIX } from '../../services/api-keys.js';
 import { SessionAuthenticator } from '../../services/session-authenticator.js';
 import { atLeast } from '../../domain/roles.js';
-import { forbiddenRole, unauthorized } from '../../errors.js';
+import { AppError, forbiddenRole, unauthorized } from '../../errors.js';
 import type { App } from '../app-types.js';
 import { assertSameOrigin } from '../same-origin.js';
 import { readSessionCookies, sessionCookie } from '../session-cookie.js';
@@ -12,6 +15,8 @@ import { readSessionCookies, sessionCookie } from '../session-cookie.js';
 export interface AuthOptions {
   keys: Authenticator;
   sessions: SessionAuthenticator;
+  /** OAuth access tokens, accepted on routes marked `config.oauthResource` only. */
+  tokens: AccessTokens;
   /** The configured public URL: its origin counts as this server's own, and https makes cookies Secure. */
   publicUrl: string;
 }
@@ -20,11 +25,12 @@ export interface AuthOptions {
  * Requires credentials on every route not marked `config: { public: true }`: an
  * `Authorization: Bearer` key, or else the dashboard's session cookie (the first of the
  * cookies of its name that is a live session), which is accepted from this server's own
- * pages only (CROSS_ORIGIN otherwise). A use that extends the
+ * pages only (CROSS_ORIGIN otherwise). On a route marked `config.oauthResource`, a Bearer
+ * that is no key is tried as an OAuth access token (docs/api.md §18). A use that extends the
  * session renews the cookie. Then the one role check: the requester's role must be at least
  * the route's `config.role` (owner when it declares none), FORBIDDEN_ROLE otherwise.
  */
-export function installAuth(app: App, { keys, sessions, publicUrl }: AuthOptions): void {
+export function installAuth(app: App, { keys, sessions, tokens: accessTokens, publicUrl }: AuthOptions): void {
   const secure = publicUrl.startsWith('https://');
   app.decorateRequest('principal', null);
   app.decorateRequest('sessionHash', null);
@@ -34,7 +40,10 @@ export function installAuth(app: App, { keys, sessions, publicUrl }: AuthOptions
     const header = request.headers.authorization;
     const tokens = header === undefined || header.trim() === '' ? readSessionCookies(request.headers.cookie) : [];
     if (tokens.length === 0) {
-      request.principal = await keys.authenticate(header);
+      request.principal =
+        request.routeOptions.config.oauthResource === true
+          ? await resourcePrincipal(keys, accessTokens, header)
+          : await keys.authenticate(header);
     } else {
       assertSameOrigin(request, publicUrl);
       const { token, principal, renewed } = await sessions.authenticateAny(tokens);
@@ -47,6 +56,31 @@ export function installAuth(app: App, { keys, sessions, publicUrl }: AuthOptions
       throw forbiddenRole(`this request needs the role ${needed} or wider; yours is ${request.principal.role}`);
     }
   });
+}
+
+/**
+ * The principal of a Bearer key, or else of a Bearer OAuth access token: a Bearer that is
+ * neither keeps the key's reason (Invalid API key); a known token that may not act, its own.
+ */
+async function resourcePrincipal(
+  keys: Authenticator,
+  tokens: AccessTokens,
+  header: string | undefined,
+): Promise<Principal> {
+  const bearer = /^bearer\s+(\S+)\s*$/i.exec(header?.trim() ?? '')?.[1];
+  if (bearer === undefined || bearer.startsWith(KEY_PREFIX)) return keys.authenticate(header);
+  let keyError: AppError;
+  try {
+    return await keys.authenticate(header);
+  } catch (err) {
+    if (!(err instanceof AppError) || err.message !== 'Invalid API key') throw err;
+    keyError = err;
+  }
+  try {
+    return await tokens.authenticate(bearer);
+  } catch (err) {
+    throw err instanceof AppError && err.message === 'Invalid access token' ? keyError : err;
+  }
 }
 
 /** The request's context for the services; throws UNAUTHORIZED if the route skipped auth. */

@@ -20,7 +20,7 @@ export function registerAuthRoutes(app: App, deps: Deps): void {
 
   app.get(
     '/api/runs/auth/validate',
-    { config: { role: 'viewer' }, schema: { response: { 200: Session } } },
+    { config: { role: 'viewer', oauthResource: true }, schema: { response: { 200: Session } } },
     (request) => validAnswer(ctxOf(deps, request).principal),
   );
 

@@ -1,5 +1,6 @@
 import type { Deps } from '../../services/context.js';
 import type { SessionAuthenticator } from '../../services/session-authenticator.js';
+import type { OAuthServer } from '../../auth/oauth/oauth-server.js';
 import type { App } from '../app-types.js';
 import { registerAlertRuleRoutes } from './alert-rules.js';
 import { registerNotificationRoutes } from './notifications.js';
@@ -26,9 +27,16 @@ import { registerSavedViewRoutes } from './saved-views.js';
 import { registerOidcRoutes } from './oidc.js';
 import { registerSessionRoutes } from './session.js';
 import { registerWebhookRoutes } from './webhooks.js';
+import { registerOAuthRoutes } from './oauth.js';
+import { registerOAuthProviderRoutes } from './oauth-provider.js';
 
 /** Registers every route of the server; the dashboard's catch-all comes last. */
-export async function registerRoutes(app: App, deps: Deps, sessions: SessionAuthenticator): Promise<void> {
+export async function registerRoutes(
+  app: App,
+  deps: Deps,
+  sessions: SessionAuthenticator,
+  oauth: OAuthServer,
+): Promise<void> {
   registerAuthRoutes(app, deps);
   const limiter = new SignInLimiter();
   registerSessionRoutes(app, deps, sessions, limiter);
@@ -53,5 +61,7 @@ export async function registerRoutes(app: App, deps: Deps, sessions: SessionAuth
   registerMcpRoutes(app, deps);
   await registerIngestRoutes(app, deps);
   await registerFileRoutes(app, deps);
+  registerOAuthRoutes(app, deps, oauth);
+  await registerOAuthProviderRoutes(app, oauth);
   registerDashboardRoutes(app, deps.config.uiDir);
 }

@@ -15,6 +15,7 @@ import { runsActivityIndexMigration } from './012-runs-activity-index.js';
 import { runTrashMigration } from './013-run-trash.js';
 import { eventsMigration } from './014-events.js';
 import { rolesMigration } from './015-roles.js';
+import { oauthMigration } from './016-oauth.js';
 
 /** Numbered, forward-only migrations; `{{name}}` markers are filled from the dialect. */
 export const MIGRATIONS: readonly { version: number; sql: string }[] = [
@@ -33,6 +34,7 @@ export const MIGRATIONS: readonly { version: number; sql: string }[] = [
   { version: 13, sql: runTrashMigration },
   { version: 14, sql: eventsMigration },
   { version: 15, sql: rolesMigration },
+  { version: 16, sql: oauthMigration },
 ];
 
 function render(sql: string, db: SqlDb): string {

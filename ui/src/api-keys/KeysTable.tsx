@@ -5,7 +5,7 @@ import { formatAgo, formatTime } from '../format';
 const STATUS_LABEL: Record<ApiKey['status'], string> = { ACTIVE: 'Active', REVOKED: 'Revoked', EXPIRED: 'Expired' };
 
 /** A time cell: the date and time, with the exact time on hover; an em dash for none. */
-function When({ iso, empty = '—', ago = false }: { iso: string | null; empty?: string; ago?: boolean }) {
+export function When({ iso, empty = '—', ago = false }: { iso: string | null; empty?: string; ago?: boolean }) {
   if (!iso) return <span className="muted">{empty}</span>;
   return (
     <time dateTime={iso} title={formatTime(iso)}>

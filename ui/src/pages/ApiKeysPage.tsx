@@ -3,6 +3,7 @@ import { useNavigate } from 'react-router';
 import type { ApiKey, CreatedKey } from '@server/api/schemas/api-keys';
 import { useApiKeys } from '../api/key-queries';
 import { useSession, useSignOut } from '../api/session';
+import { ConnectedApps } from '../api-keys/ConnectedApps';
 import { CreateKeyForm } from '../api-keys/CreateKeyForm';
 import { KeyHowTo } from '../api-keys/KeyHowTo';
 import { KeysTable } from '../api-keys/KeysTable';
@@ -15,7 +16,8 @@ import './api-keys-page.css';
 
 /**
  * `/api-keys` (where `pluto.login()` sends people): the organization's keys, a form that
- * creates one and shows it once, Revoke with a confirmation, and how to use a key.
+ * creates one and shows it once, Revoke with a confirmation, the connected apps (tool clients
+ * the user allowed, docs/api.md §18), and how to use a key.
  */
 export function ApiKeysPage() {
   const keys = useApiKeys();
@@ -75,6 +77,7 @@ export function ApiKeysPage() {
           <KeysTable keys={keys.data} onRevoke={setTarget} />
         )}
       </section>
+      <ConnectedApps />
       <KeyHowTo />
       {target && <RevokeDialog target={target} onClose={() => setTarget(null)} onRevoked={revoked} />}
     </div>

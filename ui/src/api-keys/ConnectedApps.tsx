@@ -1,0 +1,111 @@
+import { useState } from 'react';
+import type { ConnectedApp } from '@server/api/schemas/oauth';
+import { useConnectedApps, useRevokeApp } from '../api/oauth-queries';
+import { ConfirmDialog } from '../components/ConfirmDialog';
+import { Empty, ErrorState, Loading } from '../components/States';
+import { When } from './KeysTable';
+import { scopeWords } from './scope-words';
+
+const appName = (app: ConnectedApp): string => app.clientName ?? app.clientId;
+
+/**
+ * "Connected apps" of the API keys page: the tool clients (MCP clients) the signed-in user
+ * allowed in this organization, with Revoke (after a confirmation) ending all their tokens.
+ */
+export function ConnectedApps() {
+  const apps = useConnectedApps();
+  const [target, setTarget] = useState<ConnectedApp | null>(null);
+  const [notice, setNotice] = useState('');
+  return (
+    <section className="api-keys-list" aria-labelledby="connected-apps-title">
+      <div className="api-keys-heading">
+        <h2 id="connected-apps-title">Connected apps</h2>
+      </div>
+      <p className="muted api-keys-notice" role="status">
+        {notice}
+      </p>
+      {apps.isPending ? (
+        <Loading label="Loading connected apps…" />
+      ) : apps.isError ? (
+        <ErrorState error={apps.error} onRetry={() => void apps.refetch()} />
+      ) : apps.data.length === 0 ? (
+        <Empty title="No connected apps">
+          <p>Tool clients such as coding agents appear here once you allow them to use Stepwise as you.</p>
+        </Empty>
+      ) : (
+        <div className="scroll-x api-keys-scroll">
+          <table className="api-keys-table" aria-labelledby="connected-apps-title">
+            <thead>
+              <tr>
+                <th scope="col">App</th>
+                <th scope="col">Can</th>
+                <th scope="col">Authorized</th>
+                <th scope="col">Last used</th>
+                <th scope="col">
+                  <span className="visually-hidden">Actions</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {apps.data.map((app) => (
+                <tr key={app.clientId}>
+                  <td className="api-keys-name">{appName(app)}</td>
+                  <td data-label="Can">
+                    {app.scopes.map((s) => (
+                      <div key={s} title={s}>
+                        {scopeWords(s)}
+                      </div>
+                    ))}
+                  </td>
+                  <td data-label="Authorized">
+                    <When iso={app.authorizedAt} />
+                  </td>
+                  <td data-label="Last used">
+                    <When iso={app.lastUsedAt} empty="never" ago />
+                  </td>
+                  <td>
+                    <button
+                      type="button"
+                      className="secondary"
+                      aria-label={`Revoke ${appName(app)}`}
+                      onClick={() => setTarget(app)}
+                    >
+                      Revoke
+                    </button>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {target && (
+        <RevokeAppDialog
+          target={target}
+          onClose={() => setTarget(null)}
+          onRevoked={() => {
+            setNotice(`Revoked “${appName(target)}”.`);
+            setTarget(null);
+          }}
+        />
+      )}
+    </section>
+  );
+}
+
+/** Asks before revoking a connected app (a modal dialog: Escape or Cancel keeps it). */
+function RevokeAppDialog(props: { target: ConnectedApp; onClose: () => void; onRevoked: () => void }) {
+  const revoke = useRevokeApp();
+  return (
+    <ConfirmDialog
+      title={<>Revoke “{appName(props.target)}”?</>}
+      error={revoke.isError ? revoke.error.message : undefined}
+      confirmLabel={revoke.isPending ? 'Revoking…' : 'Revoke app'}
+      busy={revoke.isPending}
+      onConfirm={() => revoke.mutate(props.target.clientId, { onSuccess: props.onRevoked })}
+      onClose={props.onClose}
+    >
+      <p>Its tokens stop working at once; it must ask you again to connect. This cannot be undone.</p>
+    </ConfirmDialog>
+  );
+}
