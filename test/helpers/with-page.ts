@@ -114,7 +114,17 @@ async function openPage(
         sessionStorage.clear();
       })
       .catch(() => undefined);
-    await page.goto('about:blank');
+    // A navigation of the test's still in flight (a failed redirect committing its error
+    // page) can interrupt a try: wait for it to settle and try again.
+    for (let tries = 1; ; tries++) {
+      try {
+        await page.goto('about:blank');
+        break;
+      } catch (err) {
+        if (tries === 3) throw err;
+        await page.waitForTimeout(200);
+      }
+    }
     await context.clearCookies();
     await context.clearPermissions();
     for (const other of context.pages()) if (other !== page) await other.close();
