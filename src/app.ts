@@ -17,7 +17,7 @@ import { installQueryUtf8Guard, loneSurrogateError } from './api/hooks/unicode-g
 import { compileSerializer } from './api/serializers.js';
 import { compileValidator } from './api/validators.js';
 import { AppError } from './errors.js';
-import { OAuthServer } from './auth/oauth/oauth-server.js';
+import { OAuthOnDemand } from './auth/oauth/oauth-on-demand.js';
 import { Authenticator } from './services/authenticator.js';
 import { SessionAuthenticator } from './services/session-authenticator.js';
 import type { Deps } from './services/context.js';
@@ -94,12 +94,12 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Ap
     deps.config.maxSessionsPerKey,
     (err) => backgroundWriteFailed(err, 'could not record session use'),
   );
-  const oauth = await OAuthServer.open(deps, backgroundWriteFailed);
+  const oauth = new OAuthOnDemand(deps, backgroundWriteFailed);
   app.addHook('onClose', (_instance, done) => {
     oauth.close();
     done();
   });
-  installAuth(app, { keys, sessions, tokens: oauth.tokens, publicUrl: deps.config.publicUrl });
+  installAuth(app, { keys, sessions, oauth, publicUrl: deps.config.publicUrl });
   await installOpenApi(app, deps.config.publicUrl);
   await registerRoutes(app, deps, sessions, oauth);
   return app;

@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import type { Ctx, Deps } from '../../services/context.js';
-import type { AccessTokens } from '../../auth/oauth/access-tokens.js';
+import type { OAuthOnDemand } from '../../auth/oauth/oauth-on-demand.js';
 import type { Principal } from '../../domain/types.js';
 import type { Authenticator } from '../../services/authenticator.js';
 import { KEY_PREFIX } from '../../services/api-keys.js';
@@ -15,8 +15,8 @@ import { readSessionCookies, sessionCookie } from '../session-cookie.js';
 export interface AuthOptions {
   keys: Authenticator;
   sessions: SessionAuthenticator;
-  /** OAuth access tokens, accepted on routes marked `config.oauthResource` only. */
-  tokens: AccessTokens;
+  /** The OAuth server whose access tokens routes marked `config.oauthResource` accept. */
+  oauth: OAuthOnDemand;
   /** The configured public URL: its origin counts as this server's own, and https makes cookies Secure. */
   publicUrl: string;
 }
@@ -30,7 +30,7 @@ export interface AuthOptions {
  * session renews the cookie. Then the one role check: the requester's role must be at least
  * the route's `config.role` (owner when it declares none), FORBIDDEN_ROLE otherwise.
  */
-export function installAuth(app: App, { keys, sessions, tokens: accessTokens, publicUrl }: AuthOptions): void {
+export function installAuth(app: App, { keys, sessions, oauth, publicUrl }: AuthOptions): void {
   const secure = publicUrl.startsWith('https://');
   app.decorateRequest('principal', null);
   app.decorateRequest('sessionHash', null);
@@ -42,7 +42,7 @@ export function installAuth(app: App, { keys, sessions, tokens: accessTokens, pu
     if (tokens.length === 0) {
       request.principal =
         request.routeOptions.config.oauthResource === true
-          ? await resourcePrincipal(keys, accessTokens, header)
+          ? await resourcePrincipal(keys, oauth, header)
           : await keys.authenticate(header);
     } else {
       assertSameOrigin(request, publicUrl);
@@ -64,7 +64,7 @@ export function installAuth(app: App, { keys, sessions, tokens: accessTokens, pu
  */
 async function resourcePrincipal(
   keys: Authenticator,
-  tokens: AccessTokens,
+  oauth: OAuthOnDemand,
   header: string | undefined,
 ): Promise<Principal> {
   const bearer = /^bearer\s+(\S+)\s*$/i.exec(header?.trim() ?? '')?.[1];
@@ -77,7 +77,7 @@ async function resourcePrincipal(
     keyError = err;
   }
   try {
-    return await tokens.authenticate(bearer);
+    return await (await oauth.get()).tokens.authenticate(bearer);
   } catch (err) {
     throw err instanceof AppError && err.message === 'Invalid access token' ? keyError : err;
   }

@@ -1,6 +1,6 @@
 import type { Deps } from '../../services/context.js';
 import type { SessionAuthenticator } from '../../services/session-authenticator.js';
-import type { OAuthServer } from '../../auth/oauth/oauth-server.js';
+import type { OAuthOnDemand } from '../../auth/oauth/oauth-on-demand.js';
 import type { App } from '../app-types.js';
 import { registerAlertRuleRoutes } from './alert-rules.js';
 import { registerNotificationRoutes } from './notifications.js';
@@ -35,7 +35,7 @@ export async function registerRoutes(
   app: App,
   deps: Deps,
   sessions: SessionAuthenticator,
-  oauth: OAuthServer,
+  oauth: OAuthOnDemand,
 ): Promise<void> {
   registerAuthRoutes(app, deps);
   const limiter = new SignInLimiter();

@@ -1,9 +1,7 @@
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { mcpResource, OAUTH_SCOPES, oauthIssuer, protectedResourceMetadataUrl } from '../../auth/oauth-urls.js';
 import { AppError } from '../../errors.js';
-import { buildMcpServer } from '../../mcp/mcp-server.js';
 import type { Deps } from '../../services/context.js';
 import type { App } from '../app-types.js';
 import { ctxOf } from '../hooks/auth-hook.js';
@@ -16,6 +14,21 @@ const MCP_DESCRIPTION =
   'application/json and text/event-stream. Tools: list_projects, search_runs, get_run, get_metric_names, ' +
   'get_metric_history, get_statistics, compare_runs, get_leaderboard, get_logs, list_files, list_alerts, ' +
   'update_tags, update_notes, stop_run. A 401 carries WWW-Authenticate with the resource metadata URL.';
+
+/**
+ * The SDK, zod and the tools load on the first MCP request, not at start (together about
+ * 300 ms and 40 MB that a server nobody points an agent at never needs).
+ */
+let mcpModules:
+  | Promise<
+      [typeof import('@modelcontextprotocol/sdk/server/streamableHttp.js'), typeof import('../../mcp/mcp-server.js')]
+    >
+  | undefined;
+const loadMcp = () =>
+  (mcpModules ??= Promise.all([
+    import('@modelcontextprotocol/sdk/server/streamableHttp.js'),
+    import('../../mcp/mcp-server.js'),
+  ]));
 
 /** The 401 challenge of RFC 6750 §3 naming the protected-resource metadata (RFC 9728 §5.1). */
 function addBearerChallenge(publicUrl: string) {
@@ -50,6 +63,7 @@ export function registerMcpRoutes(app: App, deps: Deps): void {
     },
     async (request, reply) => {
       const ctx = ctxOf(deps, request);
+      const [{ StreamableHTTPServerTransport }, { buildMcpServer }] = await loadMcp();
       const server = buildMcpServer(ctx, (err) => request.log.error({ err }, 'MCP tool failed'));
       // Stateless: a transport per request (the SDK refuses to reuse one); answers are JSON, not SSE.
       const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });

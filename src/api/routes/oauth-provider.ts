@@ -1,4 +1,4 @@
-import type { OAuthServer } from '../../auth/oauth/oauth-server.js';
+import type { OAuthOnDemand } from '../../auth/oauth/oauth-on-demand.js';
 import type { App } from '../app-types.js';
 
 const METADATA = '/.well-known/oauth-authorization-server/oauth';
@@ -9,7 +9,7 @@ const METADATA = '/.well-known/oauth-authorization-server/oauth';
  * request itself: these routes hand it over in their first onRequest hook (before any body
  * is read), so neither Fastify's parsers nor the body deadline touch it.
  */
-export async function registerOAuthProviderRoutes(app: App, oauth: OAuthServer): Promise<void> {
+export async function registerOAuthProviderRoutes(app: App, oauth: OAuthOnDemand): Promise<void> {
   await app.register(async (scope) => {
     scope.addHook('onRequest', (request, reply, done) => {
       const url = request.raw.url ?? '/';
@@ -20,7 +20,14 @@ export async function registerOAuthProviderRoutes(app: App, oauth: OAuthServer):
         if (value !== undefined) reply.raw.setHeader(name, value as string | string[] | number);
       }
       reply.hijack();
-      oauth.handle(request.raw, reply.raw, path === '' ? '/' : path);
+      oauth.get().then(
+        (server) => server.handle(request.raw, reply.raw, path === '' ? '/' : path),
+        (err: unknown) => {
+          request.log.error({ err }, 'could not start the OAuth server');
+          reply.raw.writeHead(500, { 'content-type': 'application/json; charset=utf-8' });
+          reply.raw.end(JSON.stringify({ error: `internal error (request ${request.id})`, code: 'INTERNAL' }));
+        },
+      );
       done();
     });
     const options = { config: { public: true }, schema: { hide: true } };

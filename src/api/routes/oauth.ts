@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import type { OAuthServer } from '../../auth/oauth/oauth-server.js';
+import type { OAuthOnDemand } from '../../auth/oauth/oauth-on-demand.js';
 import { iso } from '../../domain/iso.js';
 import type { Deps } from '../../services/context.js';
 import type { App } from '../app-types.js';
@@ -15,7 +15,7 @@ const UidParams = Type.Object({ uid: Type.String({ pattern: '^[A-Za-z0-9_-]{1,64
  * step of an authorization (GET and POST /api/oauth/consent/{uid}) and the requester's
  * connected apps (GET /api/oauth/apps, POST /api/oauth/apps/revoke).
  */
-export function registerOAuthRoutes(app: App, deps: Deps, oauth: OAuthServer): void {
+export function registerOAuthRoutes(app: App, deps: Deps, oauth: OAuthOnDemand): void {
   app.get(
     '/api/oauth/consent/:uid',
     {
@@ -30,7 +30,7 @@ export function registerOAuthRoutes(app: App, deps: Deps, oauth: OAuthServer): v
     },
     async (request, reply) => {
       ctxOf(deps, request);
-      return oauth.consent.details(request.params.uid, { req: request.raw, res: reply.raw });
+      return (await oauth.get()).consent.details(request.params.uid, { req: request.raw, res: reply.raw });
     },
   );
 
@@ -51,7 +51,9 @@ export function registerOAuthRoutes(app: App, deps: Deps, oauth: OAuthServer): v
     async (request, reply) => {
       const { principal } = ctxOf(deps, request);
       const raw = { req: request.raw, res: reply.raw };
-      return { redirectTo: await oauth.consent.decide(request.params.uid, request.body.decision, principal, raw) };
+      return {
+        redirectTo: await (await oauth.get()).consent.decide(request.params.uid, request.body.decision, principal, raw),
+      };
     },
   );
 
@@ -66,7 +68,7 @@ export function registerOAuthRoutes(app: App, deps: Deps, oauth: OAuthServer): v
     },
     async (request) => {
       const { principal } = ctxOf(deps, request);
-      const apps = await oauth.listApps(principal.userId, principal.orgId, MAX_APPS);
+      const apps = await (await oauth.get()).listApps(principal.userId, principal.orgId, MAX_APPS);
       return {
         apps: apps.map((a) => ({
           ...a,
@@ -91,7 +93,7 @@ export function registerOAuthRoutes(app: App, deps: Deps, oauth: OAuthServer): v
     },
     async (request) => {
       const { principal } = ctxOf(deps, request);
-      await oauth.revokeApp(principal.userId, principal.orgId, request.body.clientId);
+      await (await oauth.get()).revokeApp(principal.userId, principal.orgId, request.body.clientId);
       return { success: true };
     },
   );
