@@ -46,6 +46,10 @@ export class OAuthServer {
     this.issuerPath = issuer.pathname;
     this.forwarded = { host: issuer.host, proto: issuer.protocol.replace(':', '') };
     provider.on('server_error', (_ctx, err) => onError(err, 'oauth server error'));
+    // A token revoked here (RFC 7009, or a grant ended by a reused refresh token) ends at once,
+    // not when its cached answer runs out a second later.
+    provider.on('access_token.destroyed', () => this.tokens.forget());
+    provider.on('grant.revoked', () => this.tokens.forget());
     this.sweeper = setInterval(() => {
       store.sweepOAuth(Date.now()).catch((err: unknown) => onError(err, 'oauth sweep failed'));
     }, SWEEP_EVERY_MS);
