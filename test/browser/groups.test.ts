@@ -107,6 +107,28 @@ describe('grouped runs', () => {
     });
   });
 
+  it("keeps the runs charts' removed panels and log scales when grouped", async () => {
+    await withPage(dash, { ...DESKTOP, signIn: path }, async ({ page }) => {
+      const figure = (name: string) => page.getByRole('figure', { name, exact: true });
+      await drawn(page, 'val/acc');
+      await figure('val/acc').getByRole('button', { name: 'Chart settings' }).click();
+      await page.getByRole('dialog').getByRole('button', { name: 'Remove panel' }).click();
+      await figure('train/loss').getByRole('button', { name: 'Chart settings' }).click();
+      await page.getByRole('dialog').getByRole('combobox', { name: 'Log scale' }).selectOption({ label: 'On' });
+      await page.getByRole('dialog').getByRole('button', { name: 'Done' }).click();
+      await expect.poll(() => figure('val/acc').count()).toBe(0);
+
+      await page.getByText('Group by', { exact: true }).click();
+      await page.getByRole('checkbox', { name: 'lr', exact: true }).check();
+      await page.keyboard.press('Escape');
+      await page.getByRole('heading', { name: 'Charts by group' }).waitFor();
+      await drawn(page, 'train/loss');
+      expect(await figure('val/acc').count()).toBe(0);
+      expect(await figure('train/loss').locator('.chart-meta').textContent()).toContain('log scale');
+      await screenshot(page, 'groups-layout');
+    });
+  });
+
   it('keeps the grouping in the URL and fits a phone', async () => {
     await withPage(dash, { ...PHONE, signIn: `${path}?group=config.optimizer&band=stderr` }, async ({ page }) => {
       const table = page.getByRole('region', { name: 'Runs table' });

@@ -313,6 +313,7 @@ export function RunsTableView({
                 band={view.band}
                 onBand={(band) => update({ band })}
                 headingId="workspace-charts-title"
+                layout={workspace.state.layouts.metrics}
               />
             ) : (
               <WorkspaceCharts
