@@ -129,6 +129,22 @@ describe('grouped runs', () => {
     });
   });
 
+  it("shows each group's whole name and mean ± std, on a desktop and on a phone", async () => {
+    const url = `${path}?group=config.lr,config.optimizer&col=metric:last:val/acc&col=metric:last:train/loss`;
+    for (const size of [DESKTOP, PHONE])
+      await withPage(dash, { ...size, signIn: url }, async ({ page }) => {
+        const table = page.getByRole('region', { name: 'Runs table' });
+        await table.getByRole('button', { name: /lr=0.0003, adamw$/ }).waitFor();
+        await expect.poll(() => table.getByRole('cell', { name: /±/ }).count()).toBe(12);
+        // Nothing in a group row is cut off with an ellipsis.
+        const cut = await table
+          .locator('tr.group-row th, tr.group-row td, tr.group-row button, thead th')
+          .evaluateAll((els) => els.filter((e) => e.scrollWidth > e.clientWidth + 1).map((e) => e.textContent));
+        expect(cut).toEqual([]);
+        await noSidewaysScroll(page);
+      });
+  });
+
   it('keeps the grouping in the URL and fits a phone', async () => {
     await withPage(dash, { ...PHONE, signIn: `${path}?group=config.optimizer&band=stderr` }, async ({ page }) => {
       const table = page.getByRole('region', { name: 'Runs table' });
