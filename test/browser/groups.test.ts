@@ -183,4 +183,21 @@ describe('grouped runs', () => {
       await screenshot(page, 'groups-compare');
     });
   });
+
+  it("keeps the compare charts' removed panels when the compared runs are grouped", async () => {
+    const ids = runs.slice(8, 16).map((r) => r.runId);
+    await withPage(dash, { ...DESKTOP, signIn: `${path}/compare?runs=${ids.join(',')}` }, async ({ page }) => {
+      const figure = (name: string) => page.getByRole('figure', { name, exact: true });
+      await drawn(page, 'val/acc');
+      await figure('val/acc').getByRole('button', { name: 'Chart settings' }).click();
+      await page.getByRole('dialog').getByRole('button', { name: 'Remove panel' }).click();
+      await expect.poll(() => figure('val/acc').count()).toBe(0);
+      await page.getByText('Group by', { exact: true }).click();
+      await page.getByRole('checkbox', { name: /^optimizer/ }).check();
+      await page.keyboard.press('Escape');
+      await page.getByRole('list', { name: 'Groups' }).waitFor();
+      await drawn(page, 'train/loss');
+      expect(await figure('val/acc').count()).toBe(0);
+    });
+  });
 });
