@@ -90,6 +90,20 @@ describe('system series', () => {
     });
   });
 
+  it('keeps the System section beside the grouped charts of the project page', async () => {
+    await withPage(
+      dash,
+      { width: 1440, height: 900, signIn: `/o/${org}/projects/${PROJECT}?group=status` },
+      async ({ page }) => {
+        await page.getByRole('list', { name: 'Groups' }).waitFor();
+        const system = section(page, 'System');
+        await system.locator('figure[aria-label="sys/cpu"][aria-busy="false"]').waitFor({ timeout: 15_000 });
+        expect(await hasInk(page, 'figure[aria-label="sys/cpu"]')).toBe(true);
+        expect(await system.getByLabel('X axis').inputValue()).toBe('relative');
+      },
+    );
+  });
+
   it("gives a fork a System tab with its parent's sys/ series, and Charts none of them", async () => {
     await withPage(dash, { signIn: fork.path }, async ({ page }) => {
       await page.getByRole('heading', { level: 1, name: 'sys-fork' }).waitFor();

@@ -307,14 +307,24 @@ export function RunsTableView({
           runs={tableBody}
           charts={
             grouped ? (
-              <GroupCharts
-                params={groupParams}
-                metricNames={metricNames.filter((n) => !isSystemName(n))}
-                band={view.band}
-                onBand={(band) => update({ band })}
-                headingId="workspace-charts-title"
-                layout={workspace.state.layouts.metrics}
-              />
+              <>
+                <GroupCharts
+                  params={groupParams}
+                  metricNames={metricNames.filter((n) => !isSystemName(n))}
+                  band={view.band}
+                  onBand={(band) => update({ band })}
+                  headingId="workspace-charts-title"
+                  layout={workspace.state.layouts.metrics}
+                />
+                <WorkspaceCharts
+                  project={project}
+                  rows={charted}
+                  total={data.total ?? charted.length}
+                  state={workspace.state}
+                  actions={workspace.actions}
+                  systemOnly
+                />
+              </>
             ) : (
               <WorkspaceCharts
                 project={project}
