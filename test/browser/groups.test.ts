@@ -145,6 +145,13 @@ describe('grouped runs', () => {
       });
   });
 
+  it('names a table of one group in the singular', async () => {
+    await withPage(dash, { ...DESKTOP, signIn: `${path}?group=status` }, async ({ page }) => {
+      const table = page.getByRole('table', { name: '1 group of runs by status' });
+      await table.getByRole('button', { name: /RUNNING$/ }).waitFor();
+    });
+  });
+
   it('keeps the grouping in the URL and fits a phone', async () => {
     await withPage(dash, { ...PHONE, signIn: `${path}?group=config.optimizer&band=stderr` }, async ({ page }) => {
       const table = page.getByRole('region', { name: 'Runs table' });
