@@ -142,6 +142,12 @@ describe('grouped runs', () => {
           .evaluateAll((els) => els.filter((e) => e.scrollWidth > e.clientWidth + 1).map((e) => e.textContent));
         expect(cut).toEqual([]);
         await noSidewaysScroll(page);
+        // An open group's long run names wrap: the first mean ± std stays in sight.
+        await table.getByRole('button', { name: /lr=0.001, sgd$/ }).click();
+        await expect.poll(() => table.locator('tr.group-run a').count()).toBe(4);
+        const box = (await table.boundingBox())!;
+        const first = (await table.getByRole('cell', { name: /±/ }).first().boundingBox())!;
+        expect(first.x + first.width).toBeLessThanOrEqual(box.x + box.width);
       });
   });
 
