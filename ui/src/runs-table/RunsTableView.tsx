@@ -306,8 +306,8 @@ export function RunsTableView({
         <WorkspaceLayout
           runs={tableBody}
           charts={
-            grouped ? (
-              <>
+            <>
+              {grouped && (
                 <GroupCharts
                   params={groupParams}
                   metricNames={metricNames.filter((n) => !isSystemName(n))}
@@ -316,24 +316,17 @@ export function RunsTableView({
                   headingId="workspace-charts-title"
                   layout={workspace.state.layouts.metrics}
                 />
-                <WorkspaceCharts
-                  project={project}
-                  rows={charted}
-                  total={data.total ?? charted.length}
-                  state={workspace.state}
-                  actions={workspace.actions}
-                  systemOnly
-                />
-              </>
-            ) : (
+              )}
+              {/* Grouped: the runs' System section only (system samples are not grouped). */}
               <WorkspaceCharts
                 project={project}
                 rows={charted}
                 total={data.total ?? charted.length}
                 state={workspace.state}
                 actions={workspace.actions}
+                systemOnly={grouped}
               />
-            )
+            </>
           }
         />
       ) : (
