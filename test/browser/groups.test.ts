@@ -107,6 +107,57 @@ describe('grouped runs', () => {
     });
   });
 
+  it("keeps the runs charts' removed panels and log scales when grouped", async () => {
+    await withPage(dash, { ...DESKTOP, signIn: path }, async ({ page }) => {
+      const figure = (name: string) => page.getByRole('figure', { name, exact: true });
+      await drawn(page, 'val/acc');
+      await figure('val/acc').getByRole('button', { name: 'Chart settings' }).click();
+      await page.getByRole('dialog').getByRole('button', { name: 'Remove panel' }).click();
+      await figure('train/loss').getByRole('button', { name: 'Chart settings' }).click();
+      await page.getByRole('dialog').getByRole('combobox', { name: 'Log scale' }).selectOption({ label: 'On' });
+      await page.getByRole('dialog').getByRole('button', { name: 'Done' }).click();
+      await expect.poll(() => figure('val/acc').count()).toBe(0);
+
+      await page.getByText('Group by', { exact: true }).click();
+      await page.getByRole('checkbox', { name: 'lr', exact: true }).check();
+      await page.keyboard.press('Escape');
+      await page.getByRole('heading', { name: 'Charts by group' }).waitFor();
+      await drawn(page, 'train/loss');
+      expect(await figure('val/acc').count()).toBe(0);
+      expect(await figure('train/loss').locator('.chart-meta').textContent()).toContain('log scale');
+      await screenshot(page, 'groups-layout');
+    });
+  });
+
+  it("shows each group's whole name and mean ± std, on a desktop and on a phone", async () => {
+    const url = `${path}?group=config.lr,config.optimizer&col=metric:last:val/acc&col=metric:last:train/loss`;
+    for (const size of [DESKTOP, PHONE])
+      await withPage(dash, { ...size, signIn: url }, async ({ page }) => {
+        const table = page.getByRole('region', { name: 'Runs table' });
+        await table.getByRole('button', { name: /lr=0.0003, adamw$/ }).waitFor();
+        await expect.poll(() => table.getByRole('cell', { name: /±/ }).count()).toBe(12);
+        // Nothing in a group row is cut off with an ellipsis.
+        const cut = await table
+          .locator('tr.group-row th, tr.group-row td, tr.group-row button, thead th')
+          .evaluateAll((els) => els.filter((e) => e.scrollWidth > e.clientWidth + 1).map((e) => e.textContent));
+        expect(cut).toEqual([]);
+        await noSidewaysScroll(page);
+        // An open group's long run names wrap: the first mean ± std stays in sight.
+        await table.getByRole('button', { name: /lr=0.001, sgd$/ }).click();
+        await expect.poll(() => table.locator('tr.group-run a').count()).toBe(4);
+        const box = (await table.boundingBox())!;
+        const first = (await table.getByRole('cell', { name: /±/ }).first().boundingBox())!;
+        expect(first.x + first.width).toBeLessThanOrEqual(box.x + box.width);
+      });
+  });
+
+  it('names a table of one group in the singular', async () => {
+    await withPage(dash, { ...DESKTOP, signIn: `${path}?group=status` }, async ({ page }) => {
+      const table = page.getByRole('table', { name: '1 group of runs by status' });
+      await table.getByRole('button', { name: /RUNNING$/ }).waitFor();
+    });
+  });
+
   it('keeps the grouping in the URL and fits a phone', async () => {
     await withPage(dash, { ...PHONE, signIn: `${path}?group=config.optimizer&band=stderr` }, async ({ page }) => {
       const table = page.getByRole('region', { name: 'Runs table' });
@@ -143,6 +194,23 @@ describe('grouped runs', () => {
         page.locator('figure[aria-label="train/loss"] .chart-meta').first().textContent(),
       ).resolves.toContain('2 groups');
       await screenshot(page, 'groups-compare');
+    });
+  });
+
+  it("keeps the compare charts' removed panels when the compared runs are grouped", async () => {
+    const ids = runs.slice(8, 16).map((r) => r.runId);
+    await withPage(dash, { ...DESKTOP, signIn: `${path}/compare?runs=${ids.join(',')}` }, async ({ page }) => {
+      const figure = (name: string) => page.getByRole('figure', { name, exact: true });
+      await drawn(page, 'val/acc');
+      await figure('val/acc').getByRole('button', { name: 'Chart settings' }).click();
+      await page.getByRole('dialog').getByRole('button', { name: 'Remove panel' }).click();
+      await expect.poll(() => figure('val/acc').count()).toBe(0);
+      await page.getByText('Group by', { exact: true }).click();
+      await page.getByRole('checkbox', { name: /^optimizer/ }).check();
+      await page.keyboard.press('Escape');
+      await page.getByRole('list', { name: 'Groups' }).waitFor();
+      await drawn(page, 'train/loss');
+      expect(await figure('val/acc').count()).toBe(0);
     });
   });
 });

@@ -73,6 +73,20 @@ describe('the sweep panels', () => {
     });
   });
 
+  it("writes the scatter's value ticks whole, inside the chart", async () => {
+    const url = path.replace('smetric=val%2Facc', 'smetric=train%2Floss');
+    for (const size of [DESKTOP, PHONE])
+      await withPage(dash, { ...size, signIn: url }, async ({ page }) => {
+        const scatter = page.getByRole('img', { name: /^train\/loss against lr/ });
+        await scatter.locator('circle').first().waitFor();
+        const ticks = await scatter
+          .locator('text')
+          .evaluateAll((els) => els.map((e) => ({ text: e.textContent, left: (e as SVGTextElement).getBBox().x })));
+        expect(ticks.length).toBeGreaterThan(3);
+        expect(ticks.filter((t) => t.left < 0)).toEqual([]);
+      });
+  });
+
   it('fits a phone without sideways scroll', async () => {
     await withPage(dash, { ...PHONE, signIn: path }, async ({ page }) => {
       await page.getByRole('button', { name: /^Brush lr:/ }).waitFor();

@@ -71,6 +71,39 @@ describe('system series', () => {
     });
   });
 
+  it("starts a fork's inherited system samples at zero beside its parent's on the compare page", async () => {
+    const path = `/o/${org}/projects/${PROJECT}/compare?runs=${a.runId},${fork.runId}`;
+    await withPage(dash, { width: 1440, height: 900, signIn: path }, async ({ page }) => {
+      const system = section(page, 'System');
+      const cpu = system.locator('figure[aria-label="sys/cpu"]');
+      await system.locator('figure[aria-label="sys/cpu"][aria-busy="false"]').waitFor({ timeout: 15_000 });
+      // The fork was created a minute after its parent's samples: they must not land at −1m
+      // and squash the parent's 50 s of samples into the chart's right edge.
+      const box = (await cpu.locator('.u-over').boundingBox())!;
+      await page.mouse.move(box.x + 2, box.y + box.height / 2);
+      const head = cpu.locator('.chart-tip-head');
+      await head.waitFor();
+      expect(await head.textContent()).toMatch(/^0s( ·|$)/);
+      await page.mouse.move(box.x + box.width - 2, box.y + box.height / 2);
+      await expect.poll(() => head.textContent()).toMatch(/^(49|50)s( ·|$)/);
+      await screenshot(page, 'compare-system-fork');
+    });
+  });
+
+  it('keeps the System section beside the grouped charts of the project page', async () => {
+    await withPage(
+      dash,
+      { width: 1440, height: 900, signIn: `/o/${org}/projects/${PROJECT}?group=status` },
+      async ({ page }) => {
+        await page.getByRole('list', { name: 'Groups' }).waitFor();
+        const system = section(page, 'System');
+        await system.locator('figure[aria-label="sys/cpu"][aria-busy="false"]').waitFor({ timeout: 15_000 });
+        expect(await hasInk(page, 'figure[aria-label="sys/cpu"]')).toBe(true);
+        expect(await system.getByLabel('X axis').inputValue()).toBe('relative');
+      },
+    );
+  });
+
   it("gives a fork a System tab with its parent's sys/ series, and Charts none of them", async () => {
     await withPage(dash, { signIn: fork.path }, async ({ page }) => {
       await page.getByRole('heading', { level: 1, name: 'sys-fork' }).waitFor();

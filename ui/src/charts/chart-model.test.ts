@@ -91,6 +91,11 @@ describe('buildModel', () => {
     expect(buildModel([input(s)], { ...plain, xMode: 'relative' }).traces[0]!.xs).toEqual([0, 3.5]);
   });
 
+  it("starts a fork's relative time at its earliest inherited point, never below zero", () => {
+    const s = series([0, 5, 6], [1, 2, 3], { times: [T0 - 60_000, T0 - 30_000, T0 + 1_000] });
+    expect(buildModel([input(s, { startMs: T0 })], { ...plain, xMode: 'relative' }).traces[0]!.xs).toEqual([0, 30, 61]);
+  });
+
   it('places points at wall-clock seconds on the wall axis', () => {
     const s = series([0, 1], [1, 2], { times: [T0, T0 + 1500] });
     expect(buildModel([input(s)], { ...plain, xMode: 'wall' }).traces[0]!.xs).toEqual([T0 / 1000, T0 / 1000 + 1.5]);

@@ -26,7 +26,7 @@ export interface ModelInput {
   /** On a 'metric' x axis: the run's series of that metric (matched by step: metric-x.ts). */
   xSeries?: MetricSeries;
   forkStep: number | null;
-  /** The run's creation time (epoch ms), zero of the relative-time axis; null: its first point's. */
+  /** The run's creation time (epoch ms), zero of the relative-time axis unless a point is earlier; null: its first point's. */
   startMs: number | null;
 }
 
@@ -103,9 +103,20 @@ function orderByX(xs: readonly number[]): number[] {
   return idx;
 }
 
+/**
+ * The zero of the relative-time axis: the run's start, or its earliest point when that is
+ * earlier (a fork's points inherited from its parent predate the fork), so no point lands
+ * before zero and stretches a chart of several runs; its first point's time without a start.
+ */
+function relativeZero(startMs: number | null, times: readonly number[]): number {
+  let zero = startMs ?? times[0] ?? 0;
+  for (const t of times) if (t < zero) zero = t;
+  return zero;
+}
+
 function traceOf(input: ModelInput, mode: XAxis, smoothing: number): RunTrace {
   const s = input.series;
-  const start = input.startMs ?? s.times[0] ?? 0;
+  const start = relativeZero(input.startMs, s.times);
   let rawXs: number[];
   let order: number[];
   if (mode === 'metric') {

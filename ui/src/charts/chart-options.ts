@@ -129,6 +129,17 @@ function drawForkLines(u: uPlot, model: ChartModel, theme: ChartTheme): void {
   ctx.restore();
 }
 
+/** A y scale's range with the ends given fixed (the others fitted to the data); undefined: fitted. */
+export function fixedRange(yMin: number | undefined, yMax: number | undefined): uPlot.Scale['range'] | undefined {
+  if (yMin === undefined && yMax === undefined) return undefined;
+  return (_u, min, max) => {
+    const lo = yMin ?? min;
+    const hi = yMax ?? max;
+    if (lo === null || hi === null || !Number.isFinite(lo) || !Number.isFinite(hi)) return [yMin ?? 0, yMax ?? 1];
+    return lo < hi ? [lo, hi] : [lo, lo + 1];
+  };
+}
+
 /** The options of a chart `width`×`height` of `model` (series shape fixed for its lifetime). */
 export function chartOptions(
   model: ChartModel,
@@ -161,15 +172,7 @@ export function chartOptions(
         : xMode === 'metric'
           ? (_u, splits) => splits.map((v) => formatValue(v))
           : undefined;
-  const yRange: uPlot.Scale['range'] | undefined =
-    yMin === undefined && yMax === undefined
-      ? undefined
-      : (_u, min, max) => {
-          const lo = yMin ?? min;
-          const hi = yMax ?? max;
-          if (lo === null || hi === null || !Number.isFinite(lo) || !Number.isFinite(hi)) return [yMin ?? 0, yMax ?? 1];
-          return lo < hi ? [lo, hi] : [lo, lo + 1];
-        };
+  const yRange = fixedRange(yMin, yMax);
 
   const thin = model.traces.length > THIN_LINES_PAST;
   const series: uPlot.Series[] = [{}];

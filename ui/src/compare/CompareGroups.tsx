@@ -1,8 +1,9 @@
 import { useMemo, useState } from 'react';
-import { useSearchParams } from 'react-router';
+import { useParams, useSearchParams } from 'react-router';
 import type { RunDetails } from '@server/api/schemas/runs';
 import { useMetricNames } from '../api/metric-queries';
 import { useRunGroups } from '../api/group-queries';
+import { layoutStorageKey, usePanelLayout } from '../charts/usePanelLayout';
 import { GroupByControl } from '../groups/GroupByControl';
 import { GroupCharts } from '../groups/GroupCharts';
 import { type BandKind, readBand, readGroupBy } from '../groups/group-by';
@@ -13,7 +14,7 @@ import { isSystemName } from '../system/system-names';
  * The compare page's grouping (`group=` and `band=` in its URL, as on the runs page): the
  * Group by control, and when grouped the compared runs' charts by group. The groups API
  * narrows by name, so a run outside the comparison with a compared run's name is counted
- * too; a note says so.
+ * too; a note says so. The grouped charts follow the compare charts' panel layout.
  */
 export function useCompareGrouping(project: string, runs: readonly RunDetails[]) {
   const [params, setParams] = useSearchParams();
@@ -84,6 +85,8 @@ function CompareGroupCharts({
     [project, groupBy, runs],
   );
   const groups = useRunGroups(params, []);
+  // The layout the compare page's own charts keep (RunCharts' key for this project's metric charts).
+  const { layout } = usePanelLayout(layoutStorageKey(useParams().org ?? '', project, 'metrics'));
   const chosen = new Set(ids);
   const others = (groups.data?.groups ?? []).flatMap((g) => g.runIds).filter((id) => !chosen.has(id)).length;
   return (
@@ -100,6 +103,7 @@ function CompareGroupCharts({
         band={band}
         onBand={onBand}
         headingId="compare-group-charts-title"
+        layout={layout}
       />
     </>
   );

@@ -10,6 +10,7 @@ import { ErrorState } from '../components/States';
 import { BAND_LABELS, type BandKind } from './group-by';
 import { groupChartData, groupChartModel } from './group-chart-model';
 import { groupChartOptions } from './group-chart-options';
+import type { GroupPanel } from './group-panels';
 import { renderGroupTooltip } from './group-tooltip';
 
 const HEIGHT = 220;
@@ -26,14 +27,15 @@ const bucketLimit = (width: number) => Math.max(100, Math.min(1000, Math.ceil((w
  */
 export function GroupChart({
   params,
-  logName,
+  panel,
   band,
   colorOf,
   zoom,
   onZoom,
 }: {
   params: GroupParams;
-  logName: string;
+  /** The metric and its y axis (log scale, fixed ends). */
+  panel: GroupPanel;
   band: BandKind;
   /** A group's colour by its id (group-label.ts groupId). */
   colorOf: (id: string) => string;
@@ -41,6 +43,7 @@ export function GroupChart({
   zoom: StepZoom | null;
   onZoom: (zoom: StepZoom | null) => void;
 }) {
+  const { logName, logScale, yMin, yMax } = panel;
   const { figureRef, plotRef, hostRef, tipRef, near, seen, width, scheme } = useChartBox();
   const query = useGroupMetrics(params, logName, bucketLimit(width), zoom, seen && width > 0, near);
   const model = useMemo(() => (query.data ? groupChartModel(query.data, band) : null), [query.data, band]);
@@ -56,7 +59,7 @@ export function GroupChart({
       if (tipRef.current) tipRef.current.hidden = true;
     });
     const u = new uPlot(
-      groupChartOptions(model, colors, { width, height: HEIGHT }, readTheme(), {
+      groupChartOptions(model, colors, { width, height: HEIGHT, logScale, yMin, yMax }, readTheme(), {
         onCursor: (plot) => {
           const tip = tipRef.current;
           const now = live.current;
@@ -73,7 +76,7 @@ export function GroupChart({
           if (live.current.zoom) live.current.onZoom(null);
         },
       }),
-      groupChartData(model) as uPlot.AlignedData,
+      groupChartData(model, logScale) as uPlot.AlignedData,
       target,
     );
     const unhover = hover.attach(u);
@@ -82,7 +85,7 @@ export function GroupChart({
       u.destroy();
     };
     // A new chart per answer, band or size: a few groups' buckets draw in milliseconds.
-  }, [showPlot, model, colors, width, scheme, hostRef, tipRef]);
+  }, [showPlot, model, colors, width, scheme, hostRef, tipRef, logScale, yMin, yMax]);
 
   const busy = !seen || width === 0 || query.isFetching;
   const groups = model?.traces.length ?? 0;
@@ -95,6 +98,7 @@ export function GroupChart({
         {model && (
           <span className="chart-meta muted">
             {groups} {groups === 1 ? 'group' : 'groups'} · band: {BAND_LABELS[band].toLowerCase()}
+            {logScale && ' · log scale'}
             {zoom && ` · steps ${zoom.min.toLocaleString('en-US')}–${zoom.max.toLocaleString('en-US')}`}
           </span>
         )}

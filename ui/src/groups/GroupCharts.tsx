@@ -1,12 +1,14 @@
 import { useCallback, useMemo } from 'react';
 import type { RunGroups } from '@server/api/schemas/groups';
 import { type GroupParams, useRunGroups } from '../api/group-queries';
+import type { PanelLayout } from '../charts/panel-layout';
 import { runStyle } from '../charts/run-colors';
 import { useChartSettings } from '../charts/useChartSettings';
 import { ErrorState, Loading } from '../components/States';
 import { BAND_KINDS, BAND_LABELS, type BandKind } from './group-by';
 import { groupId, groupLabel, groupLegend } from './group-label';
 import { GroupChart } from './GroupChart';
+import { groupPanels } from './group-panels';
 import './groups.css';
 
 /** The most metrics the grouped charts draw (the first in name order). */
@@ -37,7 +39,7 @@ function GroupLegend({ groups, colorOf }: { groups: RunGroups; colorOf: (id: str
 
 /**
  * The charts of grouped runs: a Band choice, the groups' legend and one chart per metric
- * (GroupChart), each group in the colour of its place in the groups' order (runStyle of
+ * (GroupChart) as the runs' panel layout has them (group-panels.ts), each group in the colour of its place in the groups' order (runStyle of
  * 1, 2, 3, … so the first groups get the palette's first colours).
  */
 export function GroupCharts({
@@ -46,9 +48,12 @@ export function GroupCharts({
   band,
   onBand,
   headingId,
+  layout,
 }: {
   params: GroupParams;
   metricNames: readonly string[];
+  /** The runs' charts' panel layout: its removed charts, order, log scales and y ranges hold here too. */
+  layout?: PanelLayout;
   band: BandKind;
   onBand: (band: BandKind) => void;
   /** The id of the section heading this renders. */
@@ -63,7 +68,11 @@ export function GroupCharts({
     return ids;
   }, [groups.data]);
   const colorOf = useCallback((id: string) => runStyle((order.get(id) ?? order.size) + 1).color, [order]);
-  const names = metricNames.slice(0, MAX_GROUP_CHARTS);
+  const panels = useMemo(
+    () => groupPanels(layout, metricNames, settings.logScale),
+    [layout, metricNames, settings.logScale],
+  );
+  const shown = panels.slice(0, MAX_GROUP_CHARTS);
   return (
     <>
       <div className="group-charts-head workspace-charts-head">
@@ -78,9 +87,9 @@ export function GroupCharts({
             ))}
           </select>
         </label>
-        {metricNames.length > names.length && (
+        {panels.length > shown.length && (
           <p className="muted" role="status">
-            The first {names.length} of {metricNames.length} metrics
+            The first {shown.length} of {panels.length} metrics
           </p>
         )}
       </div>
@@ -91,15 +100,15 @@ export function GroupCharts({
       ) : (
         <>
           <GroupLegend groups={groups.data} colorOf={colorOf} />
-          {names.length === 0 ? (
+          {shown.length === 0 ? (
             <p className="muted">No metrics logged yet</p>
           ) : (
             <div className="chart-grid">
-              {names.map((name) => (
+              {shown.map((panel) => (
                 <GroupChart
-                  key={name}
+                  key={panel.logName}
                   params={params}
-                  logName={name}
+                  panel={panel}
                   band={band}
                   colorOf={colorOf}
                   zoom={settings.zoom}

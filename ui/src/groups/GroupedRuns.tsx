@@ -119,7 +119,7 @@ export function GroupedRuns({
     <div className="runs-scroll" role="region" aria-label="Runs table" aria-busy={groups.isFetching} tabIndex={0}>
       <table className="runs-table grouped-runs">
         <caption className="visually-hidden">
-          {groups.data.total} groups of runs by {groupBy.join(', ')}
+          {groups.data.total} {groups.data.total === 1 ? 'group' : 'groups'} of runs by {groupBy.join(', ')}
         </caption>
         <thead>
           <tr>

@@ -57,7 +57,12 @@ export function groupChartModel(answer: GroupMetrics, band: BandKind): GroupChar
   return { xs, traces, buckets };
 }
 
-/** uPlot's data of a model: x, then per group its low edge, high edge and mean. */
-export function groupChartData(model: GroupChartModel): (number | null)[][] {
-  return [model.xs, ...model.traces.flatMap((t) => [t.low, t.high, t.mean])];
+/**
+ * uPlot's data of a model: x, then per group its low edge, high edge and mean; on a log
+ * scale, values <= 0 (which it cannot draw) as gaps.
+ */
+export function groupChartData(model: GroupChartModel, logScale = false): (number | null)[][] {
+  const ys = model.traces.flatMap((t) => [t.low, t.high, t.mean]);
+  const drawable = logScale ? ys.map((y) => y.map((v) => (v !== null && v <= 0 ? null : v))) : ys;
+  return [model.xs, ...drawable];
 }

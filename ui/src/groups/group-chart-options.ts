@@ -4,7 +4,7 @@
  * page's other charts.
  */
 import uPlot from 'uplot';
-import { selectHook, syncedCursor } from '../charts/chart-options';
+import { fixedRange, selectHook, syncedCursor } from '../charts/chart-options';
 import type { ChartTheme } from '../charts/chart-theme';
 import { formatValue } from '../format';
 import type { GroupChartModel } from './group-chart-model';
@@ -18,13 +18,14 @@ export function withAlpha(hex: string, alpha: number): string {
 const compact = new Intl.NumberFormat('en-US', { notation: 'compact', maximumFractionDigits: 2 });
 
 /**
- * Options for `model` drawn `width`×`height`, group i in `colors[i]`: `onCursor` on every
+ * Options for `model` drawn `width`×`height` (y on a log scale and between fixed ends when
+ * asked), group i in `colors[i]`: `onCursor` on every
  * cursor move, `onSelect` for an x drag, `onReset` for a double-click.
  */
 export function groupChartOptions(
   model: GroupChartModel,
   colors: readonly string[],
-  size: { width: number; height: number },
+  size: { width: number; height: number; logScale?: boolean; yMin?: number; yMax?: number },
   theme: ChartTheme,
   handles: {
     onCursor: (u: uPlot) => void;
@@ -40,6 +41,7 @@ export function groupChartOptions(
     grid: { stroke: theme.grid, width: 1 },
     ticks: { stroke: theme.grid, width: 1, size: 4 },
   };
+  const yRange = fixedRange(size.yMin, size.yMax);
   const series: uPlot.Series[] = [{}];
   const bands: uPlot.Band[] = [];
   model.traces.forEach((t, i) => {
@@ -64,6 +66,7 @@ export function groupChartOptions(
     series,
     bands,
     scales: {
+      y: { ...(size.logScale ? { distr: 3, log: 10 } : {}), ...(yRange ? { range: yRange } : {}) },
       x: {
         time: false,
         range: (_u, min, max) =>

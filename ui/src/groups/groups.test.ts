@@ -4,6 +4,8 @@ import { readBand, readGroupBy } from './group-by';
 import { groupId, groupLabel, groupLegend } from './group-label';
 import { groupNarrowing } from './group-runs';
 import { groupChartData, groupChartModel } from './group-chart-model';
+import { groupPanels } from './group-panels';
+import { emptyLayout, metricPanelId, movePanel, removePanel, updatePanel } from '../charts/panel-layout';
 
 describe('group labels', () => {
   const groupBy = ['config.lr', 'config.optimizer'];
@@ -109,5 +111,26 @@ describe('groupChartModel', () => {
 
   it('widens the band to min–max', () => {
     expect(groupChartModel(answer, 'minmax').traces[0]!.high).toEqual([4, null, 5]);
+  });
+});
+
+describe('group panels', () => {
+  const names = ['train/loss', 'train/lr', 'val/acc', 'val/loss'];
+
+  it('follow the runs charts layout: removed charts stay out, moved ones keep their place', () => {
+    let layout = removePanel(emptyLayout(), metricPanelId('val/loss'));
+    layout = movePanel(layout, [metricPanelId('train/loss'), metricPanelId('train/lr')], metricPanelId('train/lr'), -1);
+    expect(groupPanels(layout, names, false).map((p) => p.logName)).toEqual(['train/lr', 'train/loss', 'val/acc']);
+  });
+
+  it("keep a panel's log scale and y range, else the page's log scale", () => {
+    const layout = updatePanel(emptyLayout(), metricPanelId('val/acc'), { settings: { logScale: false, yMin: 0.5 } });
+    const panels = groupPanels(layout, names, true);
+    expect(panels.find((p) => p.logName === 'val/acc')).toEqual({ logName: 'val/acc', logScale: false, yMin: 0.5 });
+    expect(panels.find((p) => p.logName === 'train/loss')).toEqual({ logName: 'train/loss', logScale: true });
+  });
+
+  it('draw one chart per name in the given order without a layout', () => {
+    expect(groupPanels(undefined, names, false).map((p) => p.logName)).toEqual(names);
   });
 });

@@ -306,23 +306,27 @@ export function RunsTableView({
         <WorkspaceLayout
           runs={tableBody}
           charts={
-            grouped ? (
-              <GroupCharts
-                params={groupParams}
-                metricNames={metricNames.filter((n) => !isSystemName(n))}
-                band={view.band}
-                onBand={(band) => update({ band })}
-                headingId="workspace-charts-title"
-              />
-            ) : (
+            <>
+              {grouped && (
+                <GroupCharts
+                  params={groupParams}
+                  metricNames={metricNames.filter((n) => !isSystemName(n))}
+                  band={view.band}
+                  onBand={(band) => update({ band })}
+                  headingId="workspace-charts-title"
+                  layout={workspace.state.layouts.metrics}
+                />
+              )}
+              {/* Grouped: the runs' System section only (system samples are not grouped). */}
               <WorkspaceCharts
                 project={project}
                 rows={charted}
                 total={data.total ?? charted.length}
                 state={workspace.state}
                 actions={workspace.actions}
+                systemOnly={grouped}
               />
-            )
+            </>
           }
         />
       ) : (

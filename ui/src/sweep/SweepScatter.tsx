@@ -2,11 +2,11 @@ import { useRef } from 'react';
 import type { RunRow } from '@server/api/schemas/runs';
 import { runStyle } from '../charts/run-colors';
 import { useElementWidth } from '../charts/useElementWidth';
-import { formatValue } from '../format';
 import { type Axis, type AxisValue, axisPosition, showAxisValue } from './sweep-axes';
 
 const HEIGHT = 240;
-const PAD = { top: 12, right: 16, bottom: 38, left: 56 };
+/** Room on the left for a value tick of up to 9 characters (showAxisValue's 4 digits, a sign, a decimal point). */
+const PAD = { top: 12, right: 16, bottom: 38, left: 64 };
 
 /**
  * The metric (y) of each run against a config key (x): one dot per run in its colour, faded
@@ -61,7 +61,7 @@ export function SweepScatter({
         {y.kind === 'number' &&
           yTicks.map((v) => (
             <text key={v} x={PAD.left - 4} y={py(axisPosition(y, v)!) + 4} textAnchor="end" className="sweep-tick">
-              {formatValue(v)}
+              {showAxisValue(v)}
             </text>
           ))}
         {dots.map((d) => (

@@ -14,7 +14,8 @@ const MAX_LIVE_RUNS = 12;
  * The charts of the runs the table shows (its first rows, in its order): one request for
  * their metric names, then RunCharts with those names (no per-run lookups), `sys/` series in
  * their own System section against time. Hidden runs, the highlight and the panel layouts
- * are the workspace's.
+ * are the workspace's. `systemOnly` (beside the grouped charts, which draw no `sys/` series)
+ * draws the System section alone.
  */
 export function WorkspaceCharts({
   project,
@@ -22,6 +23,7 @@ export function WorkspaceCharts({
   total,
   state,
   actions,
+  systemOnly = false,
 }: {
   project: string;
   /** The charted rows (at most MAX_CHARTED_RUNS), in the table's order. */
@@ -30,6 +32,7 @@ export function WorkspaceCharts({
   total: number;
   state: WorkspaceState;
   actions: WorkspaceActions;
+  systemOnly?: boolean;
 }) {
   const rowsKey = rows.map((r) => `${r.id}:${r.name}:${r.status}:${r.number}`).join(',');
   const runs = useMemo<ChartRun[]>(() => {
@@ -69,6 +72,22 @@ export function WorkspaceCharts({
     highlightRunId: state.highlight,
     onHighlight: actions.setHighlight,
   };
+  const system = systemNames.length > 0 && (
+    <section aria-labelledby="workspace-system-title">
+      <h2 id="workspace-system-title">System</h2>
+      <RunCharts
+        {...common}
+        names={systemNames}
+        kind="system"
+        legend={false}
+        paramPrefix="sys"
+        layout={state.layouts.system}
+        onLayoutChange={(layout) => actions.setLayout('system', layout)}
+      />
+    </section>
+  );
+  if (systemOnly)
+    return names.isError ? <ErrorState error={names.error} onRetry={() => void names.refetch()} /> : system;
   return (
     <>
       <div className="workspace-charts-head">
@@ -92,20 +111,7 @@ export function WorkspaceCharts({
             layout={state.layouts.metrics}
             onLayoutChange={(layout) => actions.setLayout('metrics', layout)}
           />
-          {systemNames.length > 0 && (
-            <section aria-labelledby="workspace-system-title">
-              <h2 id="workspace-system-title">System</h2>
-              <RunCharts
-                {...common}
-                names={systemNames}
-                kind="system"
-                legend={false}
-                paramPrefix="sys"
-                layout={state.layouts.system}
-                onLayoutChange={(layout) => actions.setLayout('system', layout)}
-              />
-            </section>
-          )}
+          {system}
         </>
       )}
     </>
