@@ -19,6 +19,15 @@ export interface RunSeries {
 }
 
 /**
+ * Points of a batch read held at once before the answer reaches them: the runs whose answers
+ * fit together are all read at once (a chart's 12 runs of 800 points, or 100 of 300), the
+ * rest as the answer reaches each. On the embedded store a chart's reads then queue on the
+ * bucket threads ahead of the next request's, so the answers of a page's charts finish one
+ * after another, each drawn while the next is read, rather than all together at the end.
+ */
+const READ_AHEAD_POINTS = 100_000;
+
+/**
  * One metric of several runs (each with its fork lineage), in the order of `runIds`, sampled
  * to `limit` points each exactly as queryMetrics samples one run's series. Every run must be
  * in the caller's organization (and in `projectName` when given), else NOT_FOUND. Rejects
@@ -41,12 +50,14 @@ export async function querySeriesBatch(ctx: Ctx, q: SeriesBatchQuery): Promise<R
   const read = { logNames: [q.logName], stepMin, stepMax, limit: q.limit };
   const lineages: LineageLink[][] = [];
   const totals: number[] = [];
+  const answered: number[] = [];
   let asked = 0;
   for (const runId of q.runIds) {
     const lineage = await metadata.getLineage(ctx.principal.orgId, runId, MAX_LINEAGE_DEPTH);
     lineages.push(lineage);
     const tally = await series.tallyMetricPoints(lineage, read, config.readMaxPoints - asked);
     totals.push(tally.total);
+    answered.push(tally.answered);
     asked += tally.answered;
     if (asked > config.readMaxPoints) {
       throw resultTooLarge(
@@ -55,9 +66,13 @@ export async function querySeriesBatch(ctx: Ctx, q: SeriesBatchQuery): Promise<R
       );
     }
   }
-  return q.runIds.map((runId, i) => ({
-    runId,
-    total: totals[i]!,
-    points: async () => (await series.queryMetrics(lineages[i]!, read))[0]?.points ?? [],
-  }));
+  const pointsOf = async (i: number) => (await series.queryMetrics(lineages[i]!, read))[0]?.points ?? [];
+  let ahead = 0;
+  return q.runIds.map((runId, i) => {
+    ahead += answered[i]!;
+    const early = ahead <= READ_AHEAD_POINTS ? pointsOf(i) : null;
+    // Awaited when the answer reaches the run; an answer that stops first leaves it unread.
+    early?.catch(() => undefined);
+    return { runId, total: totals[i]!, points: () => early ?? pointsOf(i) };
+  });
 }

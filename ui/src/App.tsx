@@ -1,8 +1,9 @@
-import { lazy, Suspense } from 'react';
+import { Suspense } from 'react';
 import { Navigate, Route, Routes } from 'react-router';
 import { useSession } from './api/session';
 import { Layout } from './components/Layout';
 import { RequireSession } from './components/RequireSession';
+import { lazyPage } from './components/lazy-page';
 import { Loading } from './components/States';
 import { AccountPage } from './pages/AccountPage';
 import { ApiKeysPage } from './pages/ApiKeysPage';
@@ -20,10 +21,8 @@ import { projectsPath } from './paths';
 
 // The chart pages carry uPlot: their code is its own chunk, so the sign-in page does not wait
 // for it, yet its download starts at once, beside the session check, not after it.
-const runPageCode = import('./pages/RunPage');
-const comparePageCode = import('./pages/ComparePage');
-const RunPage = lazy(() => runPageCode.then((m) => ({ default: m.RunPage })));
-const ComparePage = lazy(() => comparePageCode.then((m) => ({ default: m.ComparePage })));
+const RunPage = lazyPage(import('./pages/RunPage').then((m) => m.RunPage));
+const ComparePage = lazyPage(import('./pages/ComparePage').then((m) => m.ComparePage));
 
 /** `/` goes to the signed-in organization's projects. */
 function Home() {

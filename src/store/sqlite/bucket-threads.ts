@@ -7,17 +7,27 @@
  */
 import { Worker } from 'node:worker_threads';
 import { RunBucketSums, type StepBuckets } from '../../domain/step-buckets.js';
-import type { BucketWindow } from '../series-store.js';
+import type { LineageLink, MetricPoint } from '../../domain/types.js';
+import type { BucketWindow, MetricQuery } from '../series-store.js';
 import type { RunMetric } from '../sql/metrics/bucket-sums.js';
 import type { LineageMetric } from '../sql/metrics/lineage-series.js';
-import { replyError, type BucketJob, type BucketRunSums, type WorkerReply, workerScript } from './worker-protocol.js';
+import { unpackSeries } from './sampled-wire.js';
+import {
+  replyError,
+  type BucketJob,
+  type BucketRunSums,
+  type SampledSeries,
+  type SampleJob,
+  type WorkerReply,
+  workerScript,
+} from './worker-protocol.js';
 
 /** Sums one batch holds at most (runs × buckets; 32 bytes each: 32 MB). */
 const BATCH_SUMS = 1_000_000;
 
 interface Thread {
   worker: Worker;
-  pending: Map<number, { resolve: (runs: BucketRunSums[]) => void; reject: (err: Error) => void }>;
+  pending: Map<number, { resolve: (result: unknown) => void; reject: (err: Error) => void }>;
 }
 
 /** The runs of a batch in up to `parts` runs of runs, each with about the same steps. */
@@ -64,7 +74,14 @@ export class BucketThreads {
       const parts = partsOf(present.slice(at, at + per), this.threads.length);
       const answers = await Promise.all(
         parts.map((part, i) =>
-          this.run(i, { id: 0, metrics: part, buckets: b, deadline: range.deadline, timeoutMs: range.timeoutMs }),
+          this.run<BucketRunSums[]>(i, {
+            id: 0,
+            kind: 'sums',
+            metrics: part,
+            buckets: b,
+            deadline: range.deadline,
+            timeoutMs: range.timeoutMs,
+          }),
         ),
       );
       for (const runs of answers) {
@@ -75,6 +92,21 @@ export class BucketThreads {
     }
   }
 
+  /**
+   * One metric of a lineage sampled as SeriesStore.queryMetrics reads it, on the thread with
+   * the fewest jobs in flight: the series requests of a chart page are read on both cores.
+   */
+  async sample(
+    lineage: readonly LineageLink[],
+    query: MetricQuery,
+  ): Promise<{ logName: string; points: MetricPoint[] }[]> {
+    let i = 0;
+    for (let k = 1; k < this.threads.length; k++) {
+      if ((this.threads[k]?.pending.size ?? 0) < (this.threads[i]?.pending.size ?? 0)) i = k;
+    }
+    return unpackSeries(await this.run<SampledSeries[]>(i, { id: 0, kind: 'sample', lineage, query }));
+  }
+
   /** Stops every thread; jobs in flight are refused. */
   async close(): Promise<void> {
     this.closed = true;
@@ -82,13 +114,13 @@ export class BucketThreads {
   }
 
   /** Runs a job on thread i (started when needed). */
-  private run(i: number, job: BucketJob): Promise<BucketRunSums[]> {
+  private run<T>(i: number, job: BucketJob | SampleJob): Promise<T> {
     if (this.closed) return Promise.reject(new Error('the bucket threads are closed'));
     const thread = this.threads[i] ?? (this.threads[i] = this.start());
     const id = this.next++;
     return new Promise((resolve, reject) => {
-      thread.pending.set(id, { resolve, reject });
-      thread.worker.postMessage({ ...job, id } satisfies BucketJob);
+      thread.pending.set(id, { resolve: resolve as (result: unknown) => void, reject });
+      thread.worker.postMessage({ ...job, id } satisfies BucketJob | SampleJob);
     });
   }
 
@@ -101,7 +133,7 @@ export class BucketThreads {
       const job = thread.pending.get(reply.id);
       if (!job) return;
       thread.pending.delete(reply.id);
-      if (reply.ok) job.resolve(reply.result as BucketRunSums[]);
+      if (reply.ok) job.resolve(reply.result);
       else job.reject(replyError(reply.error));
     });
     const lost = (err: Error) => void this.drop(thread, err);

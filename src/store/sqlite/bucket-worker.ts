@@ -2,14 +2,17 @@
  * A bucket thread of the embedded store (bucket-threads.ts): it owns one read-only, mapped
  * connection to the series file and sums runs' metrics per step bucket (groups/metrics) the
  * way the main thread would (sql/metrics/bucket-sums.ts), answering each run's sums as
- * arrays moved, not copied. A job past its deadline answers QUERY_TIMEOUT.
+ * arrays moved, not copied. A job past its deadline answers QUERY_TIMEOUT. It also reads a
+ * metric of a run sampled (a SampleJob), as the main thread's queryMetrics would.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { RunBucketSums } from '../../domain/step-buckets.js';
 import { queryTimeout } from '../../errors.js';
 import { addMetric } from '../sql/metrics/bucket-sums.js';
+import { queryMetrics } from '../sql/metrics/metric-read.js';
+import { packSeries } from './sampled-wire.js';
 import { openReadOnly } from './sqlite-db.js';
-import { errorReply, type BucketJob, type BucketRunSums, type WorkerReply } from './worker-protocol.js';
+import { errorReply, type BucketJob, type BucketRunSums, type SampleJob, type WorkerReply } from './worker-protocol.js';
 
 const { file } = workerData as { file: string };
 const db = openReadOnly(file);
@@ -26,7 +29,18 @@ async function sumJob(job: BucketJob): Promise<BucketRunSums[]> {
   return out;
 }
 
-parentPort!.on('message', (job: BucketJob) => {
+parentPort!.on('message', (job: BucketJob | SampleJob) => {
+  if (job.kind === 'sample') {
+    queryMetrics(db, job.lineage, job.query).then(
+      (series) => {
+        const packed = packSeries(series);
+        const moved = packed.map((s) => s.cols.buffer as ArrayBuffer);
+        parentPort!.postMessage({ id: job.id, ok: true, result: packed } satisfies WorkerReply, moved);
+      },
+      (err: unknown) => parentPort!.postMessage(errorReply(job.id, err)),
+    );
+    return;
+  }
   sumJob(job).then(
     (runs) => {
       const moved = runs.flatMap((r) => [r.sum.buffer, r.comp.buffer, r.count.buffer, r.nonFinite.buffer]);

@@ -11,9 +11,9 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { AppError, type ErrorCode } from '../../errors.js';
 import type { SqlValue } from '../sql/sql-value.js';
-import type { RunRef, SeriesStore } from '../series-store.js';
+import type { MetricQuery, RunRef, SeriesStore } from '../series-store.js';
 import { toPacked, type PackedPoints } from '../../domain/packed-points.js';
-import type { MetricPointInput } from '../../domain/types.js';
+import type { LineageLink, MetricPointInput } from '../../domain/types.js';
 import type { StepBuckets } from '../../domain/step-buckets.js';
 import type { LineageMetric } from '../sql/metrics/lineage-series.js';
 
@@ -70,10 +70,25 @@ export interface SearchRequest {
 /** A bucket thread's job: the runs' metrics to sum per bucket, stopped past `deadline` (epoch ms; 0 = none). */
 export interface BucketJob {
   id: number;
+  kind: 'sums';
   metrics: readonly { runId: number; metric: LineageMetric }[];
   buckets: StepBuckets;
   deadline: number;
   timeoutMs: number;
+}
+
+/** A bucket thread's other job: one metric of a run's lineage, sampled as SeriesStore.queryMetrics reads it. */
+export interface SampleJob {
+  id: number;
+  kind: 'sample';
+  lineage: readonly LineageLink[];
+  query: MetricQuery;
+}
+
+/** A sampled series as a bucket thread answers it: (step, time, value, flag index) per point, one moved array. */
+export interface SampledSeries {
+  logName: string;
+  cols: Float64Array;
 }
 
 /** A run's sums as a bucket thread answers them (RunBucketSums' arrays). */

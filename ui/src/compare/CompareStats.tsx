@@ -1,11 +1,14 @@
-import { useId } from 'react';
+import { useId, useMemo } from 'react';
 import { swatchCss } from '../charts/run-colors';
 import { useCompareStats } from '../api/compare-queries';
-import { useMetricNames } from '../api/metric-queries';
+import { chartNamesRequest, useMetricNames } from '../api/metric-queries';
 import { Empty, ErrorState, Loading } from '../components/States';
 import { defaultMetric } from '../default-metric';
 import { formatValue } from '../format';
 import type { ColoredRun } from './CompareRunList';
+
+/** The most metric names the select offers. */
+const STATS_NAMES = 1000;
 
 /**
  * The statistics of one metric across the runs (`GET /api/runs/compare`): a select labelled
@@ -21,14 +24,23 @@ export function CompareStats(props: {
   const { projectName, runs, metric, onMetric } = props;
   const selectId = useId();
   const runIds = runs.map(({ run }) => run.id);
-  const names = useMetricNames({ projectName, runIds, limit: 1000, enabled: runIds.length > 0 });
-  const chosen = metric && names.data?.includes(metric) ? metric : defaultMetric(names.data ?? []);
   const live = runs.some(({ run }) => run.status === 'RUNNING');
+  // The charts' names request (so one request, not two beside the charts' series), its sorted
+  // names cut to the select's first STATS_NAMES.
+  const names = useMetricNames(
+    chartNamesRequest(
+      projectName,
+      runs.map(({ run }) => ({ runId: run.id, live: run.status === 'RUNNING' })),
+      true,
+    ),
+  );
+  const list = useMemo(() => names.data?.slice(0, STATS_NAMES) ?? [], [names.data]);
+  const chosen = metric && list.includes(metric) ? metric : defaultMetric(list);
   const stats = useCompareStats(projectName, runIds, chosen, live);
 
   if (names.isPending) return <Loading label="Loading metric names…" />;
   if (names.isError) return <ErrorState error={names.error} onRetry={() => void names.refetch()} />;
-  if (names.data.length === 0) {
+  if (list.length === 0) {
     return <Empty title="No metrics logged yet">These runs have no metrics to compare.</Empty>;
   }
   const byId = new Map((stats.data?.runs ?? []).map((r) => [r.runId, r]));
@@ -37,7 +49,7 @@ export function CompareStats(props: {
       <div className="compare-metric">
         <label htmlFor={selectId}>Metric</label>
         <select id={selectId} value={chosen} onChange={(event) => onMetric(event.target.value)}>
-          {names.data.map((name) => (
+          {list.map((name) => (
             <option key={name} value={name}>
               {name}
             </option>
