@@ -131,7 +131,8 @@ export async function benchBrowser(input: BrowserBenchInput, log: (line: string)
  * (`figure[aria-busy]`) turned `aria-busy="false"`; `allDrawnNow()` answers how many charts
  * there are while all are drawn, else 0.
  * `timeSort(label)` clicks the header button named `label…` and resolves with the ms until
- * the first data row changes. Timing inside the page leaves out the test driver's polling.
+ * the first data row shows another run. Timing inside the page leaves out the test driver's
+ * polling.
  */
 const PAGE_CLOCK = `
   window.__marks = {};
@@ -152,7 +153,8 @@ const PAGE_CLOCK = `
   }).observe(document, { subtree: true, childList: true, attributes: true, attributeFilter: ['aria-busy'] });
   window.readyAt = (name) => window.__marks[name] ?? NaN;
   window.timeSort = (label) => new Promise((resolve) => {
-    const firstRow = () => document.querySelectorAll('[role="row"], tr')[1]?.innerText;
+    // The first row's run (its name link), not its text: a RUNNING run's duration ticks every second.
+    const firstRow = () => document.querySelector('tr[aria-rowindex="2"] a, [role="row"][aria-rowindex="2"] a')?.textContent;
     const before = firstRow();
     const button = [...document.querySelectorAll('th button')].find((b) => b.textContent.trim().startsWith(label));
     const t0 = performance.now();

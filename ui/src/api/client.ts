@@ -31,10 +31,17 @@ export function withQuery(path: string, params: QueryParams = {}): string {
   return text === '' ? path : `${path}?${text}`;
 }
 
-async function request<T>(method: string, path: string, body?: unknown, signal?: AbortSignal): Promise<T> {
+async function request<T>(
+  method: string,
+  path: string,
+  body?: unknown,
+  signal?: AbortSignal,
+  priority?: RequestPriority,
+): Promise<T> {
   const response = await fetch(path, {
     method,
     signal,
+    priority,
     credentials: 'same-origin',
     headers: body === undefined ? { accept: 'application/json' } : { 'content-type': 'application/json' },
     body: body === undefined ? undefined : JSON.stringify(body),
@@ -55,9 +62,16 @@ async function request<T>(method: string, path: string, body?: unknown, signal?:
   return parsed as T;
 }
 
-/** GET a JSON answer; throws ApiError on a non-2xx status. */
-export const apiGet = <T>(path: string, params?: QueryParams, signal?: AbortSignal): Promise<T> =>
-  request<T>('GET', withQuery(path, params), undefined, signal);
+/**
+ * GET a JSON answer; throws ApiError on a non-2xx status. `priority: 'low'` lets what a person
+ * just asked for (a re-sorted table) take the browser's next free connection before it.
+ */
+export const apiGet = <T>(
+  path: string,
+  params?: QueryParams,
+  signal?: AbortSignal,
+  priority?: RequestPriority,
+): Promise<T> => request<T>('GET', withQuery(path, params), undefined, signal, priority);
 
 /** POST a JSON body; throws ApiError on a non-2xx status. */
 export const apiPost = <T>(path: string, body: unknown): Promise<T> => request<T>('POST', path, body);

@@ -144,11 +144,14 @@ function toSeries(points: readonly MetricPoint[], total: number, appended = 0): 
   return series;
 }
 
+// Chart data asks at low priority: a page of charts (live runs poll each) fills the browser's
+// six connections, and the table's rows or a re-sort should not wait behind it.
 const fetchPoints = (r: SeriesRequest, stepMin: number | undefined, signal: AbortSignal) =>
   apiGet<MetricPoints>(
     '/api/runs/metrics',
     { runId: r.runId, logName: r.logName, limit: r.limit, stepMin, stepMax: r.stepMax },
     signal,
+    'low',
   );
 
 /**
@@ -222,6 +225,7 @@ export const seriesBatchQuery = (b: BatchRequest) =>
         '/api/runs/series',
         { runIds: b.runIds, logName: b.logName, limit: b.limit, stepMin: b.stepMin, stepMax: b.stepMax },
         signal,
+        'low',
       ).then((answer) => new Map(answer.series.map((s) => [s.runId, fromColumns(s)]))),
     staleTime: 5 * 60_000,
     gcTime: 5 * 60_000,

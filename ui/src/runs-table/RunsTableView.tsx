@@ -1,7 +1,8 @@
 import { DeleteRunsDialog } from './DeleteRunsDialog';
+import { useQueryClient } from '@tanstack/react-query';
 import { type ReactNode, useCallback, useMemo, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
-import { type RunListParams, useRunPages } from '../api/run-list-queries';
+import { type RunListParams, runListPageQuery, useRunPages } from '../api/run-list-queries';
 import { Empty, ErrorState, Loading } from '../components/States';
 import { GroupByControl } from '../groups/GroupByControl';
 import { GroupCharts } from '../groups/GroupCharts';
@@ -87,6 +88,12 @@ export function RunsTableView({
     [project, view.search, view.tags, view.status, view.sort, view.filter, view.brushes, metrics],
   );
   const data = useRunPages(params, pages);
+  const client = useQueryClient();
+  // A header click asks for the new order's first page at once, not after the page re-renders.
+  const sortBy = (sort: string) => {
+    void client.prefetchQuery(runListPageQuery(runListParams(project, { ...view, sort }, metrics), 0));
+    update({ sort });
+  };
   const onPagesInView = useCallback(
     (next: number[]) => setPages((current) => (current.join() === next.join() ? current : next)),
     [],
@@ -201,7 +208,7 @@ export function RunsTableView({
         sort={view.sort}
         resetKey={resetKey}
         selected={selected}
-        onSort={(sort) => update({ sort })}
+        onSort={sortBy}
         allState={allState}
         onToggleAll={(on) => setSelected(loadedIds, on)}
         onToggle={onToggle}
