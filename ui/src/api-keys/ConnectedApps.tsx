@@ -1,9 +1,11 @@
 import { useState } from 'react';
 import type { ConnectedApp } from '@server/api/schemas/oauth';
 import { useConnectedApps, useRevokeApp } from '../api/oauth-queries';
+import { ActionCell } from '../components/ActionCell';
 import { ConfirmDialog } from '../components/ConfirmDialog';
 import { Empty, ErrorState, Loading } from '../components/States';
-import { When } from './KeysTable';
+import { TableHead } from '../components/TableHead';
+import { WhenCell } from './KeysTable';
 import { scopeWords } from './scope-words';
 
 const appName = (app: ConnectedApp): string => app.clientName ?? app.clientId;
@@ -35,17 +37,7 @@ export function ConnectedApps() {
       ) : (
         <div className="scroll-x api-keys-scroll">
           <table className="api-keys-table" aria-labelledby="connected-apps-title">
-            <thead>
-              <tr>
-                <th scope="col">App</th>
-                <th scope="col">Can</th>
-                <th scope="col">Authorized</th>
-                <th scope="col">Last used</th>
-                <th scope="col">
-                  <span className="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
+            <TableHead labels={['App', 'Can', 'Authorized', 'Last used']} />
             <tbody>
               {apps.data.map((app) => (
                 <tr key={app.clientId}>
@@ -57,22 +49,11 @@ export function ConnectedApps() {
                       </div>
                     ))}
                   </td>
-                  <td data-label="Authorized">
-                    <When iso={app.authorizedAt} />
-                  </td>
-                  <td data-label="Last used">
-                    <When iso={app.lastUsedAt} empty="never" ago />
-                  </td>
-                  <td>
-                    <button
-                      type="button"
-                      className="secondary"
-                      aria-label={`Revoke ${appName(app)}`}
-                      onClick={() => setTarget(app)}
-                    >
-                      Revoke
-                    </button>
-                  </td>
+                  <WhenCell label="Authorized" iso={app.authorizedAt} />
+                  <WhenCell label="Last used" iso={app.lastUsedAt} empty="never" ago />
+                  <ActionCell name={`Revoke ${appName(app)}`} onClick={() => setTarget(app)}>
+                    Revoke
+                  </ActionCell>
                 </tr>
               ))}
             </tbody>
