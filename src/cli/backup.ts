@@ -49,10 +49,22 @@ function linkOrCopy(from: string, to: string): void {
 }
 
 /**
+ * Throws ConfigError when `file`'s folder is `dataDir` or lies under it (links resolved): the
+ * backup would take its own staging copy and archive into itself.
+ */
+function refuseInside(dataDir: string, file: string): void {
+  const rel = path.relative(fs.realpathSync(dataDir), fs.realpathSync(path.dirname(file)));
+  if (rel.split(path.sep)[0] !== '..' && !path.isAbsolute(rel)) {
+    throw new ConfigError(`--out ${file} is inside the data dir ${dataDir}; write the backup outside it`);
+  }
+}
+
+/**
  * `stepwise backup --data DIR --out FILE`: a consistent snapshot of a data dir while a server
  * runs and writes: each database file by SQLite's online backup (as of one commit), then the
  * blobs and other files, written as one tar archive (FILE, created; refused when it exists)
- * whose first entry is the manifest. Returns the exit code.
+ * whose first entry is the manifest. FILE must be outside DIR (ConfigError, exit code 2, before
+ * anything is written). Returns the exit code.
  */
 export async function backup(args: readonly string[], out: (line: string) => void): Promise<number> {
   const dataDir = path.resolve(required(args, 'data', USAGE));
@@ -60,6 +72,7 @@ export async function backup(args: readonly string[], out: (line: string) => voi
   if (fs.existsSync(file)) throw new ConfigError(`${file} exists; backup writes a new file`);
   if (!fs.existsSync(path.dirname(file))) throw new ConfigError(`${path.dirname(file)} does not exist`);
   if (!fs.existsSync(path.join(dataDir, 'stepwise.db'))) throw new ConfigError(`${dataDir} is not a Stepwise data dir`);
+  refuseInside(dataDir, file);
   const started = Date.now();
   const staging = fs.mkdtempSync(path.join(path.dirname(file), '.stepwise-backup-'));
   const partial = `${file}.partial`;

@@ -15,32 +15,20 @@ import { MAX_COMPARE_RUNS, queryMetrics, runStatistics } from '../services/metri
 import { compareRuns, leaderboard, metricNames } from '../services/metric-rankings.js';
 import { comparisonUrl, runUrl } from '../services/run-urls.js';
 import { boundedAnswer, fitItems, parsedAnswer } from './tool-kit.js';
-import {
-  aroundArg,
-  commaText,
-  limitArg,
-  logNameArg,
-  narrowingArgs,
-  offsetArg,
-  outputOf,
-  projectArg,
-  runIdArg,
-  stepArg,
-  stepRange,
-} from './tool-schemas.js';
+import { arg, commaText, narrowingArgs, outputOf, stepRange } from './tool-schemas.js';
 import { tool } from './tool-spec.js';
 
-const runIdsArg = z.array(runIdArg).min(1);
+const runIdsArg = z.array(arg.runId).min(1);
 
 export const getMetricNamesTool = tool({
   name: 'get_metric_names',
   description: 'The distinct metric names of a project (or of some of its runs), sorted; `search` is a substring.',
   access: 'read',
   input: {
-    projectName: projectArg,
+    projectName: arg.project,
     search: z.string().max(1024).optional().describe('names containing this text'),
     runIds: runIdsArg.max(1000).optional().describe('only metrics of these runs'),
-    limit: limitArg(10_000, 500),
+    limit: arg.limit(10_000, 500),
   },
   output: outputOf(MetricNames),
   async run(ctx, q, budget) {
@@ -61,13 +49,13 @@ export const getMetricHistoryTool = tool({
     'says the answer was cut at its byte bound (ask for a narrower range or fewer points).',
   access: 'read',
   input: {
-    runId: runIdArg,
-    logName: logNameArg,
-    projectName: projectArg.optional().describe('the run must be in this project (optional)'),
-    stepMin: stepArg.optional().describe('first step (inclusive)'),
-    stepMax: stepArg.optional().describe('last step (inclusive)'),
-    around: aroundArg,
-    maxPoints: limitArg(10_000, 2000).describe('the point budget (1 to 10,000; default 2,000)'),
+    runId: arg.runId,
+    logName: arg.logName,
+    projectName: arg.project.optional().describe('the run must be in this project (optional)'),
+    stepMin: arg.step.optional().describe('first step (inclusive)'),
+    stepMax: arg.step.optional().describe('last step (inclusive)'),
+    around: arg.around,
+    maxPoints: arg.limit(10_000, 2000).describe('the point budget (1 to 10,000; default 2,000)'),
   },
   output: outputOf(
     Type.Object({ runId: Type.Integer(), logName: Type.String(), points: MetricPoints.properties.metrics }),
@@ -112,12 +100,12 @@ export const getStatisticsTool = tool({
     'GET /api/runs/statistics answers them; optionally of one metric or one group.',
   access: 'read',
   input: {
-    runId: runIdArg,
-    projectName: projectArg.optional(),
-    logName: logNameArg.optional().describe('only this metric'),
+    runId: arg.runId,
+    projectName: arg.project.optional(),
+    logName: arg.logName.optional().describe('only this metric'),
     logGroup: z.string().max(1024).optional().describe('only metrics of this group (e.g. "train")'),
-    limit: limitArg(10_000, 500),
-    offset: offsetArg,
+    limit: arg.limit(10_000, 500),
+    offset: arg.offset,
   },
   output: outputOf(Statistics),
   async run(ctx, q, budget) {
@@ -136,8 +124,8 @@ export const compareRunsTool = tool({
     'answers them, plus `differingConfigKeys`: the dotted config keys whose values differ between the runs.',
   access: 'read',
   input: {
-    projectName: projectArg,
-    logName: logNameArg,
+    projectName: arg.project,
+    logName: arg.logName,
     runIds: runIdsArg.max(MAX_COMPARE_RUNS).describe(`the runs to compare (1 to ${MAX_COMPARE_RUNS})`),
   },
   output: outputOf(Compare, { differingConfigKeys: Type.Array(Type.String()) }),
@@ -166,12 +154,12 @@ export const getLeaderboardTool = tool({
     'answers them, optionally narrowed by the run filter language.',
   access: 'read',
   input: {
-    projectName: projectArg,
-    logName: logNameArg,
+    projectName: arg.project,
+    logName: arg.logName,
     aggregation: z.enum(AGGREGATIONS).default('LAST'),
     direction: z.enum(DIRECTIONS).default('ASC'),
-    limit: limitArg(100, 20),
-    offset: offsetArg,
+    limit: arg.limit(100, 20),
+    offset: arg.offset,
     ...narrowingArgs,
   },
   output: outputOf(Leaderboard),

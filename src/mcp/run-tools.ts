@@ -20,27 +20,16 @@ import { listAlerts, listLogs, searchLogs } from '../services/run-activity.js';
 import { getRunDetails } from '../services/run-details.js';
 import { listRuns } from '../services/run-list.js';
 import { boundedAnswer, parsedAnswer } from './tool-kit.js';
-import {
-  aroundArg,
-  commaText,
-  limitArg,
-  narrowingArgs,
-  offsetArg,
-  outputOf,
-  projectArg,
-  runIdArg,
-  stepArg,
-  stepRange,
-} from './tool-schemas.js';
+import { arg, commaText, narrowingArgs, outputOf, stepRange } from './tool-schemas.js';
 import { tool } from './tool-spec.js';
 
-const optProject = projectArg.optional().describe('the run must be in this project (optional)');
+const optProject = arg.project.optional().describe('the run must be in this project (optional)');
 
 export const listProjectsTool = tool({
   name: 'list_projects',
   description: "The organization's projects, newest first, each with its run count.",
   access: 'read',
-  input: { limit: limitArg(1000, 100), offset: offsetArg },
+  input: { limit: arg.limit(1000, 100), offset: arg.offset },
   output: outputOf(ProjectList),
   async run(ctx, { limit, offset }, budget) {
     const projects = await listProjects(ctx);
@@ -58,11 +47,11 @@ export const searchRunsTool = tool({
     'only the config keys asked for, and summaries (last, min, max, mean, count) of the metrics asked for.',
   access: 'read',
   input: {
-    projectName: projectArg,
+    projectName: arg.project,
     ...narrowingArgs,
     sort: z.string().max(1024).optional().describe('a field with - (descending) or + prefix; default -createdAt'),
-    limit: limitArg(200, 20),
-    offset: offsetArg,
+    limit: arg.limit(200, 20),
+    offset: arg.offset,
     configKeys: z
       .array(z.string().min(1).max(1024))
       .max(200)
@@ -89,7 +78,7 @@ export const getRunTool = tool({
     'A run with its config, system metadata, notes, tags, status and log names (metrics, files, data), ' +
     'as GET /api/runs/details/{runId} answers it.',
   access: 'read',
-  input: { runId: runIdArg },
+  input: { runId: arg.runId },
   output: outputOf(RunDetails),
   async run(ctx, { runId }, budget) {
     const details = await getRunDetails(ctx, { runId });
@@ -106,14 +95,14 @@ export const getLogsTool = tool({
     'type, containing a text (ASCII letters folded), in a step range or `around` a step ± a window.',
   access: 'read',
   input: {
-    runId: runIdArg,
+    runId: arg.runId,
     projectName: optProject,
     logType: z.enum(CONSOLE_LOG_TYPES).optional().describe('only lines of this type'),
     contains: z.string().min(1).max(1024).optional().describe('only lines whose message contains this text'),
-    stepMin: stepArg.optional().describe('only lines logged at this step or later'),
-    stepMax: stepArg.optional().describe('only lines logged at this step or earlier'),
-    around: aroundArg,
-    limit: limitArg(1000, 200),
+    stepMin: arg.step.optional().describe('only lines logged at this step or later'),
+    stepMax: arg.step.optional().describe('only lines logged at this step or earlier'),
+    around: arg.around,
+    limit: arg.limit(1000, 200),
     offset: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).default(0).describe('lines to skip (paging)'),
   },
   output: outputOf(LogPage),
@@ -142,12 +131,12 @@ export const listFilesTool = tool({
     '(as GET /api/runs/files answers them).',
   access: 'read',
   input: {
-    runId: runIdArg,
+    runId: arg.runId,
     projectName: optProject,
     logName: z.string().max(1024).optional().describe('only files of this log name'),
     logGroup: z.string().max(1024).optional().describe('only files of this group'),
-    limit: limitArg(1000, 100),
-    offset: offsetArg,
+    limit: arg.limit(1000, 100),
+    offset: arg.offset,
   },
   output: outputOf(RunFileList),
   async run(ctx, q, budget) {
@@ -164,7 +153,7 @@ export const listAlertsTool = tool({
   name: 'list_alerts',
   description: "A run's alerts (from the client or from alert rules), oldest first.",
   access: 'read',
-  input: { runId: runIdArg, limit: limitArg(1000, 100), offset: offsetArg },
+  input: { runId: arg.runId, limit: arg.limit(1000, 100), offset: arg.offset },
   output: outputOf(AlertList),
   async run(ctx, { runId, limit, offset }, budget) {
     const alerts = await listAlerts(ctx, runId);

@@ -27,17 +27,22 @@ export function plainOutput(answer: TObject): z.ZodType {
   return z.fromJSONSchema(JSON.parse(JSON.stringify(answer)) as Parameters<typeof z.fromJSONSchema>[0]);
 }
 
-export const runIdArg = z.number().int().min(0).max(MAX_ID).describe('the run id (`id` in search_runs)');
-export const projectArg = z.string().min(1).max(256).describe('the project name');
-export const logNameArg = z.string().min(1).max(1024).describe('a metric name, e.g. "train/loss"');
-export const offsetArg = z.number().int().min(0).max(100_000).default(0).describe('items to skip (paging)');
-export const limitArg = (max: number, fallback: number) =>
-  z.number().int().min(1).max(max).default(fallback).describe(`most items to answer (1 to ${max})`);
-export const stepArg = z.number().int().min(0).max(MAX_ID);
-export const aroundArg = z
-  .object({ step: stepArg, window: stepArg.describe('steps on either side') })
-  .optional()
-  .describe('instead of stepMin/stepMax: the steps from step - window to step + window');
+const stepArg = z.number().int().min(0).max(MAX_ID);
+
+/** The arguments the tools share, by what they name: `arg.runId`, `arg.limit(max, fallback)`, ... */
+export const arg = {
+  runId: z.number().int().min(0).max(MAX_ID).describe('the run id (`id` in search_runs)'),
+  project: z.string().min(1).max(256).describe('the project name'),
+  logName: z.string().min(1).max(1024).describe('a metric name, e.g. "train/loss"'),
+  offset: z.number().int().min(0).max(100_000).default(0).describe('items to skip (paging)'),
+  limit: (max: number, fallback: number) =>
+    z.number().int().min(1).max(max).default(fallback).describe(`most items to answer (1 to ${max})`),
+  step: stepArg,
+  around: z
+    .object({ step: stepArg, window: stepArg.describe('steps on either side') })
+    .optional()
+    .describe('instead of stepMin/stepMax: the steps from step - window to step + window'),
+};
 
 /**
  * The step range of stepMin/stepMax or of `around` (step ± window, within 0..2^53-1); throws

@@ -1,5 +1,5 @@
 import { timingSafeEqual } from 'node:crypto';
-import { narrower } from '../domain/roles.js';
+import { principalOf } from '../domain/principal.js';
 import type { ApiKeyRecord, Principal } from '../domain/types.js';
 import { unauthorized } from '../errors.js';
 import type { MetadataStore } from '../store/metadata-store.js';
@@ -52,16 +52,13 @@ export class Authenticator {
     if (record.revokedAt !== null || record.userRole === null) throw unauthorized('API key has been revoked');
     if (record.expiresAt !== null && record.expiresAt < now) throw unauthorized('API key has expired');
     this.touch(record.id, now);
-    return {
-      orgId: record.orgId,
-      orgSlug: record.orgSlug,
-      userId: record.userId,
+    return principalOf({
+      ...record,
       keyId: record.id,
       keyExpiresAt: record.expiresAt,
-      role: narrower(record.userRole, record.role),
+      memberRole: record.userRole,
       keyRole: record.role,
-      scopes: null,
-    };
+    });
   }
 
   private async lookup(hash: string): Promise<ApiKeyRecord | undefined> {

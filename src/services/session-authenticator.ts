@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { principalOf } from '../domain/principal.js';
 import type { Role } from '../domain/roles.js';
 import type { Principal, SessionRecord } from '../domain/types.js';
 import { unauthorized } from '../errors.js';
@@ -13,16 +14,8 @@ const TOKEN = /^[A-Za-z0-9_-]{43}$/;
 const hashToken = (token: string): string => createHash('sha256').update(token, 'utf8').digest('hex');
 
 /** The principal of a user's session: its role in the organization, no key. */
-const userPrincipal = (u: { userId: number; orgId: number; orgSlug: string }, role: Role): Principal => ({
-  orgId: u.orgId,
-  orgSlug: u.orgSlug,
-  userId: u.userId,
-  keyId: null,
-  keyExpiresAt: null,
-  role,
-  keyRole: null,
-  scopes: null,
-});
+const userPrincipal = (u: { userId: number; orgId: number; orgSlug: string }, role: Role): Principal =>
+  principalOf({ ...u, keyId: null, keyExpiresAt: null, memberRole: role, keyRole: null });
 
 /**
  * Dashboard sessions: a sign-in with an API key gives a random token (kept by the browser

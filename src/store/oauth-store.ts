@@ -76,7 +76,7 @@ export interface OAuthStore {
   deleteOAuthRecord(model: string, id: string): Promise<void>;
   /** Deletes the records of a model that belong to a grant. */
   deleteOAuthGrantRecords(model: string, grantId: string): Promise<void>;
-  /** Records who a grant acts as. */
+  /** Records who a grant acts as, and clears its client's end in the same transaction (kept for good). */
   createOAuthGrant(grant: NewOAuthGrant): Promise<void>;
   /** A grant with its user's role, organization and key now, or undefined (unknown or ended). */
   findOAuthGrant(grantId: string, now: number): Promise<OAuthGrantRecord | undefined>;

@@ -8,9 +8,9 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { screenshot, useDashboard } from '../helpers/browser.js';
-import { createRunHttp } from '../helpers/browser-seed.js';
+import { createRunHttp, noSidewaysScroll } from '../helpers/browser-seed.js';
 import { createOrgKey } from '../helpers/spawned-server.js';
-import { withPage } from '../helpers/with-page.js';
+import { PHONE, withPage } from '../helpers/with-page.js';
 
 describe('members in the dashboard', () => {
   const dash = useDashboard();
@@ -105,5 +105,26 @@ describe('members in the dashboard', () => {
       await page.getByRole('combobox', { name: 'Role of Casey Quinn' }).waitFor();
       expect(await page.getByRole('combobox', { name: 'Role of Casey Quinn' }).inputValue()).toBe('member');
     });
+  });
+  it('starts the members and account pages right under their heading, at desktop and phone width', async () => {
+    for (const [size, viewport] of [
+      ['desktop', { width: 1440, height: 900 }],
+      ['phone', PHONE],
+    ] as const) {
+      await withPage(dash, { ...viewport, signIn: '/members' }, async ({ page }) => {
+        for (const path of ['members', 'account']) {
+          await page.goto(`${dash.base}/${path}`);
+          await page.locator('.people-section').first().waitFor();
+          // The page's flex gap (16 px) is all that separates the heading from the first line.
+          const gap = await page.evaluate(() => {
+            const h1 = document.querySelector('.people-page > h1')!;
+            return h1.nextElementSibling!.getBoundingClientRect().top - h1.getBoundingClientRect().bottom;
+          });
+          expect(gap, `${path} at ${size}`).toBeLessThanOrEqual(17);
+          await noSidewaysScroll(page);
+          await screenshot(page, `people-${path}-${size}`);
+        }
+      });
+    }
   });
 });

@@ -9,7 +9,8 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { screenshot, useDashboard } from '../helpers/browser.js';
 import { REDIRECT_URI, registerTestClient } from '../helpers/oauth-flow.js';
-import { withPage } from '../helpers/with-page.js';
+import { noSidewaysScroll } from '../helpers/browser-seed.js';
+import { PHONE, withPage } from '../helpers/with-page.js';
 
 /** Starts an authorization of a new client; its URL, the verifier and what the SDK needs to exchange. */
 async function started(base: string) {
@@ -101,6 +102,38 @@ describe('the consent page of a tool client', () => {
       await page.getByRole('heading', { name: 'This request has expired' }).waitFor();
       await page.getByRole('alert').waitFor();
       await screenshot(page, 'oauth-consent-expired');
+    });
+  });
+
+  it('fits consent and Connected apps on a phone, where two apps of one name differ by client id', async () => {
+    const flow = await started(dash.base);
+    await withPage(dash, { ...PHONE, signIn: '/' }, async ({ page }) => {
+      await page.goto(flow.authorizationUrl.href);
+      await page.getByRole('heading', { name: 'Allow Consent agent to use Stepwise?' }).waitFor();
+      await noSidewaysScroll(page);
+      const allow = (await page.getByRole('button', { name: 'Allow' }).boundingBox())!;
+      expect(allow.x + allow.width).toBeLessThanOrEqual(PHONE.width);
+      await screenshot(page, 'oauth-consent-phone');
+
+      await page.goto(`${dash.base}/api-keys`);
+      const section = page.getByRole('region', { name: 'Connected apps' });
+      const rows = section.getByRole('row').filter({ hasText: 'Consent agent' });
+      await rows.first().waitFor();
+      const ids = await section
+        .locator('.api-keys-client-id')
+        .evaluateAll((els) => els.map((e) => ({ short: e.textContent ?? '', title: e.getAttribute('title') ?? '' })));
+      expect(ids).toHaveLength(2);
+      expect(new Set(ids.map((id) => id.short)).size).toBe(2);
+      for (const id of ids) {
+        expect(id.title.replace('Client id ', '').startsWith(id.short.replace('…', ''))).toBe(true);
+        await section.getByRole('button', { name: `Revoke Consent agent (${id.short})` }).waitFor();
+      }
+      await noSidewaysScroll(page);
+      // Revoke sits beside the name at the top of each card, not under the last value.
+      const name = (await rows.first().locator('.api-keys-name').boundingBox())!;
+      const revoke = (await rows.first().getByRole('button').boundingBox())!;
+      expect(revoke.y).toBeLessThan(name.y + name.height);
+      await screenshot(page, 'oauth-connected-apps-phone');
     });
   });
 

@@ -118,6 +118,26 @@ describe('backup and restore', () => {
     expect(await acceptanceReads(quiet, 'bk')).toEqual(await acceptanceReads(original, 'bk'));
     expect(await fileSums(quiet, runId, 'bk')).toEqual(sums);
   });
+
+  it('refuses an --out inside the data dir (exit code 2, a sentence naming both) and writes nothing', async () => {
+    const original = await serve([]);
+    const link = path.join(tmp('stepwise-backup-link-'), 'to-data');
+    dirs.push(path.dirname(link));
+    fs.symlinkSync(original.dataDir, link);
+    fs.mkdirSync(path.join(original.dataDir, 'backups'));
+    const before = fs.readdirSync(original.dataDir).sort();
+    for (const out of [
+      path.join(original.dataDir, 'snap.tar'),
+      path.join(original.dataDir, 'backups', 'snap.tar'),
+      path.join(link, 'snap.tar'),
+    ]) {
+      const res = await cli(['backup', '--data', original.dataDir, '--out', out]);
+      expect(res.code, res.stderr).toBe(2);
+      expect(res.stderr).toContain(`--out ${out} is inside the data dir ${original.dataDir}`);
+    }
+    expect(fs.readdirSync(original.dataDir).sort()).toEqual(before);
+    expect(fs.readdirSync(path.join(original.dataDir, 'backups'))).toEqual([]);
+  });
 });
 
 describe.skipIf(postgresTestUrl() === undefined)('copy into PostgreSQL + S3', () => {

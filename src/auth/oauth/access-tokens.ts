@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type Provider from 'oidc-provider';
-import { narrower } from '../../domain/roles.js';
+import { principalOf } from '../../domain/principal.js';
 import type { Principal } from '../../domain/types.js';
 import { unauthorized } from '../../errors.js';
 import type { OAuthStore } from '../../store/oauth-store.js';
@@ -62,18 +62,8 @@ export class AccessTokens {
     }
     if (grant.keyExpiresAt !== null && grant.keyExpiresAt < now) return unauthorized('Access token has expired');
     const scopes = (found.scope ?? '').split(' ').filter((s) => (OAUTH_SCOPES as readonly string[]).includes(s));
-    const role = narrower(grant.memberRole, grant.keyRole);
     this.touch(grant.grantId, now);
-    return {
-      orgId: grant.orgId,
-      orgSlug: grant.orgSlug,
-      userId: grant.userId,
-      keyId: grant.keyId,
-      keyExpiresAt: grant.keyExpiresAt,
-      role: scopes.includes('runs:write') ? role : narrower(role, 'viewer'),
-      keyRole: grant.keyRole,
-      scopes,
-    };
+    return principalOf({ ...grant, memberRole: grant.memberRole }, scopes);
   }
 
   private touch(grantId: string, now: number): void {

@@ -2,9 +2,17 @@ import type { Adapter, AdapterPayload } from 'oidc-provider';
 import type { OAuthStore } from '../../store/oauth-store.js';
 
 /**
+ * How long a registered client is kept while no grant names it: open registration must not
+ * pile up clients that were never used. The grant's transaction clears the end
+ * (createOAuthGrant); the sweep of OAuthServer (every ten minutes) deletes the rest.
+ */
+export const UNGRANTED_CLIENT_MS = 24 * 3600_000;
+
+/**
  * The oidc-provider Adapter of one model over the OAuth store (the metadata database), so
  * every server on one database shares clients, codes, grants, sessions and tokens. Expired
- * rows read as missing; `consumed` (seconds) comes back from the consumption mark.
+ * rows read as missing; `consumed` (seconds) comes back from the consumption mark. A new
+ * client ends after UNGRANTED_CLIENT_MS unless a grant is made for it.
  */
 export class OAuthAdapter implements Adapter {
   constructor(
@@ -20,8 +28,13 @@ export class OAuthAdapter implements Adapter {
       grantId: typeof payload.grantId === 'string' ? payload.grantId : null,
       uid: typeof payload.uid === 'string' ? payload.uid : null,
       userCode: typeof payload.userCode === 'string' ? payload.userCode : null,
-      expiresAt: expiresIn === undefined ? null : Date.now() + expiresIn * 1000,
+      expiresAt: this.endOf(expiresIn),
     });
+  }
+
+  private endOf(expiresIn: number | undefined): number | null {
+    if (expiresIn !== undefined) return Date.now() + expiresIn * 1000;
+    return this.model === 'Client' ? Date.now() + UNGRANTED_CLIENT_MS : null;
   }
 
   async find(id: string): Promise<AdapterPayload | undefined> {

@@ -16,6 +16,7 @@ import { runTrashMigration } from './013-run-trash.js';
 import { eventsMigration } from './014-events.js';
 import { rolesMigration } from './015-roles.js';
 import { oauthMigration } from './016-oauth.js';
+import { projectRunCountsMigration } from './018-project-run-counts.js';
 
 /** Numbered, forward-only migrations; `{{name}}` markers are filled from the dialect. */
 export const MIGRATIONS: readonly { version: number; sql: string }[] = [
@@ -35,6 +36,7 @@ export const MIGRATIONS: readonly { version: number; sql: string }[] = [
   { version: 14, sql: eventsMigration },
   { version: 15, sql: rolesMigration },
   { version: 16, sql: oauthMigration },
+  { version: 18, sql: projectRunCountsMigration },
 ];
 
 function render(sql: string, db: SqlDb): string {

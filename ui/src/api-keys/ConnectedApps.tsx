@@ -1,16 +1,40 @@
 import { useState } from 'react';
 import type { ConnectedApp } from '@server/api/schemas/oauth';
 import { useConnectedApps, useRevokeApp } from '../api/oauth-queries';
+import { ActionCell } from '../components/ActionCell';
 import { ConfirmDialog } from '../components/ConfirmDialog';
 import { Empty, ErrorState, Loading } from '../components/States';
-import { When } from './KeysTable';
+import { TableHead } from '../components/TableHead';
+import { shortClientId } from './client-id';
+import { WhenCell } from './KeysTable';
 import { scopeWords } from './scope-words';
 
-const appName = (app: ConnectedApp): string => app.clientName ?? app.clientId;
+const appName = (app: ConnectedApp): string => app.clientName ?? shortClientId(app.clientId);
+
+/** The app's name over its client id (shortened; whole on hover and for screen readers). */
+function AppCell({ app }: { app: ConnectedApp }) {
+  const short = shortClientId(app.clientId);
+  return (
+    <td className="api-keys-name">
+      {appName(app)}
+      {app.clientName !== null && (
+        <span
+          className="mono muted api-keys-client-id"
+          title={`Client id ${app.clientId}`}
+          aria-description={`client id ${app.clientId}`}
+        >
+          {short}
+        </span>
+      )}
+    </td>
+  );
+}
 
 /**
  * "Connected apps" of the API keys page: the tool clients (MCP clients) the signed-in user
- * allowed in this organization, with Revoke (after a confirmation) ending all their tokens.
+ * allowed in this organization, each with its client id (two apps may share a name) and when
+ * it was connected, and Revoke (after a confirmation) ending all their tokens. On a phone each
+ * row is a card with Revoke at its top right, as the keys table has it.
  */
 export function ConnectedApps() {
   const apps = useConnectedApps();
@@ -35,44 +59,30 @@ export function ConnectedApps() {
       ) : (
         <div className="scroll-x api-keys-scroll">
           <table className="api-keys-table" aria-labelledby="connected-apps-title">
-            <thead>
-              <tr>
-                <th scope="col">App</th>
-                <th scope="col">Can</th>
-                <th scope="col">Authorized</th>
-                <th scope="col">Last used</th>
-                <th scope="col">
-                  <span className="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
+            <TableHead labels={['App', 'Can', 'Connected', 'Last used']} />
             <tbody>
               {apps.data.map((app) => (
                 <tr key={app.clientId}>
-                  <td className="api-keys-name">{appName(app)}</td>
+                  <AppCell app={app} />
                   <td data-label="Can">
-                    {app.scopes.map((s) => (
-                      <div key={s} title={s}>
-                        {scopeWords(s)}
-                      </div>
-                    ))}
+                    {/* One box, so that on a phone the scopes stack beside the label, not side by side. */}
+                    <div>
+                      {app.scopes.map((s) => (
+                        <div key={s} title={s}>
+                          {scopeWords(s)}
+                        </div>
+                      ))}
+                    </div>
                   </td>
-                  <td data-label="Authorized">
-                    <When iso={app.authorizedAt} />
-                  </td>
-                  <td data-label="Last used">
-                    <When iso={app.lastUsedAt} empty="never" ago />
-                  </td>
-                  <td>
-                    <button
-                      type="button"
-                      className="secondary"
-                      aria-label={`Revoke ${appName(app)}`}
-                      onClick={() => setTarget(app)}
-                    >
-                      Revoke
-                    </button>
-                  </td>
+                  <WhenCell label="Connected" iso={app.authorizedAt} />
+                  <WhenCell label="Last used" iso={app.lastUsedAt} empty="never" ago />
+                  <ActionCell
+                    className="api-keys-actions"
+                    name={`Revoke ${appName(app)} (${shortClientId(app.clientId)})`}
+                    onClick={() => setTarget(app)}
+                  >
+                    Revoke
+                  </ActionCell>
                 </tr>
               ))}
             </tbody>
@@ -105,6 +115,9 @@ function RevokeAppDialog(props: { target: ConnectedApp; onClose: () => void; onR
       onConfirm={() => revoke.mutate(props.target.clientId, { onSuccess: props.onRevoked })}
       onClose={props.onClose}
     >
+      <p>
+        Client id <span className="mono api-keys-client-id-full">{props.target.clientId}</span>.
+      </p>
       <p>Its tokens stop working at once; it must ask you again to connect. This cannot be undone.</p>
     </ConfirmDialog>
   );

@@ -1,4 +1,5 @@
 import type { ApiKey } from '@server/api/schemas/api-keys';
+import { ActionCell } from '../components/ActionCell';
 import { TableHead } from '../components/TableHead';
 import { formatAgo, formatTime } from '../format';
 
@@ -11,6 +12,15 @@ export function When({ iso, empty = '—', ago = false }: { iso: string | null; 
     <time dateTime={iso} title={formatTime(iso)}>
       {ago ? formatAgo(iso) : formatTime(iso)}
     </time>
+  );
+}
+
+/** A table cell of a time (see When), named `label` for the phone's card layout. */
+export function WhenCell({ label, ...when }: { label: string; iso: string | null; empty?: string; ago?: boolean }) {
+  return (
+    <td data-label={label}>
+      <When {...when} />
+    </td>
   );
 }
 
@@ -34,15 +44,9 @@ export function KeysTable({ keys, onRevoke }: { keys: readonly ApiKey[]; onRevok
                 {k.prefix}…
               </td>
               <td data-label="User">{k.userName}</td>
-              <td data-label="Created">
-                <When iso={k.createdAt} />
-              </td>
-              <td data-label="Last used">
-                <When iso={k.lastUsedAt} empty="never" ago />
-              </td>
-              <td data-label="Expires">
-                <When iso={k.expiresAt} empty="never" />
-              </td>
+              <WhenCell label="Created" iso={k.createdAt} />
+              <WhenCell label="Last used" iso={k.lastUsedAt} empty="never" ago />
+              <WhenCell label="Expires" iso={k.expiresAt} empty="never" />
               <td data-label="Status">
                 <span
                   className={`status api-key-status-${k.status}`}
@@ -51,18 +55,15 @@ export function KeysTable({ keys, onRevoke }: { keys: readonly ApiKey[]; onRevok
                   {STATUS_LABEL[k.status]}
                 </span>
               </td>
-              <td className="api-keys-actions">
-                {k.status === 'ACTIVE' && (
-                  <button
-                    type="button"
-                    className="danger small"
-                    aria-label={`Revoke ${k.name}`}
-                    onClick={() => onRevoke(k)}
-                  >
-                    Revoke
-                  </button>
-                )}
-              </td>
+              <ActionCell
+                className="api-keys-actions"
+                variant="danger small"
+                name={`Revoke ${k.name}`}
+                show={k.status === 'ACTIVE'}
+                onClick={() => onRevoke(k)}
+              >
+                Revoke
+              </ActionCell>
             </tr>
           ))}
         </tbody>

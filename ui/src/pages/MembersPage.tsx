@@ -151,14 +151,16 @@ export function MembersPage() {
         {members.isPending && <Loading />}
         {members.isError && <ErrorState error={members.error} onRetry={() => void members.refetch()} />}
         {members.data && (
-          <table className="people-table">
-            <TableHead labels={['Name', 'Email', 'Role', 'Joined']} />
-            <tbody>
-              {members.data.map((m) => (
-                <MemberRow key={m.userId} member={m} roles={roles} self={String(m.userId) === account.data.id} />
-              ))}
-            </tbody>
-          </table>
+          <div className="people-table-wrap">
+            <table className="people-table">
+              <TableHead labels={['Name', 'Email', 'Role', 'Joined']} />
+              <tbody>
+                {members.data.map((m) => (
+                  <MemberRow key={m.userId} member={m} roles={roles} self={String(m.userId) === account.data.id} />
+                ))}
+              </tbody>
+            </table>
+          </div>
         )}
       </section>
     </div>

@@ -1,5 +1,6 @@
 import { useParams } from 'react-router';
 import { useRestoreRuns, useTrash } from '../api/run-admin-queries';
+import { ActionCell } from '../components/ActionCell';
 import { ErrorState, Loading } from '../components/States';
 import { TableHead } from '../components/TableHead';
 import { formatTime } from '../format';
@@ -44,16 +45,9 @@ export function TrashPage() {
                 <td>
                   <time dateTime={run.deletedAt}>{formatTime(run.deletedAt)}</time>
                 </td>
-                <td>
-                  <button
-                    type="button"
-                    className="secondary"
-                    disabled={restore.isPending}
-                    onClick={() => restore.mutate([run.id])}
-                  >
-                    Restore
-                  </button>
-                </td>
+                <ActionCell disabled={restore.isPending} onClick={() => restore.mutate([run.id])}>
+                  Restore
+                </ActionCell>
               </tr>
             ))}
           </tbody>

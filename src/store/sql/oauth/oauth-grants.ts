@@ -29,12 +29,16 @@ interface GrantRow {
   key_expires_at: Num | null;
 }
 
+/** Records a grant and, in the same transaction, keeps its client for good (no end: never swept). */
 export async function createOAuthGrant(db: SqlDb, g: NewOAuthGrant): Promise<void> {
-  await db.run(
-    `INSERT INTO oauth_grants (grant_id, client_id, user_id, org_id, key_id, scopes, created_at, expires_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-    [g.grantId, g.clientId, g.userId, g.orgId, g.keyId, g.scopes.join(' '), g.createdAt, g.expiresAt],
-  );
+  await db.transaction(async (tx) => {
+    await tx.run(
+      `INSERT INTO oauth_grants (grant_id, client_id, user_id, org_id, key_id, scopes, created_at, expires_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+      [g.grantId, g.clientId, g.userId, g.orgId, g.keyId, g.scopes.join(' '), g.createdAt, g.expiresAt],
+    );
+    await tx.run("UPDATE oauth_records SET expires_at = NULL WHERE model = 'Client' AND id = ?", [g.clientId]);
+  });
 }
 
 export async function findOAuthGrant(db: SqlDb, grantId: string, now: number): Promise<OAuthGrantRecord | undefined> {

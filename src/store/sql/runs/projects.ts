@@ -64,18 +64,23 @@ export async function ensureProject(
   return Number(created!.id);
 }
 
+/** The latest value of a column over a project's live runs: one probe of its partial index (migration 018). */
+const latestOfLiveRuns = (column: string): string =>
+  `(SELECT MAX(r.${column}) FROM runs r WHERE r.project_id = p.id AND ${liveRun('r')})`;
+
 /**
  * Projects of an organization (or its one project of that name), newest first, with run
  * counts. `updatedAt` is the project's last activity: the latest of its own update, its runs'
  * updates and their last sign of life (`last_seen_at`, written by ingest at most every few seconds).
+ * Reads no run rows: the count is kept on the project (project-run-count.ts) and each latest
+ * time is one index probe, so its cost grows with the projects, not with their runs.
  */
 export async function listProjects(db: SqlDb, orgId: number, name?: string): Promise<Project[]> {
   const rows = await db.all<ProjectRow>(
-    `SELECT p.id, p.name, p.prefix, p.created_at, p.updated_at, COUNT(r.id) AS run_count,
-       MAX(r.updated_at) AS runs_updated_at, MAX(r.last_seen_at) AS runs_seen_at
-     FROM projects p LEFT JOIN runs r ON r.org_id = p.org_id AND r.project_id = p.id AND ${liveRun('r')}
+    `SELECT p.id, p.name, p.prefix, p.created_at, p.updated_at, p.run_count,
+       ${latestOfLiveRuns('updated_at')} AS runs_updated_at, ${latestOfLiveRuns('last_seen_at')} AS runs_seen_at
+     FROM projects p
      WHERE p.org_id = ? AND ${liveProject('p')} ${name === undefined ? '' : 'AND p.name = ?'}
-     GROUP BY p.id, p.name, p.prefix, p.created_at, p.updated_at
      ORDER BY p.created_at DESC, p.id DESC`,
     name === undefined ? [orgId] : [orgId, name],
   );

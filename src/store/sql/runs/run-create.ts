@@ -95,7 +95,8 @@ export async function createRunInTx(
     }
   }
   const counter = await tx.get<{ n: number }>(
-    'UPDATE projects SET next_number = next_number + 1, updated_at = ? WHERE id = ? RETURNING next_number - 1 AS n',
+    `UPDATE projects SET next_number = next_number + 1, run_count = run_count + 1, updated_at = ? WHERE id = ?
+     RETURNING next_number - 1 AS n`,
     [Date.now(), projectId],
   );
   const inserted = await tx.get<{ id: number }>(

@@ -8,6 +8,7 @@ import { notFound } from '../../../errors.js';
 import type { SqlDb, SqlExecutor } from '../db.js';
 import { appendRunEventsInTx } from '../events/append-event.js';
 import { liveProject } from '../runs/live-runs.js';
+import { countMovedRuns } from '../runs/project-run-count.js';
 import { ANY_RUN_FROM, RUN_HEAD_COLUMNS, type RunHeadRow, toRunHead } from '../runs/run-row.js';
 
 /** Rows of the org's runs among `runIds` that satisfy `state`; NOT_FOUND naming the first id that does not. */
@@ -52,6 +53,7 @@ export function trashRuns(db: SqlDb, orgId: number, runIds: readonly number[], a
     const moved = await requireRuns(tx, orgId, runIds, 'deleted_at IS NULL', db.dialect.forUpdate);
     const marks = moved.map(() => '?').join(', ');
     await tx.run(`UPDATE runs SET deleted_at = ? WHERE id IN (${marks})`, [at, ...moved.map((m) => m.runId)]);
+    await countMovedRuns(tx, moved, -1);
     await appendDeleted(tx, orgId, moved, at);
     return moved;
   });
@@ -86,6 +88,7 @@ export function restoreRuns(db: SqlDb, orgId: number, runIds: readonly number[])
       `UPDATE runs SET deleted_at = NULL WHERE id IN (${marks})`,
       moved.map((m) => m.runId),
     );
+    await countMovedRuns(tx, moved, 1);
     const projects = [...new Set(moved.map((m) => m.projectId))];
     await tx.run(`UPDATE projects SET deleted_at = NULL WHERE id IN (${projects.map(() => '?').join(', ')})`, projects);
     return moved;
@@ -106,7 +109,7 @@ export function trashProject(db: SqlDb, orgId: number, name: string, at: number)
     const projectId = Number(project.id);
     const ids = await tx.column<number>('SELECT id FROM runs WHERE project_id = ? AND deleted_at IS NULL', [projectId]);
     await tx.run('UPDATE runs SET deleted_at = ? WHERE project_id = ? AND deleted_at IS NULL', [at, projectId]);
-    await tx.run('UPDATE projects SET deleted_at = ? WHERE id = ?', [at, projectId]);
+    await tx.run('UPDATE projects SET deleted_at = ?, run_count = 0 WHERE id = ?', [at, projectId]);
     const moved = ids.map((id) => ({ runId: Number(id), projectId }));
     await appendDeleted(tx, orgId, moved, at);
     return moved;
