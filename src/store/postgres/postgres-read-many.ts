@@ -10,7 +10,7 @@
  */
 import type pg from 'pg';
 import { to as copyTo } from 'pg-copy-streams';
-import type { ColumnForm } from '../sql/db.js';
+import type { ByteSpan, ColumnForm } from '../sql/db.js';
 import { replacePlaceholders } from './postgres-dialect.js';
 
 /** The bytes before the first tuple of a binary COPY: signature, flags, header extension length. */
@@ -90,11 +90,30 @@ export class CopyTuples {
   private ended = false;
   /** The row handed to onRow, refilled for each tuple (onRow must not keep it). */
   private readonly row: unknown[] = [];
+  /** The spans of the row's span columns, refilled for each tuple. */
+  private readonly spans: ByteSpan[];
+  /** The buffer whose view the spans hold. */
+  private viewed: Buffer | undefined;
 
   constructor(
     private readonly columns: readonly ColumnForm[],
     private readonly onRow: (index: number, row: readonly unknown[]) => void,
-  ) {}
+  ) {
+    this.spans = columns.map(() => ({ view: new DataView(EMPTY.buffer, 0, 0), at: 0, length: 0 }));
+  }
+
+  /** Column c's span, over `len` bytes of buf from `at` (one DataView per buffer, not per tuple). */
+  private spanOf(c: number, buf: Buffer, at: number, len: number): ByteSpan {
+    const span = this.spans[c]!;
+    if (this.viewed !== buf) {
+      this.viewed = buf;
+      const view = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
+      for (const s of this.spans) s.view = view;
+    }
+    span.at = at;
+    span.length = len;
+    return span;
+  }
 
   /**
    * Parses the whole tuples of the stream so far; keeps a partial one for the next piece. A
@@ -162,8 +181,9 @@ export class CopyTuples {
       }
       if (p + len > buf.length) return -1;
       const form = this.columns[c];
-      row[c] =
-        form === 'bytes' ? buf.subarray(p, p + len) : form === 'float' ? buf.readDoubleBE(p) : intAt(buf, p, len);
+      if (form === 'span') row[c] = this.spanOf(c, buf, p, len);
+      else if (form === 'bytes') row[c] = buf.subarray(p, p + len);
+      else row[c] = form === 'float' ? buf.readDoubleBE(p) : intAt(buf, p, len);
       p += len;
     }
     this.onRow(k - 1, row);
