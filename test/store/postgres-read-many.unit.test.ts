@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CopyTuples, readManySql } from '../../src/store/postgres/postgres-read-many.js';
-import type { ColumnForm } from '../../src/store/sql/db.js';
+import type { ByteSpan, ColumnForm } from '../../src/store/sql/db.js';
 
 /** A binary COPY answer of rows (k, int8, float8, bytea), as PostgreSQL sends it. */
 function copyAnswer(rows: readonly [number, number, number | null, Uint8Array | null][]): Buffer {
@@ -66,6 +66,25 @@ describe('CopyTuples', () => {
     }
     const bytes = [...answer].map((b) => Buffer.from([b]));
     expect(parse(bytes)).toEqual(expected);
+  });
+
+  it('gives span columns as where their bytes lie, whole or split at any byte', () => {
+    const answer = copyAnswer(rows);
+    const spans = (pieces: Buffer[]) => {
+      const seen: unknown[][] = [];
+      const tuples = new CopyTuples(['int', 'float', 'span'], (index, row) => {
+        const span = row[2] as ByteSpan | null;
+        const bytes = span && new Uint8Array(span.view.buffer, span.view.byteOffset + span.at, span.length);
+        seen.push([index, row[0], row[1], bytes && [...bytes]]);
+      });
+      for (const piece of pieces) tuples.push(piece);
+      tuples.end();
+      return seen;
+    };
+    expect(spans([answer])).toEqual(expected);
+    for (let cut = 1; cut < answer.length; cut += 7) {
+      expect(spans([answer.subarray(0, cut), answer.subarray(cut)])).toEqual(expected);
+    }
   });
 
   it('throws when the answer stops before its trailer', () => {

@@ -21,6 +21,8 @@ export const postgresDialect: Dialect = {
   joinBlobs: (piece, fromWhere, orderBy) =>
     `SELECT string_agg(${piece}, ''::bytea ORDER BY ${orderBy}) FROM ${fromWhere}`,
   zeroBytes: (n) => `decode(repeat('00', ${n}), 'hex')`,
+  numberBytes: (expr, type) =>
+    type === 'bigint' ? `int8send(CAST(${expr} AS BIGINT))` : `float8send(CAST(${expr} AS DOUBLE PRECISION))`,
   search: postgresSearch,
 };
 

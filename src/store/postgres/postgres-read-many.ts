@@ -9,8 +9,8 @@
  * 270–300 ms through two at once.
  */
 import type pg from 'pg';
-import { to as copyTo } from 'pg-copy-streams';
-import type { ColumnForm } from '../sql/db.js';
+import type { ByteSpan, ColumnForm } from '../sql/db.js';
+import { CopyOut } from './copy-out.js';
 import { replacePlaceholders } from './postgres-dialect.js';
 
 /** The bytes before the first tuple of a binary COPY: signature, flags, header extension length. */
@@ -90,45 +90,65 @@ export class CopyTuples {
   private ended = false;
   /** The row handed to onRow, refilled for each tuple (onRow must not keep it). */
   private readonly row: unknown[] = [];
+  /** The spans of the row's span columns, refilled for each tuple. */
+  private readonly spans: ByteSpan[];
+  /** The buffer whose view the spans hold. */
+  private viewed: Buffer | undefined;
 
   constructor(
     private readonly columns: readonly ColumnForm[],
     private readonly onRow: (index: number, row: readonly unknown[]) => void,
-  ) {}
+  ) {
+    this.spans = columns.map(() => ({ view: new DataView(EMPTY.buffer, 0, 0), at: 0, length: 0 }));
+  }
+
+  /** Column c's span, over `len` bytes of buf from `at` (one DataView per buffer, not per tuple). */
+  private spanOf(c: number, buf: Buffer, at: number, len: number): ByteSpan {
+    const span = this.spans[c]!;
+    if (this.viewed !== buf) {
+      this.viewed = buf;
+      const view = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
+      for (const s of this.spans) s.view = view;
+    }
+    span.at = at;
+    span.length = len;
+    return span;
+  }
 
   /**
-   * Parses the whole tuples of the stream so far; keeps a partial one for the next piece. A
-   * tuple split between pieces is joined alone (not the whole piece: a copy of every piece
-   * made the read's garbage collection twice as long).
+   * Parses the whole tuples of the stream so far, here bytes [from, to) of buf; keeps a
+   * partial one for the next piece. A tuple split between pieces is joined alone (not the
+   * whole piece: a copy of every piece made the read's garbage collection twice as long).
    */
-  push(piece: Buffer): void {
-    let at = 0;
+  push(buf: Buffer, from = 0, to = buf.length): void {
+    let at = from;
     if (this.rest) {
+      const piece = buf.subarray(from, to);
       const need = this.started ? tupleBytes(this.rest, piece) : headerBytes(this.rest, piece);
       if (need < 0 || need - this.rest.length > piece.length) {
         this.rest = Buffer.concat([this.rest, piece]);
         return;
       }
-      at = need - this.rest.length;
-      const joined = Buffer.concat([this.rest, piece.subarray(0, at)]);
+      at = from + need - this.rest.length;
+      const joined = Buffer.concat([this.rest, buf.subarray(from, at)]);
       this.rest = undefined;
       if (!this.started) this.started = true;
-      else this.tuple(joined, 0);
+      else this.tuple(joined, 0, joined.length);
     } else if (!this.started) {
-      const need = headerBytes(piece, EMPTY);
-      if (need < 0 || need > piece.length) {
-        this.rest = piece;
+      const need = headerBytes(buf.subarray(from, to), EMPTY);
+      if (need < 0 || need > to - from) {
+        this.rest = buf.subarray(from, to);
         return;
       }
-      at = need;
+      at = from + need;
       this.started = true;
     }
     for (;;) {
-      const next = this.tuple(piece, at);
+      const next = this.tuple(buf, at, to);
       if (next < 0) break;
       at = next;
     }
-    this.rest = at < piece.length ? piece.subarray(at) : undefined;
+    this.rest = at < to ? buf.subarray(at, to) : undefined;
   }
 
   /** Throws when the stream stopped inside a tuple or before its trailer. */
@@ -136,9 +156,9 @@ export class CopyTuples {
     if (!this.ended || this.rest) throw new Error('the COPY answer ended early');
   }
 
-  /** Parses the tuple at `at`; returns the offset after it, or -1 when it is not all here (or the trailer came). */
-  private tuple(buf: Buffer, at: number): number {
-    if (this.ended || at + 2 > buf.length) return -1;
+  /** Parses the tuple at `at`; returns the offset after it, or -1 when it is not all before `end` (or the trailer came). */
+  private tuple(buf: Buffer, at: number, end: number): number {
+    if (this.ended || at + 2 > end) return -1;
     const fields = buf.readInt16BE(at);
     if (fields === -1) {
       this.ended = true;
@@ -146,24 +166,25 @@ export class CopyTuples {
     }
     if (fields !== this.columns.length + 1) throw new Error(`the COPY answer has ${fields} columns a row`);
     // One pass: the row is handed on only when every field of the tuple is here.
-    if (at + 6 > buf.length) return -1;
+    if (at + 6 > end) return -1;
     const kLen = buf.readInt32BE(at + 2);
     let p = at + 6 + kLen;
-    if (p > buf.length) return -1;
+    if (p > end) return -1;
     const k = intAt(buf, at + 6, kLen);
     const row = this.row;
     for (let c = 0; c < this.columns.length; c++) {
-      if (p + 4 > buf.length) return -1;
+      if (p + 4 > end) return -1;
       const len = buf.readInt32BE(p);
       p += 4;
       if (len < 0) {
         row[c] = null;
         continue;
       }
-      if (p + len > buf.length) return -1;
+      if (p + len > end) return -1;
       const form = this.columns[c];
-      row[c] =
-        form === 'bytes' ? buf.subarray(p, p + len) : form === 'float' ? buf.readDoubleBE(p) : intAt(buf, p, len);
+      if (form === 'span') row[c] = this.spanOf(c, buf, p, len);
+      else if (form === 'bytes') row[c] = buf.subarray(p, p + len);
+      else row[c] = form === 'float' ? buf.readDoubleBE(p) : intAt(buf, p, len);
       p += len;
     }
     this.onRow(k - 1, row);
@@ -185,7 +206,7 @@ export async function readManyOn(
   let broken: Error | undefined;
   try {
     const tuples = new CopyTuples(columns, onRow);
-    for await (const piece of client.query(copyTo(text))) tuples.push(piece as Buffer);
+    await client.query(new CopyOut(text, (buf, from, to) => tuples.push(buf, from, to))).done;
     tuples.end();
   } catch (err) {
     // A COPY left unread leaves the connection mid-answer: it is not given back.

@@ -55,6 +55,11 @@ export interface Dialect {
   joinBlobs(piece: string, fromWhere: string, orderBy: string): string;
   /** An SQL expression giving a blob of `n` zero bytes. */
   zeroBytes(n: number): string;
+  /**
+   * An SQL expression giving the 8 big-endian bytes of a BIGINT or DOUBLE PRECISION
+   * expression, as a blob; only where the engine has SqlDb.readMany (PostgreSQL).
+   */
+  numberBytes?(expr: string, type: 'bigint' | 'double'): string;
   /** JSON, regex and text pieces of run search. */
   readonly search: SearchDialect;
 }
@@ -76,8 +81,18 @@ export interface Statement {
   rows: readonly (readonly SqlValue[])[];
 }
 
-/** How readMany gives a column: a BIGINT, a DOUBLE PRECISION or a blob. */
-export type ColumnForm = 'int' | 'float' | 'bytes';
+/**
+ * How readMany gives a column: a BIGINT, a DOUBLE PRECISION, a blob as a Uint8Array, or a
+ * blob as a ByteSpan (no object made per row).
+ */
+export type ColumnForm = 'int' | 'float' | 'bytes' | 'span';
+
+/** Where a blob lies in the bytes of a read's answer: `length` bytes of `view` from `at`. */
+export interface ByteSpan {
+  view: DataView;
+  at: number;
+  length: number;
+}
 
 /** A database: reads outside transactions, serialised write transactions. */
 export interface SqlDb extends SqlExecutor {
@@ -102,7 +117,8 @@ export interface SqlDb extends SqlExecutor {
    * Runs one read once per row of integer parameters, all in one statement, and hands each row
    * to `onRow` with the index of its parameter row: a parameter row's rows in the read's order,
    * parameter rows in order. Columns come as `columns` says (int and float as numbers, null as
-   * null, bytes as a Uint8Array); the row and its bytes are valid during the call only. Only
+   * null, bytes as a Uint8Array, span as a ByteSpan refilled for each row); the row and its
+   * bytes are valid during the call only. Only
    * an engine reached over the network has it (PostgreSQL: the rows come as COPY … TO STDOUT
    * in binary, so blobs cross as bytes, not hex text, and many reads take one round trip);
    * calls at once run on connections of their own. Throws what onRow throws, or the engine's error.

@@ -1,8 +1,8 @@
 /**
  * Bucket sums of many runs at once, where the engine has SqlDb.readMany (PostgreSQL): the
  * runs are taken in batches; a batch's segments are read in PARTS statements at once, each
- * on a connection of its own and each sending its chunks' heads as bytes, summed as they
- * arrive. A run's sums get the same additions in the same order as a read run by run
+ * on a connection of its own and each sending one record per chunk (chunk-records.ts), summed
+ * as they arrive. A run's sums get the same additions in the same order as a read run by run
  * (bucket-sums.ts), so the answers are the same to the bit. A run whose segments overlap,
  * or with a chunk whose steps are listed, is read again alone by `alone`.
  */
@@ -11,8 +11,8 @@ import { RunBucketSums, type StepBuckets } from '../../../domain/step-buckets.js
 import type { BucketWindow } from '../../series-store.js';
 import { overlapping } from '../chunks/chunk-rows.js';
 import { segmentsOf, type Segment } from '../chunks/chunk-sample.js';
-import type { SqlDb } from '../db.js';
-import { addMoments, addStrided, CHUNK_READ, CHUNK_READ_FORMS, stridedHead } from './bucket-chunks.js';
+import type { ByteSpan, ColumnForm, SqlDb } from '../db.js';
+import { addChunkRecord, chunkRecordRead } from './chunk-records.js';
 import type { LineageMetric } from './lineage-series.js';
 
 /** Sums one batch holds at most (runs × buckets; 32 bytes each: 32 MB). */
@@ -25,8 +25,8 @@ const PARTS = 4;
 /** Rows read between checks of the deadline. */
 const CHECK_EVERY = 256;
 
-/** The read of a segment's chunks (parameters: FITS's six, then overlapping's six). */
-const SEGMENT_READ = `${CHUNK_READ}${overlapping(0, 0, 0).where} ORDER BY first_step, first_tie`;
+/** The form of the records' one column. */
+const RECORD_FORMS: readonly ColumnForm[] = ['span'];
 
 /** A run of a batch: its segments (null when they overlap), its sums, and whether it must be read alone. */
 interface Planned {
@@ -64,18 +64,12 @@ async function readPart(db: SqlDb, part: readonly Planned[], b: StepBuckets, che
     }
   }
   let rows = 0;
-  await db.readMany!(SEGMENT_READ, params, CHUNK_READ_FORMS, (i, r) => {
+  await db.readMany!(chunkRecordRead(db.dialect), params, RECORD_FORMS, (i, r) => {
     if (++rows % CHECK_EVERY === 0) check();
     const { seg, plan } = segs[i]!;
     if (plan.alone) return;
-    const head = r[7] as Uint8Array | null;
-    if (head === null) {
-      addMoments(b, plan.sums, [r[0], r[3], r[4], r[5], r[6]]);
-      return;
-    }
-    const view = new DataView(head.buffer, head.byteOffset, head.byteLength);
-    if (stridedHead(view, 0)) addStrided(view, 0, seg.from, seg.to, b, plan.sums);
-    else plan.alone = true;
+    const record = r[0] as ByteSpan | null;
+    if (record === null || !addChunkRecord(record, seg.from, seg.to, b, plan.sums)) plan.alone = true;
   });
 }
 

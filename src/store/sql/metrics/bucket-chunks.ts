@@ -4,7 +4,6 @@
  * and how a head or a chunk's stored moments add to a run's sums.
  */
 import { bucketOf, type RunBucketSums, type StepBuckets } from '../../../domain/step-buckets.js';
-import type { ColumnForm } from '../db.js';
 
 /** Bytes of a packed chunk's header (5 float64: n, first step, stride, first time, time form). */
 export const HEADER_BYTES = 40;
@@ -68,6 +67,3 @@ export function addMoments(b: StepBuckets, sums: RunBucketSums, r: readonly unkn
   const meanLo = count > 0 ? Number(r[4] ?? 0) : 0;
   sums.addMoments(bucketOf(b, Number(r[0])), count, mean, meanLo, Number(r[1]) - count);
 }
-
-/** The forms of CHUNK_READ's columns (SqlDb.readMany). */
-export const CHUNK_READ_FORMS: readonly ColumnForm[] = ['int', 'int', 'int', 'int', 'int', 'float', 'float', 'bytes'];
