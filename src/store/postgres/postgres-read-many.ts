@@ -9,8 +9,8 @@
  * 270–300 ms through two at once.
  */
 import type pg from 'pg';
+import { to as copyTo } from 'pg-copy-streams';
 import type { ByteSpan, ColumnForm } from '../sql/db.js';
-import { CopyOut } from './copy-out.js';
 import { replacePlaceholders } from './postgres-dialect.js';
 
 /** The bytes before the first tuple of a binary COPY: signature, flags, header extension length. */
@@ -116,39 +116,38 @@ export class CopyTuples {
   }
 
   /**
-   * Parses the whole tuples of the stream so far, here bytes [from, to) of buf; keeps a
-   * partial one for the next piece. A tuple split between pieces is joined alone (not the
-   * whole piece: a copy of every piece made the read's garbage collection twice as long).
+   * Parses the whole tuples of the stream so far; keeps a partial one for the next piece. A
+   * tuple split between pieces is joined alone (not the whole piece: a copy of every piece
+   * made the read's garbage collection twice as long).
    */
-  push(buf: Buffer, from = 0, to = buf.length): void {
-    let at = from;
+  push(piece: Buffer): void {
+    let at = 0;
     if (this.rest) {
-      const piece = buf.subarray(from, to);
       const need = this.started ? tupleBytes(this.rest, piece) : headerBytes(this.rest, piece);
       if (need < 0 || need - this.rest.length > piece.length) {
         this.rest = Buffer.concat([this.rest, piece]);
         return;
       }
-      at = from + need - this.rest.length;
-      const joined = Buffer.concat([this.rest, buf.subarray(from, at)]);
+      at = need - this.rest.length;
+      const joined = Buffer.concat([this.rest, piece.subarray(0, at)]);
       this.rest = undefined;
       if (!this.started) this.started = true;
-      else this.tuple(joined, 0, joined.length);
+      else this.tuple(joined, 0);
     } else if (!this.started) {
-      const need = headerBytes(buf.subarray(from, to), EMPTY);
-      if (need < 0 || need > to - from) {
-        this.rest = buf.subarray(from, to);
+      const need = headerBytes(piece, EMPTY);
+      if (need < 0 || need > piece.length) {
+        this.rest = piece;
         return;
       }
-      at = from + need;
+      at = need;
       this.started = true;
     }
     for (;;) {
-      const next = this.tuple(buf, at, to);
+      const next = this.tuple(piece, at);
       if (next < 0) break;
       at = next;
     }
-    this.rest = at < to ? buf.subarray(at, to) : undefined;
+    this.rest = at < piece.length ? piece.subarray(at) : undefined;
   }
 
   /** Throws when the stream stopped inside a tuple or before its trailer. */
@@ -156,9 +155,9 @@ export class CopyTuples {
     if (!this.ended || this.rest) throw new Error('the COPY answer ended early');
   }
 
-  /** Parses the tuple at `at`; returns the offset after it, or -1 when it is not all before `end` (or the trailer came). */
-  private tuple(buf: Buffer, at: number, end: number): number {
-    if (this.ended || at + 2 > end) return -1;
+  /** Parses the tuple at `at`; returns the offset after it, or -1 when it is not all here (or the trailer came). */
+  private tuple(buf: Buffer, at: number): number {
+    if (this.ended || at + 2 > buf.length) return -1;
     const fields = buf.readInt16BE(at);
     if (fields === -1) {
       this.ended = true;
@@ -166,21 +165,21 @@ export class CopyTuples {
     }
     if (fields !== this.columns.length + 1) throw new Error(`the COPY answer has ${fields} columns a row`);
     // One pass: the row is handed on only when every field of the tuple is here.
-    if (at + 6 > end) return -1;
+    if (at + 6 > buf.length) return -1;
     const kLen = buf.readInt32BE(at + 2);
     let p = at + 6 + kLen;
-    if (p > end) return -1;
+    if (p > buf.length) return -1;
     const k = intAt(buf, at + 6, kLen);
     const row = this.row;
     for (let c = 0; c < this.columns.length; c++) {
-      if (p + 4 > end) return -1;
+      if (p + 4 > buf.length) return -1;
       const len = buf.readInt32BE(p);
       p += 4;
       if (len < 0) {
         row[c] = null;
         continue;
       }
-      if (p + len > end) return -1;
+      if (p + len > buf.length) return -1;
       const form = this.columns[c];
       if (form === 'span') row[c] = this.spanOf(c, buf, p, len);
       else if (form === 'bytes') row[c] = buf.subarray(p, p + len);
@@ -206,7 +205,7 @@ export async function readManyOn(
   let broken: Error | undefined;
   try {
     const tuples = new CopyTuples(columns, onRow);
-    await client.query(new CopyOut(text, (buf, from, to) => tuples.push(buf, from, to))).done;
+    for await (const piece of client.query(copyTo(text))) tuples.push(piece as Buffer);
     tuples.end();
   } catch (err) {
     // A COPY left unread leaves the connection mid-answer: it is not given back.
