@@ -149,6 +149,11 @@ export async function sampleSegments(
   if (withChunks.length === 0) return null;
   const firstSeg = withChunks[0]!;
   const lastSeg = withChunks[withChunks.length - 1]!;
+  const [headRows, tailRows] = [rowsBySegment[firstSeg]!, rowsBySegment[lastSeg]!];
+  await decoded.load([
+    { seriesId: segments[firstSeg]!.seriesId, key: keyOfRow(headRows[0]!) },
+    { seriesId: segments[lastSeg]!.seriesId, key: keyOfRow(tailRows[tailRows.length - 1]!) },
+  ]);
   const firstEnd = await endPoint(decoded, segments[firstSeg]!, rowsBySegment[firstSeg]!, 'first');
   const lastEnd = await endPoint(decoded, segments[lastSeg]!, rowsBySegment[lastSeg]!, 'last');
   if (!firstEnd || !lastEnd) return null;

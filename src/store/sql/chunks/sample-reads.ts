@@ -21,6 +21,8 @@ const EXTREME_FORMS: readonly ColumnForm[] = ['int', 'int', 'int', 'int', 'float
 /** The bytes of a segment's chunks (parameters: overlapping's six), by ascending key. */
 const BYTES_READ = `SELECT first_step, first_tie, data FROM metric_chunks WHERE ${overlapping(0, 0, 0).where} ORDER BY first_step, first_tie`;
 const BYTES_FORMS: readonly ColumnForm[] = ['int', 'int', 'bytes'];
+/** The bytes of one chunk (parameters: series id, first step, first tie). */
+const CHUNK_READ = 'SELECT data FROM metric_chunks WHERE series_id = ? AND first_step = ? AND first_tie = ?';
 
 const paramsOf = (seg: Segment): number[] => overlapping(seg.seriesId, seg.from, seg.to).params as number[];
 
@@ -70,6 +72,19 @@ export class Decoded {
       out.set(idOf(seg.seriesId, keyOfRow(r)), r[2] as Uint8Array);
     }
     return out;
+  }
+  /**
+   * Reads the bytes of these chunks in one statement where the engine has SqlDb.readMany
+   * (else they are read when asked for); a chunk that is gone is left to `bytes`.
+   */
+  async load(chunks: readonly { seriesId: number; key: ChunkKey }[]): Promise<void> {
+    const todo = chunks.filter((c) => !this.bytesHeld.has(idOf(c.seriesId, c.key)));
+    if (!this.tx.readMany || todo.length === 0) return;
+    const params = todo.map((c) => [c.seriesId, c.key.step, c.key.tie]);
+    await this.tx.readMany(CHUNK_READ, params, ['bytes'], (i, r) => {
+      const c = todo[i]!;
+      this.bytesHeld.set(idOf(c.seriesId, c.key), new Uint8Array(r[0] as Uint8Array));
+    });
   }
   /** Returns the bytes of one chunk (a chunk of no points when it is gone). */
   async bytes(seriesId: number, key: ChunkKey): Promise<Uint8Array> {
