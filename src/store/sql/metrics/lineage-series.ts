@@ -106,8 +106,12 @@ export async function lineageMetrics(
   return groupRows(index, rows);
 }
 
-/** Series rows read by one query of lineageMetricPages. */
-export const METRIC_PAGE_ROWS = 500;
+/**
+ * Series rows read by one query of lineageMetricPages. Each query sorts the lineage's rows
+ * by name, so fewer, larger pages cost less; on PostgreSQL a page comes in binary
+ * (readMany): 2,000 rows are parsed in about the time 500 took as text.
+ */
+export const METRIC_PAGE_ROWS = 2000;
 
 /**
  * Yields the metrics lineageMetrics returns, in the same order, in pages read by queries of
