@@ -19,17 +19,12 @@ import {
   type Piece,
 } from './chunk-pieces.js';
 import type { ChunkKey } from './chunk-rows.js';
-import { Decoded, idOf, readExtremes, type SampleReader } from './sample-reads.js';
+import { Decoded, idOf, readExtremes, type SampleReader, type Segment } from './sample-reads.js';
 import { chunkPoints } from '../metrics/effective-points.js';
 import type { LineageMetric } from '../metrics/lineage-series.js';
 import type { StoredPoint } from '../metrics/series-row.js';
 
-/** One series' share of an effective series: its own points in [from, to]. */
-export interface Segment {
-  seriesId: number;
-  from: number;
-  to: number;
-}
+export type { Segment } from './sample-reads.js';
 
 /**
  * The segments of a metric's effective series in [stepMin, stepMax] by ascending steps, or

@@ -7,8 +7,14 @@
 import { viewChunk, type ChunkView } from './chunk-codec.js';
 import { EXTREME_COLUMNS, keyOfRow, type ExtremeRow } from './chunk-pieces.js';
 import { overlapping, readChunk, type ChunkKey } from './chunk-rows.js';
-import type { Segment } from './chunk-sample.js';
 import type { ColumnForm, SqlDb, SqlExecutor } from '../db.js';
+
+/** One series' share of an effective series: its own points in [from, to]. */
+export interface Segment {
+  seriesId: number;
+  from: number;
+  to: number;
+}
 
 /** What a sampled read reads through: statements, and SqlDb.readMany where the engine has it. */
 export type SampleReader = SqlExecutor & Pick<SqlDb, 'readMany'>;
