@@ -7,7 +7,9 @@
  * only the grouping figures (groupsPass, both engines; the full run prints them after each
  * engine's other figures); BENCH_ONLY=rules prints only the alert-rule ingest figure of each
  * engine; BENCH_ONLY=mcp loads the 1M-point series and prints only the MCP figure
- * (get_metric_history against GET /api/runs/metrics) of each engine. The same workload then
+ * (get_metric_history against GET /api/runs/metrics) of each engine; BENCH_ONLY=query loads
+ * the 1M-point series and a run of 1,000 metrics and prints only the metrics query and
+ * statistics figures of each engine. The same workload then
  * runs on PostgreSQL (see bench/postgres.ts) at BENCH_PG_SCALE (default: BENCH_SCALE).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -208,6 +210,12 @@ async function benchBackend(backend: Backend): Promise<void> {
     );
 
     if (process.env.BENCH_ONLY === 'rules') return await rulesFigure(api, child.pid!);
+    if (process.env.BENCH_ONLY === 'query') {
+      const big = n(1_000_000);
+      const bigRun = await loadBigRun(api, big);
+      await metricsQueryFigure(api, bigRun.runId, big, floor);
+      return await statisticsFigure(api, floor);
+    }
     if (process.env.BENCH_ONLY === 'mcp') {
       const big = n(1_000_000);
       const bigRun = await loadBigRun(api, big);
@@ -294,15 +302,7 @@ async function benchBackend(backend: Backend): Promise<void> {
     const big = n(1_000_000);
     const per = 10_000;
     const bigRun = await loadBigRun(api, big);
-    const whole = await timeCalls(20, () => api.get(`/api/runs/metrics?runId=${bigRun.runId}&logName=loss&limit=2000`));
-    const lo = Math.floor(big * 0.45);
-    const hi = lo + Math.floor(big * 0.1) - 1;
-    const windowed = await timeCalls(20, () =>
-      api.get(`/api/runs/metrics?runId=${bigRun.runId}&logName=loss&limit=2000&stepMin=${lo}&stepMax=${hi}`),
-    );
-    log(
-      `metrics query, ${fmt(big)}-point series to 2,000 points: whole range ${p50p95(whole)}; 10% step window ${p50p95(windowed)} | HTTP floor p50 ${floor.toFixed(2)} ms`,
-    );
+    await metricsQueryFigure(api, bigRun.runId, big, floor);
     await benchMcp(api, { runId: bigRun.runId, logName: 'loss', points: big }, log);
 
     // Fork create for a parent with 10 points and with the big series.
@@ -322,14 +322,7 @@ async function benchBackend(backend: Backend): Promise<void> {
       `fork create: parent of 10 points ${p50p95(forkSmall)}; parent of ${fmt(big)} points ${p50p95(forkBig)} | HTTP floor p50 ${floor.toFixed(2)} ms`,
     );
 
-    // Statistics of a run with 1,000 metrics.
-    const wide = await api.json<{ runId: number }>('POST', '/api/runs/create', {
-      runName: 'wide',
-      projectName: 'bench',
-    });
-    await api.ingest('metrics', wide.runId, 'bench', metricBody(0, 10, 1000, 'metric'));
-    const stats = await timeCalls(20, () => api.get(`/api/runs/statistics?runId=${wide.runId}&projectName=bench`));
-    log(`statistics of a run with 1,000 metrics: ${p50p95(stats)} | HTTP floor p50 ${floor.toFixed(2)} ms`);
+    await statisticsFigure(api, floor);
 
     // Leaderboard over a project of 10,000 runs, each with the metric; compare of 100 runs.
     const runs = n(10_000);
@@ -397,6 +390,30 @@ async function benchBackend(backend: Backend): Promise<void> {
     await new Promise((r) => child.once('exit', r));
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
+}
+
+/** Prints the sampled read of the 1M-point series `loss` of `runId`: whole range and a 10% step window. */
+async function metricsQueryFigure(api: BenchClient, runId: number, big: number, floor: number): Promise<void> {
+  const whole = await timeCalls(20, () => api.get(`/api/runs/metrics?runId=${runId}&logName=loss&limit=2000`));
+  const lo = Math.floor(big * 0.45);
+  const hi = lo + Math.floor(big * 0.1) - 1;
+  const windowed = await timeCalls(20, () =>
+    api.get(`/api/runs/metrics?runId=${runId}&logName=loss&limit=2000&stepMin=${lo}&stepMax=${hi}`),
+  );
+  log(
+    `metrics query, ${fmt(big)}-point series to 2,000 points: whole range ${p50p95(whole)}; 10% step window ${p50p95(windowed)} | HTTP floor p50 ${floor.toFixed(2)} ms`,
+  );
+}
+
+/** Creates a run with 1,000 metrics of 10 points each in project `bench`; prints its statistics read. */
+async function statisticsFigure(api: BenchClient, floor: number): Promise<void> {
+  const wide = await api.json<{ runId: number }>('POST', '/api/runs/create', {
+    runName: 'wide',
+    projectName: 'bench',
+  });
+  await api.ingest('metrics', wide.runId, 'bench', metricBody(0, 10, 1000, 'metric'));
+  const stats = await timeCalls(20, () => api.get(`/api/runs/statistics?runId=${wide.runId}&projectName=bench`));
+  log(`statistics of a run with 1,000 metrics: ${p50p95(stats)} | HTTP floor p50 ${floor.toFixed(2)} ms`);
 }
 
 /** 100 requests × 10,000 lines of one metric `loss` in project `bench`. */

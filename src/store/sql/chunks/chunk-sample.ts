@@ -7,11 +7,9 @@
  * chunks wholly inside one bucket (their index row is their piece): only the others are read
  * and bucketed from their bytes.
  */
-import { viewChunk, type ChunkView } from './chunk-codec.js';
 import {
   absorb,
   absorbRow,
-  EXTREME_COLUMNS,
   keyOfRow,
   lastStepOfRow,
   pieceOfRow,
@@ -20,19 +18,13 @@ import {
   type ExtremeRow,
   type Piece,
 } from './chunk-pieces.js';
-import { overlapping, readChunk } from './chunk-rows.js';
 import type { ChunkKey } from './chunk-rows.js';
-import type { SqlExecutor } from '../db.js';
+import { Decoded, idOf, readExtremes, type SampleReader, type Segment } from './sample-reads.js';
 import { chunkPoints } from '../metrics/effective-points.js';
 import type { LineageMetric } from '../metrics/lineage-series.js';
 import type { StoredPoint } from '../metrics/series-row.js';
 
-/** One series' share of an effective series: its own points in [from, to]. */
-export interface Segment {
-  seriesId: number;
-  from: number;
-  to: number;
-}
+export type { Segment } from './sample-reads.js';
 
 /**
  * The segments of a metric's effective series in [stepMin, stepMax] by ascending steps, or
@@ -53,44 +45,7 @@ export function segmentsOf(metric: LineageMetric, stepMin: number, stepMax: numb
   return out.sort((a, b) => a.from - b.from);
 }
 
-/** Chunks of one read, by series and key: their bytes, decoded when points are asked for. */
-class Decoded {
-  private readonly held = new Map<string, ChunkView>();
-  private readonly bytesHeld = new Map<string, Uint8Array>();
-  constructor(private readonly tx: SqlExecutor) {}
-  /** Returns the chunk's points (none when it is gone). */
-  async get(seriesId: number, key: ChunkKey): Promise<ChunkView> {
-    let c = this.held.get(idOf(seriesId, key));
-    if (!c) {
-      c = viewChunk(await this.bytes(seriesId, key));
-      this.held.set(idOf(seriesId, key), c);
-    }
-    return c;
-  }
-  /** Returns the bytes of the segment's chunks, by ascending key, in one query. */
-  async range(seg: Segment): Promise<[ChunkKey, Uint8Array][]> {
-    const range = overlapping(seg.seriesId, seg.from, seg.to);
-    const rows = await this.tx.allArrays(
-      `SELECT first_step, first_tie, data FROM metric_chunks WHERE ${range.where} ORDER BY first_step, first_tie`,
-      range.params,
-    );
-    return rows.map((r) => [keyOfRow(r), r[2] as Uint8Array]);
-  }
-  /** Returns the bytes of one chunk (a chunk of no points when it is gone). */
-  async bytes(seriesId: number, key: ChunkKey): Promise<Uint8Array> {
-    let b = this.bytesHeld.get(idOf(seriesId, key));
-    if (!b) {
-      b = (await readChunk(this.tx, seriesId, key))?.data ?? EMPTY_CHUNK;
-      this.bytesHeld.set(idOf(seriesId, key), b);
-    }
-    return b;
-  }
-}
-
-const idOf = (seriesId: number, key: ChunkKey): string => `${seriesId}:${key.step}:${key.tie}`;
 const sameKey = (a: ChunkKey, b: ChunkKey): boolean => a.step === b.step && a.tie === b.tie;
-/** A chunk of no points (its header's count is 0, time form 0). */
-const EMPTY_CHUNK = new Uint8Array(40);
 
 /** An end point of a range and the chunk that holds it. */
 interface End {
@@ -151,7 +106,7 @@ async function addPointPieces(
   const whole = rows.map(wholeInOneBucket(seg, bucketOf, ends, skip));
   const points = ends.map((e) => e.point);
   const inOneQuery = whole.filter((w) => !w).length > rows.length / 2;
-  const bytes = inOneQuery ? new Map((await decoded.range(seg)).map(([key, b]) => [idOf(seg.seriesId, key), b])) : null;
+  const bytes = inOneQuery ? await decoded.range(seg) : null;
   for (const [k, r] of rows.entries()) {
     const key = keyOfRow(r);
     if (whole[k]) {
@@ -175,29 +130,25 @@ async function addPointPieces(
  * range holds no more than `limit` points.
  */
 export async function sampleSegments(
-  tx: SqlExecutor,
+  tx: SampleReader,
   segments: readonly Segment[],
   limit: number,
   skip = true,
 ): Promise<StoredPoint[] | null> {
   const groups = Math.floor((limit - 2) / 2);
   if (segments.length === 0 || groups < 1) return null;
-  const rowsBySegment: ExtremeRow[][] = [];
-  let count = 0;
-  for (const seg of segments) {
-    const range = overlapping(seg.seriesId, seg.from, seg.to);
-    const rows = await tx.allArrays(
-      `SELECT ${EXTREME_COLUMNS} FROM metric_chunks WHERE ${range.where} ORDER BY first_step, first_tie`,
-      range.params,
-    );
-    rowsBySegment.push(rows);
-    count += rows.length;
-  }
+  const rowsBySegment = await readExtremes(tx, segments);
+  const count = rowsBySegment.reduce((n, rows) => n + rows.length, 0);
   const decoded = new Decoded(tx);
   const withChunks = segments.flatMap((_, i) => (rowsBySegment[i]!.length > 0 ? [i] : []));
   if (withChunks.length === 0) return null;
   const firstSeg = withChunks[0]!;
   const lastSeg = withChunks[withChunks.length - 1]!;
+  const [headRows, tailRows] = [rowsBySegment[firstSeg]!, rowsBySegment[lastSeg]!];
+  await decoded.load([
+    { seriesId: segments[firstSeg]!.seriesId, key: keyOfRow(headRows[0]!) },
+    { seriesId: segments[lastSeg]!.seriesId, key: keyOfRow(tailRows[tailRows.length - 1]!) },
+  ]);
   const firstEnd = await endPoint(decoded, segments[firstSeg]!, rowsBySegment[firstSeg]!, 'first');
   const lastEnd = await endPoint(decoded, segments[lastSeg]!, rowsBySegment[lastSeg]!, 'last');
   if (!firstEnd || !lastEnd) return null;

@@ -7,7 +7,7 @@ import { TimeSlice } from '../../../time-slice.js';
 import type { MetricQuery } from '../../series-store.js';
 import type { SqlDb } from '../db.js';
 import type { PointSource } from './effective-points.js';
-import { clampStep, SERIES_COLUMNS, seriesRows, type SeriesRow } from './series-row.js';
+import { clampStep, SERIES_COLUMNS, seriesRows, seriesRowsMany, type SeriesRow } from './series-row.js';
 import { chunks, compareCodePoints, IN_CHUNK } from '../util.js';
 
 /** A metric as seen through a lineage: its visible series, earliest link first. */
@@ -106,8 +106,12 @@ export async function lineageMetrics(
   return groupRows(index, rows);
 }
 
-/** Series rows read by one query of lineageMetricPages. */
-export const METRIC_PAGE_ROWS = 500;
+/**
+ * Series rows read by one query of lineageMetricPages. Each query sorts the lineage's rows
+ * by name, so fewer, larger pages cost less; on PostgreSQL a page comes in binary
+ * (readMany): 2,000 rows are parsed in about the time 500 took as text.
+ */
+export const METRIC_PAGE_ROWS = 2000;
 
 /**
  * Yields the metrics lineageMetrics returns, in the same order, in pages read by queries of
@@ -129,26 +133,53 @@ export async function* lineageMetricPages(
   // A page must hold more rows than one name can have (one per run), so it always ends
   // with at least one complete name.
   const limit = Math.max(pageRows, index.runIds.length + 1);
-  const c = db.dialect.binaryCollate;
-  let from: string | null = null;
+  let from: SeriesRow | null = null;
   for (;;) {
-    let { sql, params } = seriesQuery(index, filter.logGroup);
-    if (from !== null) {
-      sql += ` AND log_name ${c} >= ?`;
-      params = [...params, from];
-    }
-    const rows = await seriesRows(db, `${sql} ORDER BY log_name ${c} LIMIT ?`, [...params, limit]);
+    const rows = await seriesPage(db, index, filter.logGroup, from, limit);
     if (rows.length < limit) {
       yield groupRows(index, rows);
       return;
     }
     // The last name may continue on the next page: it starts the next query instead.
-    from = rows[rows.length - 1]!.log_name;
+    from = rows[rows.length - 1]!;
+    const name = from.log_name;
     yield groupRows(
       index,
-      rows.filter((r) => r.log_name !== from),
+      rows.filter((r) => r.log_name !== name),
     );
   }
+}
+
+/**
+ * A page of lineageMetricPages: at most `limit` series rows by logName (binary order) from
+ * the name of row `from` on. Through SqlDb.readMany where the engine has it and the read
+ * takes integers only (no group): from `from`'s row by its id. That row is on the page it
+ * starts, so an empty page means it is gone: the page is read again by its name.
+ */
+async function seriesPage(
+  db: SqlDb,
+  index: LinkIndex,
+  logGroup: string | undefined,
+  from: SeriesRow | null,
+  limit: number,
+): Promise<SeriesRow[]> {
+  const c = db.dialect.binaryCollate;
+  let { sql, params } = seriesQuery(index, logGroup);
+  if (db.readMany && logGroup === undefined) {
+    const after = from === null ? '' : ` AND log_name ${c} >= (SELECT log_name FROM series WHERE id = ?)`;
+    const ids = from === null ? [] : [Number(from.id)];
+    const rows = await seriesRowsMany(db, `${sql}${after} ORDER BY log_name ${c} LIMIT ?`, [
+      ...index.runIds,
+      ...ids,
+      limit,
+    ]);
+    if (rows.length > 0 || from === null) return rows;
+  }
+  if (from !== null) {
+    sql += ` AND log_name ${c} >= ?`;
+    params = [...params, from.log_name];
+  }
+  return seriesRows(db, `${sql} ORDER BY log_name ${c} LIMIT ?`, [...params, limit]);
 }
 
 /**

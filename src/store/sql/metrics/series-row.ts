@@ -4,7 +4,7 @@
  */
 import type { MetricPoint, SeriesExtent, SeriesSummary } from '../../../domain/types.js';
 import { emptyMoments, type Moments } from '../../../domain/summary.js';
-import type { SqlExecutor, Statement } from '../db.js';
+import type { ColumnForm, SqlDb, SqlExecutor, Statement } from '../db.js';
 import type { SqlValue } from '../sql-value.js';
 
 /** A series row as SELECT gives it (BIGINT columns may come back as strings on some engines). */
@@ -35,13 +35,9 @@ export const SERIES_COLUMNS =
   'id, run_id, log_name, log_group, count, mean, mean_lo, m2, min_value, max_value, last_step, last_value, ' +
   'points, first_step, max_step, first_time, last_time, version';
 
-/**
- * Returns the rows of a `SELECT ${SERIES_COLUMNS} …` query as SeriesRows. The rows come as
- * arrays (SqlExecutor.allArrays) and are shaped here: about half the time of the driver's
- * objects for the 1,000-series reads of statistics and ingest.
- */
-export async function seriesRows(tx: SqlExecutor, sql: string, params: readonly SqlValue[]): Promise<SeriesRow[]> {
-  return (await tx.allArrays(sql, params)).map((r) => ({
+/** A row of SERIES_COLUMNS as an array in that order, shaped as a SeriesRow. */
+function rowOfArray(r: readonly unknown[]): SeriesRow {
+  return {
     id: r[0] as number,
     run_id: r[1] as number,
     log_name: r[2] as string,
@@ -60,7 +56,43 @@ export async function seriesRows(tx: SqlExecutor, sql: string, params: readonly 
     first_time: r[15] as number | null,
     last_time: r[16] as number | null,
     version: r[17] as number,
-  }));
+  };
+}
+
+/**
+ * Returns the rows of a `SELECT ${SERIES_COLUMNS} …` query as SeriesRows. The rows come as
+ * arrays (SqlExecutor.allArrays) and are shaped here: about half the time of the driver's
+ * objects for the 1,000-series reads of statistics and ingest.
+ */
+export async function seriesRows(tx: SqlExecutor, sql: string, params: readonly SqlValue[]): Promise<SeriesRow[]> {
+  return (await tx.allArrays(sql, params)).map(rowOfArray);
+}
+
+/** The forms of SERIES_COLUMNS for SqlDb.readMany: the names come as their UTF-8 bytes. */
+// prettier-ignore
+const SERIES_FORMS: readonly ColumnForm[] = [
+  'int', 'int', 'bytes', 'bytes', 'int', 'float', 'float', 'float', 'float', 'float', 'int', 'float',
+  'int', 'int', 'int', 'int', 'int', 'int',
+];
+
+const utf8 = (b: unknown): string => {
+  const bytes = b as Uint8Array;
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
+};
+
+/**
+ * seriesRows through SqlDb.readMany (the engine must have it): one statement, its `?` all
+ * integers; numbers cross in binary, not as text to parse (PostgreSQL).
+ */
+export async function seriesRowsMany(db: SqlDb, sql: string, params: readonly number[]): Promise<SeriesRow[]> {
+  const out: SeriesRow[] = [];
+  await db.readMany!(sql, [params], SERIES_FORMS, (_, r) => {
+    const a = r.slice();
+    a[2] = utf8(a[2]);
+    a[3] = utf8(a[3]);
+    out.push(rowOfArray(a));
+  });
+  return out;
 }
 
 /** A series' summary in computing form: moments over finite values plus its extent. */
