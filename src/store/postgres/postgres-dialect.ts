@@ -23,6 +23,7 @@ export const postgresDialect: Dialect = {
   zeroBytes: (n) => `decode(repeat('00', ${n}), 'hex')`,
   numberBytes: (expr, type) =>
     type === 'bigint' ? `int8send(CAST(${expr} AS BIGINT))` : `float8send(CAST(${expr} AS DOUBLE PRECISION))`,
+  throughIndex: () => '',
   search: postgresSearch,
 };
 

@@ -60,6 +60,12 @@ export interface Dialect {
    * expression, as a blob; only where the engine has SqlDb.readMany (PostgreSQL).
    */
   numberBytes?(expr: string, type: 'bigint' | 'double'): string;
+  /**
+   * Put after a table's name in FROM: read it through `index` where the engine takes such a
+   * hint (SQLite's INDEXED BY), for a read its planner would send through another index; ''
+   * elsewhere.
+   */
+  throughIndex(index: string): string;
   /** JSON, regex and text pieces of run search. */
   readonly search: SearchDialect;
 }

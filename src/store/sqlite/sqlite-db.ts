@@ -22,6 +22,7 @@ export const sqliteDialect: Dialect = {
   joinBlobs: (piece, fromWhere, orderBy) =>
     `SELECT CAST(group_concat(piece, x'') AS BLOB) FROM (SELECT ${piece} AS piece FROM ${fromWhere} ORDER BY ${orderBy})`,
   zeroBytes: (n) => `zeroblob(${n})`,
+  throughIndex: (index) => `INDEXED BY ${index}`,
   search: sqliteSearch,
 };
 

@@ -89,8 +89,15 @@ const headsRead = (db: SqlDb, where: string): string =>
     'first_step, first_tie',
   );
 
-/** The stored moments of the chunks of a segment that fit a bucket, in key order. */
-const MOMENTS_READ = `SELECT first_step, points, count, mean, mean_lo FROM metric_chunks WHERE ${FITS} AND `;
+/**
+ * The stored moments of the chunks of a segment that fit a bucket, in key order: through
+ * metric_chunk_extremes, which holds the columns FITS tests, so only the few fitting chunks'
+ * rows are read. SQLite's planner takes the primary key and reads every chunk's row: on the
+ * bench's 100 series of 100,000 points, 23 ms of CPU a call (one thread) instead of 8.
+ */
+const momentsRead = (db: SqlDb, where: string): string =>
+  `SELECT first_step, points, count, mean, mean_lo FROM metric_chunks ${db.dialect.throughIndex('metric_chunk_extremes')} ` +
+  `WHERE ${FITS} AND ${where} ORDER BY first_step, first_tie`;
 
 /**
  * Adds one segment from its joined heads: strided chunks from their values, marked ones from
@@ -115,10 +122,7 @@ async function addSegmentHeads(db: SqlDb, seg: Segment, b: StepBuckets, sums: Ru
     if (!stridedHead(view, at)) return false;
     at += HEADER_BYTES + 8 * view.getFloat64(at, true);
   }
-  const moments =
-    marks > 0
-      ? await db.allArrays(`${MOMENTS_READ}${range.where} ORDER BY first_step, first_tie`, [...fits, ...range.params])
-      : [];
+  const moments = marks > 0 ? await db.allArrays(momentsRead(db, range.where), [...fits, ...range.params]) : [];
   if (moments.length !== marks) return false;
   let m = 0;
   for (const at of starts) {
