@@ -173,6 +173,7 @@ describe('the project workspace', () => {
       await screenshot(page, 'workspace-phone-runs');
       await page.getByRole('group', { name: 'Show' }).getByRole('button', { name: 'Charts' }).click();
       await drawn(page, 'train/loss');
+      await drawn(page, 'val/acc');
       expect(await page.getByRole('link', { name: nameOf(RUNS), exact: true }).isVisible()).toBe(false);
       await noSidewaysScroll(page);
       await screenshot(page, 'workspace-phone-charts');
