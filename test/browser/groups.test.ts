@@ -5,7 +5,7 @@
  */
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { screenshot, useDashboard } from '../helpers/browser.js';
+import { downloadedBytes, screenshot, useDashboard } from '../helpers/browser.js';
 import { drawn, noSidewaysScroll, type SeededRun } from '../helpers/browser-seed.js';
 import { PHONE, withPage } from '../helpers/with-page.js';
 import { seedSweep } from './sweep-seed.js';
@@ -104,6 +104,38 @@ describe('grouped runs', () => {
         .toMatch(/steps \d+–\d+/);
       await over.dblclick();
       await expect.poll(() => new URL(page.url()).searchParams.get('zoom')).toBeNull();
+    });
+  });
+
+  it('saves a grouped chart as PNG and its buckets as CSV', async () => {
+    await withPage(dash, { ...DESKTOP, signIn: `${path}?group=config.lr,config.optimizer` }, async ({ page }) => {
+      await drawn(page, 'train/loss');
+      const figure = page.getByRole('figure', { name: 'train/loss', exact: true });
+
+      const csvDownload = page.waitForEvent('download');
+      await figure.getByRole('button', { name: 'Download train/loss as CSV' }).click();
+      const csv = await csvDownload;
+      expect(csv.suggestedFilename()).toBe('train_loss.csv');
+      const rows = (await downloadedBytes(csv)).toString('utf8').trim().split('\n');
+      expect(rows[0]).toBe('group,step,stepEnd,n,mean,std,stderr,min,max');
+      const groups = new Set(rows.slice(1).map((r) => /^"([^"]+)"/.exec(r)?.[1]));
+      expect([...groups].sort()).toEqual([
+        'lr=0.0003, adamw',
+        'lr=0.0003, sgd',
+        'lr=0.001, adamw',
+        'lr=0.001, sgd',
+        'lr=0.003, adamw',
+        'lr=0.003, sgd',
+      ]);
+      expect(rows[1]).toMatch(/^"lr=0.0003, adamw",\d+,\d+,4,[-\d.e]+,[\d.e-]+,[\d.e-]+,[-\d.e]+,[-\d.e]+$/);
+
+      const pngDownload = page.waitForEvent('download');
+      await figure.getByRole('button', { name: 'Download train/loss as PNG' }).click();
+      const png = await pngDownload;
+      expect(png.suggestedFilename()).toBe('train_loss.png');
+      const bytes = await downloadedBytes(png);
+      expect(bytes.subarray(1, 4).toString()).toBe('PNG');
+      expect(bytes.length).toBeGreaterThan(2000);
     });
   });
 
