@@ -139,6 +139,38 @@ describe('grouped runs', () => {
     });
   });
 
+  it('keeps the readout compact on a phone: the nearest groups on a line each, then "+N more"', async () => {
+    const url = `${path}?group=config.lr,config.optimizer`;
+    for (const size of [PHONE, DESKTOP])
+      await withPage(dash, { ...size, signIn: url }, async ({ page }) => {
+        if (size === PHONE)
+          await page.getByRole('group', { name: 'Show' }).getByRole('button', { name: 'Charts' }).click();
+        await drawn(page, 'train/loss');
+        const figure = page.getByRole('figure', { name: 'train/loss', exact: true });
+        const plot = (await figure.locator('.u-over').boundingBox())!;
+        await page.mouse.move(plot.x + plot.width / 2, plot.y + plot.height / 2);
+        const tip = figure.locator('.chart-tip');
+        await tip.locator('.group-tip-row').first().waitFor();
+        const rows = tip.locator('.group-tip-row');
+        if (size === DESKTOP) {
+          // The desktop readout is as before: every group, its numbers on a line of their own.
+          expect(await rows.count()).toBe(6);
+          expect(await tip.getByText(/more$/).count()).toBe(0);
+          return;
+        }
+        expect(await rows.count()).toBe(3);
+        await tip.getByText('+3 more', { exact: true }).waitFor();
+        const lines = await rows.evaluateAll((els) =>
+          els.map((e) => e.getBoundingClientRect().height / parseFloat(getComputedStyle(e).lineHeight || '16')),
+        );
+        expect(lines.every((n) => n < 1.6), String(lines)).toBe(true);
+        const box = (await tip.boundingBox())!;
+        expect(box.height).toBeLessThan(plot.height / 2);
+        expect(box.x + box.width).toBeLessThanOrEqual(plot.x + plot.width + 60);
+        await screenshot(page, 'groups-phone-readout');
+      });
+  });
+
   it("keeps the runs charts' removed panels and log scales when grouped", async () => {
     await withPage(dash, { ...DESKTOP, signIn: path }, async ({ page }) => {
       const figure = (name: string) => page.getByRole('figure', { name, exact: true });
