@@ -163,7 +163,10 @@ describe('grouped runs', () => {
         const lines = await rows.evaluateAll((els) =>
           els.map((e) => e.getBoundingClientRect().height / parseFloat(getComputedStyle(e).lineHeight || '16')),
         );
-        expect(lines.every((n) => n < 1.6), String(lines)).toBe(true);
+        expect(
+          lines.every((n) => n < 1.6),
+          String(lines),
+        ).toBe(true);
         const box = (await tip.boundingBox())!;
         expect(box.height).toBeLessThan(plot.height / 2);
         expect(box.x + box.width).toBeLessThanOrEqual(plot.x + plot.width + 60);

@@ -12,7 +12,9 @@ export function groupChartCsv(model: GroupChartModel): string {
       if (!p) continue;
       const num = (v: number | null) => (v === null ? '' : String(v));
       rows.push(
-        [csvField(t.label), p.step, p.stepEnd, p.n, p.mean, num(p.std), num(p.stderr), p.min, p.max].map(String).join(','),
+        [csvField(t.label), p.step, p.stepEnd, p.n, p.mean, num(p.std), num(p.stderr), p.min, p.max]
+          .map(String)
+          .join(','),
       );
     }
   }
