@@ -12,6 +12,15 @@ import { seedSweep } from './sweep-seed.js';
 
 const PROJECT = 'grouped-sweep';
 const DESKTOP = { width: 1440, height: 1000 } as const;
+/** The sweep's groups by config.lr and config.optimizer, in the API's order. */
+const LR_OPTIMIZER_GROUPS = [
+  'lr=0.0003, adamw',
+  'lr=0.0003, sgd',
+  'lr=0.001, adamw',
+  'lr=0.001, sgd',
+  'lr=0.003, adamw',
+  'lr=0.003, sgd',
+];
 
 /** The band's width in the readout of the first group at the middle of the chart of `logName`. */
 async function bandWidth(page: Page, logName: string): Promise<number> {
@@ -53,14 +62,7 @@ describe('grouped runs', () => {
       const counts = await table.locator('tr.group-row .group-count').allTextContents();
       expect(counts).toEqual(Array(6).fill('4 runs'));
       const names = await table.locator('tr.group-row button').allTextContents();
-      expect(names.map((n) => n.slice(2))).toEqual([
-        'lr=0.0003, adamw',
-        'lr=0.0003, sgd',
-        'lr=0.001, adamw',
-        'lr=0.001, sgd',
-        'lr=0.003, adamw',
-        'lr=0.003, sgd',
-      ]);
+      expect(names.map((n) => n.slice(2))).toEqual(LR_OPTIMIZER_GROUPS);
 
       // A group opens to list its four runs.
       await table.getByRole('button', { name: /lr=0.001, sgd$/ }).click();
@@ -119,14 +121,7 @@ describe('grouped runs', () => {
       const rows = (await downloadedBytes(csv)).toString('utf8').trim().split('\n');
       expect(rows[0]).toBe('group,step,stepEnd,n,mean,std,stderr,min,max');
       const groups = new Set(rows.slice(1).map((r) => /^"([^"]+)"/.exec(r)?.[1]));
-      expect([...groups].sort()).toEqual([
-        'lr=0.0003, adamw',
-        'lr=0.0003, sgd',
-        'lr=0.001, adamw',
-        'lr=0.001, sgd',
-        'lr=0.003, adamw',
-        'lr=0.003, sgd',
-      ]);
+      expect([...groups].sort()).toEqual(LR_OPTIMIZER_GROUPS);
       expect(rows[1]).toMatch(/^"lr=0.0003, adamw",\d+,\d+,4,[-\d.e]+,[\d.e-]+,[\d.e-]+,[-\d.e]+,[-\d.e]+$/);
 
       const pngDownload = page.waitForEvent('download');

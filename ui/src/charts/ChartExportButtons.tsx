@@ -15,28 +15,21 @@ export function ChartExportButtons({
   pngDisabled: boolean;
   csvDisabled: boolean;
 }) {
-  return (
-    <>
-      <button
-        type="button"
-        className="secondary chart-button"
-        aria-label={`Download ${logName} as PNG`}
-        title={`Download ${logName} as PNG`}
-        disabled={pngDisabled}
-        onClick={onPng}
-      >
-        PNG
-      </button>
-      <button
-        type="button"
-        className="secondary chart-button"
-        aria-label={`Download ${logName} as CSV`}
-        title={`Download ${logName} as CSV`}
-        disabled={csvDisabled}
-        onClick={onCsv}
-      >
-        CSV
-      </button>
-    </>
-  );
+  const buttons = [
+    { kind: 'PNG', disabled: pngDisabled, onClick: onPng },
+    { kind: 'CSV', disabled: csvDisabled, onClick: onCsv },
+  ];
+  return buttons.map(({ kind, disabled, onClick }) => (
+    <button
+      key={kind}
+      type="button"
+      className="secondary chart-button"
+      aria-label={`Download ${logName} as ${kind}`}
+      title={`Download ${logName} as ${kind}`}
+      disabled={disabled}
+      onClick={onClick}
+    >
+      {kind}
+    </button>
+  ));
 }
