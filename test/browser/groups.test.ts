@@ -5,13 +5,22 @@
  */
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { screenshot, useDashboard } from '../helpers/browser.js';
+import { downloadedBytes, screenshot, useDashboard } from '../helpers/browser.js';
 import { drawn, noSidewaysScroll, type SeededRun } from '../helpers/browser-seed.js';
 import { PHONE, withPage } from '../helpers/with-page.js';
 import { seedSweep } from './sweep-seed.js';
 
 const PROJECT = 'grouped-sweep';
 const DESKTOP = { width: 1440, height: 1000 } as const;
+/** The sweep's groups by config.lr and config.optimizer, in the API's order. */
+const LR_OPTIMIZER_GROUPS = [
+  'lr=0.0003, adamw',
+  'lr=0.0003, sgd',
+  'lr=0.001, adamw',
+  'lr=0.001, sgd',
+  'lr=0.003, adamw',
+  'lr=0.003, sgd',
+];
 
 /** The band's width in the readout of the first group at the middle of the chart of `logName`. */
 async function bandWidth(page: Page, logName: string): Promise<number> {
@@ -53,14 +62,7 @@ describe('grouped runs', () => {
       const counts = await table.locator('tr.group-row .group-count').allTextContents();
       expect(counts).toEqual(Array(6).fill('4 runs'));
       const names = await table.locator('tr.group-row button').allTextContents();
-      expect(names.map((n) => n.slice(2))).toEqual([
-        'lr=0.0003, adamw',
-        'lr=0.0003, sgd',
-        'lr=0.001, adamw',
-        'lr=0.001, sgd',
-        'lr=0.003, adamw',
-        'lr=0.003, sgd',
-      ]);
+      expect(names.map((n) => n.slice(2))).toEqual(LR_OPTIMIZER_GROUPS);
 
       // A group opens to list its four runs.
       await table.getByRole('button', { name: /lr=0.001, sgd$/ }).click();
@@ -105,6 +107,66 @@ describe('grouped runs', () => {
       await over.dblclick();
       await expect.poll(() => new URL(page.url()).searchParams.get('zoom')).toBeNull();
     });
+  });
+
+  it('saves a grouped chart as PNG and its buckets as CSV', async () => {
+    await withPage(dash, { ...DESKTOP, signIn: `${path}?group=config.lr,config.optimizer` }, async ({ page }) => {
+      await drawn(page, 'train/loss');
+      const figure = page.getByRole('figure', { name: 'train/loss', exact: true });
+
+      const csvDownload = page.waitForEvent('download');
+      await figure.getByRole('button', { name: 'Download train/loss as CSV' }).click();
+      const csv = await csvDownload;
+      expect(csv.suggestedFilename()).toBe('train_loss.csv');
+      const rows = (await downloadedBytes(csv)).toString('utf8').trim().split('\n');
+      expect(rows[0]).toBe('group,step,stepEnd,n,mean,std,stderr,min,max');
+      const groups = new Set(rows.slice(1).map((r) => /^"([^"]+)"/.exec(r)?.[1]));
+      expect([...groups].sort()).toEqual(LR_OPTIMIZER_GROUPS);
+      expect(rows[1]).toMatch(/^"lr=0.0003, adamw",\d+,\d+,4,[-\d.e]+,[\d.e-]+,[\d.e-]+,[-\d.e]+,[-\d.e]+$/);
+
+      const pngDownload = page.waitForEvent('download');
+      await figure.getByRole('button', { name: 'Download train/loss as PNG' }).click();
+      const png = await pngDownload;
+      expect(png.suggestedFilename()).toBe('train_loss.png');
+      const bytes = await downloadedBytes(png);
+      expect(bytes.subarray(1, 4).toString()).toBe('PNG');
+      expect(bytes.length).toBeGreaterThan(2000);
+    });
+  });
+
+  it('keeps the readout compact on a phone: the nearest groups on a line each, then "+N more"', async () => {
+    const url = `${path}?group=config.lr,config.optimizer`;
+    for (const size of [PHONE, DESKTOP])
+      await withPage(dash, { ...size, signIn: url }, async ({ page }) => {
+        if (size === PHONE)
+          await page.getByRole('group', { name: 'Show' }).getByRole('button', { name: 'Charts' }).click();
+        await drawn(page, 'train/loss');
+        const figure = page.getByRole('figure', { name: 'train/loss', exact: true });
+        const plot = (await figure.locator('.u-over').boundingBox())!;
+        await page.mouse.move(plot.x + plot.width / 2, plot.y + plot.height / 2);
+        const tip = figure.locator('.chart-tip');
+        await tip.locator('.group-tip-row').first().waitFor();
+        const rows = tip.locator('.group-tip-row');
+        if (size === DESKTOP) {
+          // The desktop readout is as before: every group, its numbers on a line of their own.
+          expect(await rows.count()).toBe(6);
+          expect(await tip.getByText(/more$/).count()).toBe(0);
+          return;
+        }
+        expect(await rows.count()).toBe(3);
+        await tip.getByText('+3 more', { exact: true }).waitFor();
+        const lines = await rows.evaluateAll((els) =>
+          els.map((e) => e.getBoundingClientRect().height / parseFloat(getComputedStyle(e).lineHeight || '16')),
+        );
+        expect(
+          lines.every((n) => n < 1.6),
+          String(lines),
+        ).toBe(true);
+        const box = (await tip.boundingBox())!;
+        expect(box.height).toBeLessThan(plot.height / 2);
+        expect(box.x + box.width).toBeLessThanOrEqual(plot.x + plot.width + 60);
+        await screenshot(page, 'groups-phone-readout');
+      });
   });
 
   it("keeps the runs charts' removed panels and log scales when grouped", async () => {

@@ -4,6 +4,7 @@ import 'uplot/dist/uPlot.min.css';
 import { useMetricSeriesList, type MetricSeries, type SeriesState } from '../api/metric-queries';
 import { ErrorState } from '../components/States';
 import { downloadCsv, downloadPng } from './chart-export';
+import { ChartExportButtons } from './ChartExportButtons';
 import { applyHighlight, seriesLooks, type SeriesLook } from './chart-highlight';
 import { buildModel, stepWindow, type ChartModel, type XAxis } from './chart-model';
 import { hoverTracker } from './chart-hover';
@@ -307,29 +308,16 @@ export function MetricChart(props: {
               <span className="visually-hidden">Chart settings</span>
             </button>
           )}
-          <button
-            type="button"
-            className="secondary chart-button"
-            aria-label={`Download ${logName} as PNG`}
-            title={`Download ${logName} as PNG`}
-            disabled={!showPlot}
-            onClick={() => {
+          <ChartExportButtons
+            logName={logName}
+            pngDisabled={!showPlot}
+            onPng={() => {
               const u = uRef.current;
-              if (u && model) void downloadPng(u, logName, model, readTheme());
+              if (u && model) void downloadPng(u, logName, model.traces, readTheme());
             }}
-          >
-            PNG
-          </button>
-          <button
-            type="button"
-            className="secondary chart-button"
-            aria-label={`Download ${logName} as CSV`}
-            title={`Download ${logName} as CSV`}
-            disabled={!model || model.points === 0}
-            onClick={() => model && downloadCsv(logName, model, smoothing)}
-          >
-            CSV
-          </button>
+            csvDisabled={!model || model.points === 0}
+            onCsv={() => model && downloadCsv(logName, model, smoothing)}
+          />
         </span>
       </figcaption>
       {props.note && <p className="chart-note muted">{props.note}</p>}

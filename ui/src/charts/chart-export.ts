@@ -3,6 +3,9 @@ import type uPlot from 'uplot';
 import type { ChartModel } from './chart-model';
 import type { ChartTheme } from './chart-theme';
 
+/** What a PNG names above the plot: each line's name in its colour (a run, or a group). */
+export type ExportLegend = readonly { name: string; color: string }[];
+
 /** A file name from a metric name: `train/loss` → `train_loss`. */
 export const fileStem = (logName: string): string =>
   logName.replace(/[^\w.-]+/g, '_').replace(/^_+|_+$/g, '') || 'chart';
@@ -19,8 +22,8 @@ function download(blob: Blob, fileName: string): void {
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
 
-/** The chart as a PNG: the page's surface colour behind it, the metric name and runs above. */
-export function pngBlob(u: uPlot, logName: string, model: ChartModel, theme: ChartTheme): Promise<Blob> {
+/** The chart as a PNG: the page's surface colour behind it, the metric name and lines above. */
+export function pngBlob(u: uPlot, logName: string, legend: ExportLegend, theme: ChartTheme): Promise<Blob> {
   const src = u.ctx.canvas;
   const dpr = devicePixelRatio;
   const header = Math.round(28 * dpr);
@@ -37,8 +40,8 @@ export function pngBlob(u: uPlot, logName: string, model: ChartModel, theme: Cha
   ctx.fillText(logName, 8 * dpr, header / 2);
   let x = 8 * dpr + ctx.measureText(logName).width + 16 * dpr;
   ctx.font = `${Math.round(11 * dpr)}px ${getComputedStyle(document.documentElement).fontFamily}`;
-  for (const t of model.traces) {
-    if (model.traces.length < 2 || x > out.width - 40 * dpr) break;
+  for (const t of legend) {
+    if (legend.length < 2 || x > out.width - 40 * dpr) break;
     ctx.fillStyle = t.color;
     ctx.fillRect(x, header / 2 - 4 * dpr, 8 * dpr, 8 * dpr);
     ctx.fillStyle = theme.text;
@@ -52,11 +55,16 @@ export function pngBlob(u: uPlot, logName: string, model: ChartModel, theme: Cha
 }
 
 /** Saves the chart as `<logName>.png`. */
-export async function downloadPng(u: uPlot, logName: string, model: ChartModel, theme: ChartTheme): Promise<void> {
-  download(await pngBlob(u, logName, model, theme), `${fileStem(logName)}.png`);
+export async function downloadPng(u: uPlot, logName: string, legend: ExportLegend, theme: ChartTheme): Promise<void> {
+  download(await pngBlob(u, logName, legend, theme), `${fileStem(logName)}.png`);
 }
 
-function csvField(value: string): string {
+/** Saves CSV text as `<logName>.csv`. */
+export function downloadCsvText(logName: string, csv: string): void {
+  download(new Blob([csv], { type: 'text/csv' }), `${fileStem(logName)}.csv`);
+}
+
+export function csvField(value: string): string {
   return /[",\n\r]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
 }
 
@@ -84,5 +92,5 @@ export function chartCsv(model: ChartModel, smoothing: number): string {
 
 /** Saves the shown points as `<logName>.csv`. */
 export function downloadCsv(logName: string, model: ChartModel, smoothing: number): void {
-  download(new Blob([chartCsv(model, smoothing)], { type: 'text/csv' }), `${fileStem(logName)}.csv`);
+  downloadCsvText(logName, chartCsv(model, smoothing));
 }

@@ -2,6 +2,8 @@ import { useEffect, useMemo, useRef } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import { type GroupParams, useGroupMetrics } from '../api/group-queries';
+import { downloadCsvText, downloadPng } from '../charts/chart-export';
+import { ChartExportButtons } from '../charts/ChartExportButtons';
 import { hoverTracker } from '../charts/chart-hover';
 import { readTheme } from '../charts/chart-theme';
 import type { StepZoom } from '../charts/useChartSettings';
@@ -10,6 +12,7 @@ import { ErrorState } from '../components/States';
 import { BAND_LABELS, type BandKind } from './group-by';
 import { groupChartData, groupChartModel } from './group-chart-model';
 import { groupChartOptions } from './group-chart-options';
+import { groupChartCsv } from './group-export';
 import type { GroupPanel } from './group-panels';
 import { renderGroupTooltip } from './group-tooltip';
 
@@ -22,7 +25,8 @@ const bucketLimit = (width: number) => Math.max(100, Math.min(1000, Math.ceil((w
  * One metric of every group (`GET /api/runs/groups/metrics`, exact over every point): each
  * group's mean as a line in its colour with its band (standard deviation, standard error or
  * min–max) filled around it, and a readout of mean, band and n at the cursor; a drag zooms
- * the page's step window (asked again in finer buckets), a double-click resets it. A
+ * the page's step window (asked again in finer buckets), a double-click resets it; PNG and
+ * CSV buttons save the canvas and the buckets (group-export.ts). A
  * `<figure aria-label=logName aria-busy>`; it fetches once near the viewport.
  */
 export function GroupChart({
@@ -49,6 +53,7 @@ export function GroupChart({
   const model = useMemo(() => (query.data ? groupChartModel(query.data, band) : null), [query.data, band]);
   const colors = useMemo(() => model?.traces.map((t) => colorOf(t.id)) ?? [], [model, colorOf]);
   const showPlot = near && model !== null && model.buckets > 0 && width > 0;
+  const uRef = useRef<uPlot | null>(null);
   const live = useRef({ model, colors, band, zoom, onZoom });
   live.current = { model, colors, band, zoom, onZoom };
 
@@ -80,8 +85,10 @@ export function GroupChart({
       target,
     );
     const unhover = hover.attach(u);
+    uRef.current = u;
     return () => {
       unhover();
+      uRef.current = null;
       u.destroy();
     };
     // A new chart per answer, band or size: a few groups' buckets draw in milliseconds.
@@ -102,6 +109,19 @@ export function GroupChart({
             {zoom && ` · steps ${zoom.min.toLocaleString('en-US')}–${zoom.max.toLocaleString('en-US')}`}
           </span>
         )}
+        <span className="chart-actions">
+          <ChartExportButtons
+            logName={logName}
+            pngDisabled={!showPlot}
+            onPng={() => {
+              const u = uRef.current;
+              const legend = model?.traces.map((t, i) => ({ name: t.label, color: colors[i] ?? 'currentColor' }));
+              if (u && legend) void downloadPng(u, logName, legend, readTheme());
+            }}
+            csvDisabled={!model || model.buckets === 0}
+            onCsv={() => model && downloadCsvText(logName, groupChartCsv(model))}
+          />
+        </span>
       </figcaption>
       <div
         className="chart-plot"
