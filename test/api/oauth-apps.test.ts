@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { OAuthServer } from '../../src/auth/oauth/oauth-server.js';
 import { listeningApp, tokensFor } from '../helpers/oauth-flow.js';
 import { send, signIn } from '../helpers/session-api.js';
@@ -20,7 +20,16 @@ describe('connected apps', () => {
     const validate = () =>
       fetch(`${t.baseUrl}/api/runs/auth/validate`, { headers: { authorization: `Bearer ${tokens.access_token}` } });
     expect((await validate()).status).toBe(200);
-    const listed = await send(t.app, { url: '/api/oauth/apps', token: session });
+    // A token's use is recorded after its request is answered (not awaited), so wait for it.
+    const listApps = () => send(t.app, { url: '/api/oauth/apps', token: session });
+    await vi.waitFor(
+      async () => {
+        const apps = (await listApps()).body as { apps: { lastUsedAt: string | null }[] };
+        expect(apps.apps[0]?.lastUsedAt).not.toBeNull();
+      },
+      { timeout: 5000, interval: 50 },
+    );
+    const listed = await listApps();
     expect(listed.status).toBe(200);
     expect(listed.body).toEqual({
       apps: [
