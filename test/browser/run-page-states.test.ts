@@ -59,7 +59,9 @@ describe('the run page as its run and session change', () => {
     await withPage(dash, { signIn: `${pathOf(run.url)}?tab=overview` }, async ({ page, context }) => {
       await page.getByRole('heading', { level: 1, name: 'session-ends-here' }).waitFor();
       // The session ends on the server (as Sign out in another tab would); the next poll finds out.
-      const ended = await context.request.delete(`${dash.base}/api/session`, { headers: { origin: dash.base } });
+      const ended = await context.request.delete(`${dash.base}/api/session`, {
+        headers: { origin: dash.base, connection: 'close' },
+      });
       expect(ended.status()).toBe(204);
       await page.waitForURL((url) => url.pathname === '/sign-in', { timeout: 10_000 });
       await page.getByLabel('API key').fill(dash.key);

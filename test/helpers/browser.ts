@@ -69,9 +69,12 @@ export function connectChromium(): Promise<Browser> {
  * page, about a third of a fresh page's load. sign-in.test.ts and signInByForm cover the form.
  */
 export async function signIn(page: Page, baseUrl: string, key: string, target = '/'): Promise<void> {
+  // `connection: close`: a context is reused by the file's next test, and a kept-alive socket
+  // left idle near the server's keep-alive timeout can be closed just as this request is sent
+  // (ECONNRESET, seen once under load). A fresh socket per sign-in cannot race that way.
   const res = await page.context().request.post(`${baseUrl}/api/session`, {
     data: { apiKey: key },
-    headers: { origin: baseUrl },
+    headers: { origin: baseUrl, connection: 'close' },
   });
   if (!res.ok()) throw new Error(`POST /api/session answered ${res.status()}: ${await res.text()}`);
   await page.goto(baseUrl + target);
