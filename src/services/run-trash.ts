@@ -18,10 +18,24 @@ export const MAX_RUNS_PER_CALL = 1000;
  */
 export async function runsTrashed(deps: Deps, moved: readonly MovedRun[]): Promise<void> {
   if (moved.length > 0)
-    await deps.series.setRunSeriesHidden(
+    await hideTrashedSeries(
+      deps,
       moved.map((m) => m.runId),
-      true,
     );
+}
+
+/**
+ * Hides the series of runs read as trashed, then shows again those of them that are no
+ * longer trashed: a restore may have run between the read and the hide (its own writes
+ * done), and a live run's series must never stay hidden. The other way round (a run
+ * trashed again after the check keeps its series shown) is what the sweep re-hides.
+ * Returns the rows hidden.
+ */
+async function hideTrashedSeries(deps: Deps, runIds: readonly number[]): Promise<number> {
+  const hidden = await deps.series.setRunSeriesHidden(runIds, true);
+  const restored = await deps.metadata.listUntrashedIds(runIds);
+  if (restored.length > 0) await deps.series.setRunSeriesHidden(restored, false);
+  return hidden;
 }
 
 /**
@@ -85,9 +99,9 @@ export async function rehideTrashed(deps: Deps, since: number): Promise<number> 
   for (;;) {
     const page = await deps.metadata.listTrashedSince(since, after, 500);
     if (page.length === 0) return changed;
-    changed += await deps.series.setRunSeriesHidden(
+    changed += await hideTrashedSeries(
+      deps,
       page.map((k) => k.id),
-      true,
     );
     after = page[page.length - 1]!;
   }

@@ -340,6 +340,8 @@ export interface MetadataStore {
    * after `since`, in (deletedAt, id) order after `after`, at most `limit`.
    */
   listTrashedSince(since: number, after: TrashKey | null, limit: number): Promise<TrashKey[]>;
+  /** Those of `runIds` (any organization's) whose runs exist and are not in the trash, ascending. */
+  listUntrashedIds(runIds: readonly number[]): Promise<number[]>;
   /** Who created each of the organization's unpurged runs among `runIds`, trashed or not (null: unrecorded). */
   listRunCreators(orgId: number, runIds: readonly number[]): Promise<Map<number, number | null>>;
   /** Those of `runIds` that are the organization's trashed, unpurged runs, ascending. */

@@ -292,6 +292,31 @@ describe('purge', () => {
     expect((await names()).metricNames).toContain('loss');
   });
 
+  it('leaves shown the series of a run restored while a sweep was hiding the trash again', async () => {
+    const run = await fullRun('raced');
+    await postOk('/api/runs/delete', { runIds: [run.runId] });
+    const names = () => getOk<{ metricNames: string[] }>(t.app, t.key, `/api/runs/metric-names?projectName=${P}`);
+    expect((await names()).metricNames).not.toContain('loss');
+    // The sweep has read the run as trashed; the restore runs to its end before the sweep hides.
+    const series = t.deps.series;
+    let restoredFirst = false;
+    const racing = new Proxy(series, {
+      get(target, name, receiver) {
+        if (name !== 'setRunSeriesHidden') return Reflect.get(target, name, receiver) as unknown;
+        return async (runIds: readonly number[], hidden: boolean) => {
+          if (hidden && !restoredFirst) {
+            restoredFirst = true;
+            await postOk('/api/runs/restore', { runIds: [run.runId] });
+          }
+          return series.setRunSeriesHidden(runIds, hidden);
+        };
+      },
+    });
+    await sweepTrash({ ...t.deps, series: racing }, 0, Date.now());
+    expect(restoredFirst).toBe(true);
+    expect((await names()).metricNames).toContain('loss');
+  });
+
   it('is done by the sweep once a run has been in the trash for the TTL', async () => {
     const run = await fullRun('old');
     await postOk('/api/runs/delete', { runIds: [run.runId] });

@@ -10,6 +10,7 @@ import { appendRunEventsInTx } from '../events/append-event.js';
 import { liveProject } from '../runs/live-runs.js';
 import { countMovedRuns } from '../runs/project-run-count.js';
 import { ANY_RUN_FROM, RUN_HEAD_COLUMNS, type RunHeadRow, toRunHead } from '../runs/run-row.js';
+import { chunks, IN_CHUNK } from '../util.js';
 
 /** Rows of the org's runs among `runIds` that satisfy `state`; NOT_FOUND naming the first id that does not. */
 async function requireRuns(
@@ -166,6 +167,19 @@ export async function listTrashedIds(db: SqlDb, orgId: number, runIds: readonly 
     [orgId, ...runIds],
   );
   return ids.map(Number);
+}
+
+/** Those of `runIds` (any organization's) whose runs exist and are not in the trash, ascending. */
+export async function listUntrashedIds(db: SqlDb, runIds: readonly number[]): Promise<number[]> {
+  const found: number[] = [];
+  for (const part of chunks(runIds, IN_CHUNK)) {
+    const ids = await db.column<number>(
+      `SELECT id FROM runs WHERE id IN (${part.map(() => '?').join(', ')}) AND deleted_at IS NULL`,
+      part,
+    );
+    found.push(...ids.map(Number));
+  }
+  return found.sort((a, b) => a - b);
 }
 
 /**
