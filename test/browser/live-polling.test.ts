@@ -3,7 +3,8 @@
  * project of 100 runs × 4 metrics, 10 of them RUNNING and logging a step a second. Over a
  * 10 s window the page asks for the live runs' new points in a few batched requests per
  * chart (not one per run and chart), never reads a finished run's series again, and sends
- * nothing while the tab is hidden; new points still appear. The counts are printed.
+ * nothing while the tab is hidden; new points still appear. When a live run finishes, only its
+ * series is read again. The counts are printed.
  */
 import type { Page, Request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -85,7 +86,8 @@ describe('polling of the project workspace with live runs', () => {
     logging = (async () => {
       while (!stop) {
         for (const [i, run] of runs.slice(0, LIVE).entries())
-          await ingestMetricsHttp(dash.base, dash.key, run.runId, PROJECT, [pointsOf(step, i + 1)]);
+          if (!finished.has(run.runId))
+            await ingestMetricsHttp(dash.base, dash.key, run.runId, PROJECT, [pointsOf(step, i + 1)]);
         step++;
         await pause(1000);
       }
@@ -136,6 +138,40 @@ describe('polling of the project workspace with live runs', () => {
       const { counts } = watch.take();
       console.log(`hidden workspace requests in ${WINDOW_MS / 1000} s: ${total(counts)} ${JSON.stringify(counts)}`);
       expect(total(counts)).toBe(0);
+    });
+  });
+
+  it('reads only the series of a run that finished, not the other finished runs again', async () => {
+    await withPage(dash, { ...DESKTOP, signIn: projectPath }, async ({ page }) => {
+      for (const name of METRICS) await drawn(page, name);
+      const done = runs[0]!;
+      const earlier = new Set(finished);
+      const reads: string[][] = [];
+      page.on('request', (req) => {
+        const url = new URL(req.url());
+        if (url.pathname === '/api/runs/series') reads.push((url.searchParams.get('runIds') ?? '').split(','));
+      });
+      const res = await http(dash.base, 'POST', '/api/runs/status/update', {
+        key: dash.key,
+        json: { runId: done.runId, status: 'COMPLETED' },
+      });
+      expect(res.status).toBe(200);
+      finished.add(done.runId);
+      // A re-sort (by name: run-1 first) asks for the table again, which now shows the run finished.
+      await page.getByRole('columnheader', { name: /Name/ }).getByRole('button', { name: 'Name', exact: true }).click();
+      const row = page.getByRole('row').filter({ has: page.getByRole('link', { name: 'run-1', exact: true }) });
+      await expect.poll(() => row.locator('.status').textContent(), { timeout: 10_000 }).toBe('COMPLETED');
+      await expect
+        .poll(() => reads.filter((ids) => ids.length === 1 && ids[0] === String(done.runId)).length, {
+          timeout: 10_000,
+        })
+        .toBeGreaterThanOrEqual(METRICS.length);
+      await pause(3_500);
+      const again = reads.filter((ids) => ids.some((id) => earlier.has(Number(id))));
+      console.log(
+        `series reads after run-1 finished: ${reads.length}, naming an earlier finished run: ${again.length}`,
+      );
+      expect(again).toEqual([]);
     });
   });
 });

@@ -22,7 +22,12 @@ export type SeriesMap = Map<number, MetricSeries>;
 const LIVE_KEY = 'metric-series-live';
 
 /** `GET /api/runs/series` of `runIds` from `stepMin`, at low priority (a person's click goes first). */
-export const readSeries = (b: BatchRequest, runIds: readonly number[], stepMin: number | undefined, signal: AbortSignal) =>
+export const readSeries = (
+  b: BatchRequest,
+  runIds: readonly number[],
+  stepMin: number | undefined,
+  signal: AbortSignal,
+) =>
   apiGet<SeriesBatch>(
     '/api/runs/series',
     { runIds, logName: b.logName, limit: b.limit, stepMin, stepMax: b.stepMax },

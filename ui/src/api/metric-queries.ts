@@ -162,7 +162,6 @@ async function fetchFinished(client: QueryClient, key: QueryKey, b: BatchRequest
   return series;
 }
 
-
 /**
  * One metric of several finished runs (ascending ids, at most MAX_BATCH_RUNS), each run's
  * series sampled to `b.limit` points, by run id (fetchFinished: read once, never polled).
@@ -253,7 +252,5 @@ export function useMetricSeriesList(requests: readonly SeriesRequest[]): SeriesS
       placeholderData: keepPreviousData,
     })),
   });
-  return requests.map((r) =>
-    r.live ? stateOf(r, liveBatches, liveResults) : stateOf(r, batches, batchResults),
-  );
+  return requests.map((r) => (r.live ? stateOf(r, liveBatches, liveResults) : stateOf(r, batches, batchResults)));
 }
