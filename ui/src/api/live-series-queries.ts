@@ -10,7 +10,7 @@
  * real points that keep the shape, with the exact total; it is re-bucketed by the whole read
  * once it has grown by twice its limit.
  */
-import { queryOptions, type QueryClient, type QueryKey } from '@tanstack/react-query';
+import { hashKey, queryOptions, type QueryClient, type QueryKey } from '@tanstack/react-query';
 import type { SeriesBatch } from '@server/api/schemas/metrics';
 import { apiGet } from './client';
 import type { BatchRequest, MetricSeries } from './metric-queries';
@@ -44,43 +44,50 @@ const sameRead = (key: QueryKey, prefix: string, b: BatchRequest) =>
   key[5] === (b.stepMax ?? null);
 
 /**
- * The series of `runId` held by the most recently answered query of `prefix` with the same
- * read as `b` (another run list, e.g. before a run finished or the table was filtered), if
- * answered within `maxAgeMs`, but never the asking query's own (`ownKey`).
+ * The answers (newest first) of the other queries of `prefix` with the same read as `b`
+ * (another run list, e.g. before a run finished or the table was filtered), answered within
+ * `maxAgeMs`; never the asking query's own (`ownKey`).
  */
-export function heldSeries(
+export function heldAnswers(
   client: QueryClient,
   prefix: string,
   b: BatchRequest,
-  runId: number,
   ownKey: QueryKey,
   maxAgeMs = Infinity,
-): MetricSeries | undefined {
-  let best: { at: number; series: MetricSeries } | undefined;
-  const own = JSON.stringify(ownKey);
-  for (const q of client.getQueryCache().findAll({ queryKey: [prefix] })) {
-    const data = q.state.data as SeriesMap | undefined;
-    const series = data?.get(runId);
-    if (!series || !sameRead(q.queryKey, prefix, b) || JSON.stringify(q.queryKey) === own) continue;
-    const at = q.state.dataUpdatedAt;
-    if (Date.now() - at < maxAgeMs && (!best || at > best.at)) best = { at, series };
-  }
-  return best?.series;
+): SeriesMap[] {
+  const own = hashKey(ownKey);
+  const now = Date.now();
+  return client
+    .getQueryCache()
+    .findAll({ queryKey: [prefix] })
+    .filter(
+      (q) =>
+        q.queryHash !== own &&
+        q.state.data !== undefined &&
+        sameRead(q.queryKey, prefix, b) &&
+        now - q.state.dataUpdatedAt < maxAgeMs,
+    )
+    .sort((x, y) => y.state.dataUpdatedAt - x.state.dataUpdatedAt)
+    .map((q) => q.state.data as SeriesMap);
 }
 
-/** True when some live query (any run list) holds `logName` of `runId`: its last points may be newer than another's. */
-export const heldLive = (client: QueryClient, logName: string, runId: number): boolean =>
-  client
-    .getQueryCache()
-    .findAll({ queryKey: [LIVE_KEY] })
-    .some((q) => q.queryKey[2] === logName && (q.state.data as SeriesMap | undefined)?.has(runId) === true);
+/** The runs whose `logName` some live query (any run list) holds: their last points may be newer than another's. */
+export function heldLive(client: QueryClient, logName: string): Set<number> {
+  const ids = new Set<number>();
+  for (const q of client.getQueryCache().findAll({ queryKey: [LIVE_KEY] })) {
+    if (q.queryKey[2] !== logName) continue;
+    for (const id of (q.state.data as SeriesMap | undefined)?.keys() ?? []) ids.add(id);
+  }
+  return ids;
+}
 
 async function fetchLive(client: QueryClient, key: QueryKey, b: BatchRequest, signal: AbortSignal): Promise<SeriesMap> {
   const own = client.getQueryData<SeriesMap>(key);
+  const others = heldAnswers(client, LIVE_KEY, b, key);
   const whole: number[] = [];
   const tails: { runId: number; last: number; prev: MetricSeries }[] = [];
   for (const runId of b.runIds) {
-    const prev = own?.get(runId) ?? heldSeries(client, LIVE_KEY, b, runId, key);
+    const prev = own?.get(runId) ?? others.find((m) => m.has(runId))?.get(runId);
     const last = prev?.steps[prev.steps.length - 1];
     if (!prev || last === undefined || prev.appended > 2 * b.limit) whole.push(runId);
     else tails.push({ runId, last, prev });

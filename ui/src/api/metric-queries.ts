@@ -15,7 +15,7 @@ import {
 } from '@tanstack/react-query';
 import type { MetricNames } from '@server/api/schemas/metrics';
 import { apiGet } from './client';
-import { heldLive, heldSeries, liveSeriesQuery, readSeries, type SeriesMap } from './live-series-queries';
+import { heldAnswers, heldLive, liveSeriesQuery, readSeries, type SeriesMap } from './live-series-queries';
 import { fromColumns } from './series-merge';
 import { runDetailsQuery } from './run-queries';
 
@@ -60,13 +60,19 @@ export interface SeriesRequest {
 
 /**
  * `GET /api/runs/metric-names`: the distinct metric names (sorted) of a project, or of the
- * given runs in it (a fork's inherited names too), at most `limit`.
+ * given runs in it (a fork's inherited names too), at most `limit`; a poll asks at `priority`
+ * 'low' (a person's click goes first).
  */
-export const metricNamesQuery = (projectName: string, runIds: readonly number[] | undefined, limit: number) =>
+export const metricNamesQuery = (
+  projectName: string,
+  runIds: readonly number[] | undefined,
+  limit: number,
+  priority?: RequestPriority,
+) =>
   queryOptions({
     queryKey: ['metric-names', projectName, runIds ?? [], limit],
     queryFn: ({ signal }) =>
-      apiGet<MetricNames>('/api/runs/metric-names', { projectName, runIds, limit }, signal).then(
+      apiGet<MetricNames>('/api/runs/metric-names', { projectName, runIds, limit }, signal, priority).then(
         (answer) => answer.metricNames,
       ),
   });
@@ -95,7 +101,7 @@ export interface MetricNamesRequest {
 /** `GET /api/runs/metric-names` (metricNamesQuery) as a page uses it: the one hook for metric names. */
 export function useMetricNames(r: MetricNamesRequest) {
   return useQuery({
-    ...metricNamesQuery(r.projectName, r.runIds, r.limit),
+    ...metricNamesQuery(r.projectName, r.runIds, r.limit, r.live ? 'low' : undefined),
     enabled: r.enabled !== false,
     refetchInterval: r.live ? LIVE_CHARTS_MS : false,
     refetchIntervalInBackground: false,
@@ -149,10 +155,10 @@ const FINISHED_FRESH_MS = 5 * 60_000;
 async function fetchFinished(client: QueryClient, key: QueryKey, b: BatchRequest, signal: AbortSignal) {
   const series: SeriesMap = new Map();
   const missing: number[] = [];
+  const live = heldLive(client, b.logName);
+  const answers = heldAnswers(client, BATCH_KEY, b, key, FINISHED_FRESH_MS);
   for (const runId of b.runIds) {
-    const held = heldLive(client, b.logName, runId)
-      ? undefined
-      : heldSeries(client, BATCH_KEY, b, runId, key, FINISHED_FRESH_MS);
+    const held = live.has(runId) ? undefined : answers.find((m) => m.has(runId))?.get(runId);
     if (held) series.set(runId, held);
     else missing.push(runId);
   }
