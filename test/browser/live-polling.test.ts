@@ -54,6 +54,19 @@ function watchRequests(page: Page, finished: ReadonlySet<number>) {
   };
 }
 
+/** Clicks the Name column's sort button. */
+const sortByName = (page: Page) =>
+  page.getByRole('columnheader', { name: /Name/ }).getByRole('button', { name: 'Name', exact: true }).click();
+
+/** The duration of the page's last run list request sorted by name (0 until it is answered). */
+const resortMs = (page: Page) =>
+  page.evaluate(() => {
+    const entries = performance
+      .getEntriesByType('resource')
+      .filter((e) => e.name.includes('/api/runs/list') && e.name.includes('sort=name'));
+    return entries.at(-1)?.duration ?? 0;
+  });
+
 const total = (counts: Counts) => Object.values(counts).reduce((a, b) => a + b, 0);
 const chartReads = (counts: Counts) => (counts['/api/runs/series'] ?? 0) + (counts['/api/runs/metrics'] ?? 0);
 
@@ -113,6 +126,12 @@ describe('polling of the project workspace with live runs', () => {
         `workspace requests in ${WINDOW_MS / 1000} s (${LIVE} of ${RUNS} runs RUNNING, ${METRICS.length} charts): ` +
           `${total(counts)} in all, ${chartReads(counts)} series reads; ${JSON.stringify(counts)}`,
       );
+      // A re-sort while the charts poll: the list request from its start (waiting for a
+      // connection included) to its answer's end, as the page's resource timing saw it.
+      await sortByName(page);
+      await expect.poll(() => resortMs(page), { timeout: 10_000 }).toBeGreaterThan(0);
+      console.log(`re-sort by name while polling: list request ${Math.round(await resortMs(page))} ms`);
+
       // New points of the live runs reached the chart.
       expect(await caption()).not.toBe(before);
       expect(finishedReads).toBe(0);
