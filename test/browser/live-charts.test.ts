@@ -44,7 +44,8 @@ describe('live charts', () => {
       const lossRequests: URL[] = [];
       page.on('request', (req) => {
         const url = new URL(req.url());
-        if (url.pathname === '/api/runs/metrics' && url.searchParams.get('logName') === 'train/loss') {
+        // The live runs' series come through the batched read of several runs (docs/api.md §4.10).
+        if (url.pathname === '/api/runs/series' && url.searchParams.get('logName') === 'train/loss') {
           lossRequests.push(url);
         }
       });

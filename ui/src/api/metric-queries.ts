@@ -2,7 +2,7 @@
  * The charts' data: a run's project and start (run details), the metric names of runs
  * (`GET /api/runs/metric-names`, which sees a fork's inherited metrics too) and sampled
  * metric series: one metric of a chart's finished runs in one request (`GET /api/runs/series`),
- * a live run's series on its own (`GET /api/runs/metrics`), fetching only its tail on each poll.
+ * read once, and of its live runs in another, polled for their tails (live-series-queries.ts).
  */
 import {
   keepPreviousData,
@@ -11,9 +11,12 @@ import {
   useQuery,
   type QueryClient,
   type QueryKey,
+  type UseQueryResult,
 } from '@tanstack/react-query';
-import type { MetricNames, MetricPoint, MetricPoints, RunSeries, SeriesBatch } from '@server/api/schemas/metrics';
+import type { MetricNames } from '@server/api/schemas/metrics';
 import { apiGet } from './client';
+import { heldAnswers, heldLive, liveSeriesQuery, readSeries, type SeriesMap } from './live-series-queries';
+import { fromColumns } from './series-merge';
 import { runDetailsQuery } from './run-queries';
 
 /** How often a live run's names and points are asked again. */
@@ -57,13 +60,19 @@ export interface SeriesRequest {
 
 /**
  * `GET /api/runs/metric-names`: the distinct metric names (sorted) of a project, or of the
- * given runs in it (a fork's inherited names too), at most `limit`.
+ * given runs in it (a fork's inherited names too), at most `limit`; a poll asks at `priority`
+ * 'low' (a person's click goes first).
  */
-export const metricNamesQuery = (projectName: string, runIds: readonly number[] | undefined, limit: number) =>
+export const metricNamesQuery = (
+  projectName: string,
+  runIds: readonly number[] | undefined,
+  limit: number,
+  priority?: RequestPriority,
+) =>
   queryOptions({
     queryKey: ['metric-names', projectName, runIds ?? [], limit],
     queryFn: ({ signal }) =>
-      apiGet<MetricNames>('/api/runs/metric-names', { projectName, runIds, limit }, signal).then(
+      apiGet<MetricNames>('/api/runs/metric-names', { projectName, runIds, limit }, signal, priority).then(
         (answer) => answer.metricNames,
       ),
   });
@@ -92,7 +101,7 @@ export interface MetricNamesRequest {
 /** `GET /api/runs/metric-names` (metricNamesQuery) as a page uses it: the one hook for metric names. */
 export function useMetricNames(r: MetricNamesRequest) {
   return useQuery({
-    ...metricNamesQuery(r.projectName, r.runIds, r.limit),
+    ...metricNamesQuery(r.projectName, r.runIds, r.limit, r.live ? 'low' : undefined),
     enabled: r.enabled !== false,
     refetchInterval: r.live ? LIVE_CHARTS_MS : false,
     refetchIntervalInBackground: false,
@@ -119,81 +128,6 @@ export function chartNamesRequest(
   };
 }
 
-/**
- * `GET /api/runs/metrics` for one run's series of one metric, sampled to `r.limit` points
- * (a live series fetches only its tail when asked again: fetchSeries).
- */
-export const metricSeriesQuery = (r: SeriesRequest) =>
-  queryOptions({
-    queryKey: ['metric-series', r.runId, r.logName, r.limit, r.stepMin ?? null, r.stepMax ?? null],
-    queryFn: ({ signal, client, queryKey }) => fetchSeries(client, queryKey, r, signal),
-    staleTime: r.live ? 0 : 5 * 60_000,
-    gcTime: 5 * 60_000,
-    // Columns of thousands of numbers: a poll that changes nothing returns the same object.
-    structuralSharing: false,
-  });
-
-function toSeries(points: readonly MetricPoint[], total: number, appended = 0): MetricSeries {
-  const series: MetricSeries = { steps: [], times: [], values: [], flags: [], appended, total };
-  for (const p of points) {
-    series.steps.push(p.step);
-    series.times.push(Date.parse(p.time));
-    series.values.push(p.value);
-    series.flags.push(p.value === null ? (p.valueFlag ?? 'NaN') : undefined);
-  }
-  return series;
-}
-
-// Chart data asks at low priority: a page of charts (live runs poll each) fills the browser's
-// six connections, and the table's rows or a re-sort should not wait behind it.
-const fetchPoints = (r: SeriesRequest, stepMin: number | undefined, signal: AbortSignal) =>
-  apiGet<MetricPoints>(
-    '/api/runs/metrics',
-    { runId: r.runId, logName: r.logName, limit: r.limit, stepMin, stepMax: r.stepMax },
-    signal,
-    'low',
-  );
-
-/**
- * The series for a request. A first fetch (or a live series that has grown by more than
- * twice its limit through tail fetches) asks for the whole range, sampled; a later poll of a
- * live series asks only from the last step it holds (inclusive: that step may have been
- * re-logged, and `sys/` series log many samples at one step) and replaces from there. The
- * total follows: the tail's total replaces the points it replaces (exact while one point
- * per step is held at the last step, as for every series but a sampled `sys/` one).
- */
-async function fetchSeries(
-  client: QueryClient,
-  key: QueryKey,
-  r: SeriesRequest,
-  signal: AbortSignal,
-): Promise<MetricSeries> {
-  const prev = client.getQueryData<MetricSeries>(key);
-  const lastStep = prev?.steps[prev.steps.length - 1];
-  if (!r.live || !prev || lastStep === undefined || prev.appended > 2 * r.limit) {
-    const answer = await fetchPoints(r, r.stepMin, signal);
-    return toSeries(answer.metrics, answer.total);
-  }
-  const from = Math.max(lastStep, r.stepMin ?? 0);
-  const { metrics: tail, total: tailTotal } = await fetchPoints(r, from, signal);
-  let keep = prev.steps.length;
-  while (keep > 0 && prev.steps[keep - 1]! >= from) keep--;
-  const total = keep === 0 ? tailTotal : prev.total - (prev.steps.length - keep) + tailTotal;
-  if (tail.length === prev.steps.length - keep && tail.every((p, i) => p.step === prev.steps[keep + i])) {
-    const same = tail.every((p, i) => Date.parse(p.time) === prev.times[keep + i] && p.value === prev.values[keep + i]);
-    if (same && total === prev.total) return prev; // nothing new: keep the same object so nothing redraws
-  }
-  const added = toSeries(tail, tailTotal);
-  return {
-    steps: prev.steps.slice(0, keep).concat(added.steps),
-    times: prev.times.slice(0, keep).concat(added.times),
-    values: prev.values.slice(0, keep).concat(added.values),
-    flags: prev.flags.slice(0, keep).concat(added.flags),
-    appended: prev.appended + Math.max(0, tail.length - (prev.steps.length - keep)),
-    total,
-  };
-}
-
 /** The most runs one `GET /api/runs/series` request names (docs/api.md §4.10). */
 export const MAX_BATCH_RUNS = 100;
 
@@ -207,27 +141,42 @@ export interface BatchRequest {
   stepMax?: number;
 }
 
-/** A `GET /api/runs/series` answer's series as the charts hold it. */
-function fromColumns(s: RunSeries): MetricSeries {
-  const flags = s.values.map((v, i) => (v === null ? (s.flags?.[i] ?? 'NaN') : undefined));
-  return { steps: s.steps, times: s.times, values: s.values, flags, appended: 0, total: s.total };
+const BATCH_KEY = 'metric-series-batch';
+
+/** Batch answers older than this are not reused for another run list (the batch's freshness). */
+const FINISHED_FRESH_MS = 5 * 60_000;
+
+/**
+ * The series of `b.runIds` (finished runs: their series no longer change): each one another
+ * run list's batch holds (fresher than FINISHED_FRESH_MS, and not held by a live query, whose
+ * run may have logged since) is taken from it, the rest come in one `GET /api/runs/series`.
+ * A run that finishes, a filter or a re-sort thus reads only the runs not read before.
+ */
+async function fetchFinished(client: QueryClient, key: QueryKey, b: BatchRequest, signal: AbortSignal) {
+  const series: SeriesMap = new Map();
+  const missing: number[] = [];
+  const live = heldLive(client, b.logName);
+  const answers = heldAnswers(client, BATCH_KEY, b, key, FINISHED_FRESH_MS);
+  for (const runId of b.runIds) {
+    const held = live.has(runId) ? undefined : answers.find((m) => m.has(runId))?.get(runId);
+    if (held) series.set(runId, held);
+    else missing.push(runId);
+  }
+  if (missing.length > 0) {
+    for (const s of (await readSeries(b, missing, b.stepMin, signal)).series) series.set(s.runId, fromColumns(s));
+  }
+  return series;
 }
 
 /**
- * `GET /api/runs/series`: one metric of several runs in one request, each run's series sampled
- * to `b.limit` points, by run id.
+ * One metric of several finished runs (ascending ids, at most MAX_BATCH_RUNS), each run's
+ * series sampled to `b.limit` points, by run id (fetchFinished: read once, never polled).
  */
 export const seriesBatchQuery = (b: BatchRequest) =>
   queryOptions({
-    queryKey: ['metric-series-batch', b.runIds, b.logName, b.limit, b.stepMin ?? null, b.stepMax ?? null],
-    queryFn: ({ signal }) =>
-      apiGet<SeriesBatch>(
-        '/api/runs/series',
-        { runIds: b.runIds, logName: b.logName, limit: b.limit, stepMin: b.stepMin, stepMax: b.stepMax },
-        signal,
-        'low',
-      ).then((answer) => new Map(answer.series.map((s) => [s.runId, fromColumns(s)]))),
-    staleTime: 5 * 60_000,
+    queryKey: [BATCH_KEY, b.runIds, b.logName, b.limit, b.stepMin ?? null, b.stepMax ?? null],
+    queryFn: ({ signal, client, queryKey }) => fetchFinished(client, queryKey, b, signal),
+    staleTime: FINISHED_FRESH_MS,
     gcTime: 5 * 60_000,
     structuralSharing: false,
   });
@@ -245,11 +194,11 @@ export interface SeriesState {
   refetch: () => unknown;
 }
 
-/** Groups the finished runs' requests by metric (at most MAX_BATCH_RUNS runs a batch). */
-function batchesOf(requests: readonly SeriesRequest[]): BatchRequest[] {
+/** Groups the live (or the finished) requests by metric, at most MAX_BATCH_RUNS runs a batch. */
+function batchesOf(requests: readonly SeriesRequest[], live: boolean): BatchRequest[] {
   const byName = new Map<string, SeriesRequest[]>();
   for (const r of requests) {
-    if (r.live) continue;
+    if (r.live !== live) continue;
     const list = byName.get(r.logName) ?? [];
     list.push(r);
     byName.set(r.logName, list);
@@ -265,58 +214,49 @@ function batchesOf(requests: readonly SeriesRequest[]): BatchRequest[] {
   return batches;
 }
 
+/** The state of one run's series in the batch query that holds it. */
+function stateOf(r: SeriesRequest, batches: readonly BatchRequest[], results: readonly BatchResult[]): SeriesState {
+  const at = batches.findIndex((b) => b.logName === r.logName && b.runIds.includes(r.runId));
+  const q = results[at]!;
+  const data = q.data?.get(r.runId);
+  const fetching = q.fetchStatus !== 'idle';
+  return {
+    data,
+    // A run shown again waits for its series while the others stay drawn (placeholder batch).
+    loading: fetching && (q.isPending || (q.isPlaceholderData && data === undefined)),
+    isPlaceholderData: q.isPlaceholderData,
+    isError: q.isError,
+    error: q.error,
+    refetch: q.refetch,
+  };
+}
+
+type BatchResult = UseQueryResult<SeriesMap>;
+
 /**
  * The series of several runs for one chart, one state per request in order: a metric's
- * finished runs come in one batch request; live runs each fetch their own and poll their tail
- * every few seconds. Requests of one chart share limit, step range and `enabled`.
+ * finished runs come in one batch request, read once; its live runs in another, polled every
+ * few seconds while the chart is near the viewport (`poll`) and the tab is shown, each poll
+ * asking only for their tails (live-series-queries.ts). Requests of one chart share limit,
+ * step range, `poll` and `enabled`.
  */
 export function useMetricSeriesList(requests: readonly SeriesRequest[]): SeriesState[] {
   const enabled = requests.some((r) => r.enabled);
-  const batches = batchesOf(requests);
-  const liveOnes = requests.filter((r) => r.live);
+  const poll = enabled && requests.some((r) => r.poll);
+  const batches = batchesOf(requests, false);
+  const liveBatches = batchesOf(requests, true);
+  // A new zoom window or run list keeps what is drawn until its own points arrive.
   const batchResults = useQueries({
-    queries: batches.map((b) => ({
-      ...seriesBatchQuery(b),
-      enabled,
-      // A new zoom window or run list keeps what is drawn until its own points arrive.
-      placeholderData: keepPreviousData,
-    })),
+    queries: batches.map((b) => ({ ...seriesBatchQuery(b), enabled, placeholderData: keepPreviousData })),
   });
   const liveResults = useQueries({
-    queries: liveOnes.map((r) => ({
-      ...metricSeriesQuery(r),
-      enabled: r.enabled,
-      refetchInterval: r.poll && r.enabled ? LIVE_CHARTS_MS : false,
+    queries: liveBatches.map((b) => ({
+      ...liveSeriesQuery(b),
+      enabled,
+      refetchInterval: poll ? LIVE_CHARTS_MS : false,
       refetchIntervalInBackground: false,
       placeholderData: keepPreviousData,
     })),
   });
-  let nextLive = 0;
-  return requests.map((r) => {
-    if (r.live) {
-      const q = liveResults[nextLive++]!;
-      const state: SeriesState = {
-        data: q.data,
-        loading: q.isPending && q.fetchStatus !== 'idle',
-        isPlaceholderData: q.isPlaceholderData,
-        isError: q.isError,
-        error: q.error,
-        refetch: q.refetch,
-      };
-      return state;
-    }
-    const at = batches.findIndex((b) => b.logName === r.logName && b.runIds.includes(r.runId));
-    const q = batchResults[at]!;
-    const data = q.data?.get(r.runId);
-    const fetching = q.fetchStatus !== 'idle';
-    return {
-      data,
-      // A run shown again waits for its series while the others stay drawn (placeholder batch).
-      loading: fetching && (q.isPending || (q.isPlaceholderData && data === undefined)),
-      isPlaceholderData: q.isPlaceholderData,
-      isError: q.isError,
-      error: q.error,
-      refetch: q.refetch,
-    };
-  });
+  return requests.map((r) => (r.live ? stateOf(r, liveBatches, liveResults) : stateOf(r, batches, batchResults)));
 }

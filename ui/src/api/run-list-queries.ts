@@ -4,12 +4,14 @@ import {
   queryOptions,
   useInfiniteQuery,
   useQueries,
+  useQueryClient,
 } from '@tanstack/react-query';
-import { useRef } from 'react';
+import { useEffect, useRef } from 'react';
 import type { Aggregation, Direction } from '@server/domain/aggregation';
 import type { Leaderboard as LeaderboardAnswer } from '@server/api/schemas/rankings';
 import type { RunList as RunListAnswer, RunRow } from '@server/api/schemas/runs';
 import { apiGet } from './client';
+import { cancelChartPolls } from './live-series-queries';
 
 /** The parameters of `GET /api/runs/list` other than paging. */
 export interface RunListParams {
@@ -73,6 +75,15 @@ export interface RunPages {
 export function useRunPages(params: RunListParams, pages: readonly number[]): RunPages {
   // Page 0 is always asked for: it carries the total that sizes the table.
   const wanted = pages.includes(0) ? pages : [0, ...pages];
+  // A new sort, filter or search goes before the live charts' polls in flight (they ask again).
+  const client = useQueryClient();
+  const paramsKey = JSON.stringify(params);
+  const shownKey = useRef(paramsKey);
+  useEffect(() => {
+    if (shownKey.current === paramsKey) return;
+    shownKey.current = paramsKey;
+    void cancelChartPolls(client);
+  }, [client, paramsKey]);
   const results = useQueries({
     queries: wanted.map((page) => ({
       ...runListPageQuery(params, page),

@@ -7,9 +7,6 @@ import { isSystemName } from '../system/system-names';
 import type { WorkspaceActions } from './useWorkspace';
 import { chartedNote, type WorkspaceState } from './workspace-state';
 
-/** The most RUNNING runs whose charts poll for new points (the first in the table's order). */
-const MAX_LIVE_RUNS = 12;
-
 /**
  * The charts of the runs the table shows (its first rows, in its order): one request for
  * their metric names, then RunCharts with those names (no per-run lookups), `sys/` series in
@@ -35,19 +32,20 @@ export function WorkspaceCharts({
   systemOnly?: boolean;
 }) {
   const rowsKey = rows.map((r) => `${r.id}:${r.name}:${r.status}:${r.number}`).join(',');
-  const runs = useMemo<ChartRun[]>(() => {
-    // Only the first few RUNNING runs poll for new points: every live run polls each chart.
-    let live = 0;
-    return rows.map((r) => ({
-      runId: r.id,
-      name: r.name,
-      number: r.number,
-      live: r.status === 'RUNNING' && ++live <= MAX_LIVE_RUNS,
-      forkStep: r.forkStep,
-      createdAt: r.createdAt,
-    }));
+  // Every RUNNING run polls: a chart asks for its live runs' new points in one request or a few.
+  const runs = useMemo<ChartRun[]>(
+    () =>
+      rows.map((r) => ({
+        runId: r.id,
+        name: r.name,
+        number: r.number,
+        live: r.status === 'RUNNING',
+        forkStep: r.forkStep,
+        createdAt: r.createdAt,
+      })),
     // eslint-disable-next-line react-hooks/exhaustive-deps -- rowsKey stands for rows
-  }, [rowsKey]);
+    [rowsKey],
+  );
   // Sorted: a new sort of the same runs asks nothing again.
   const ids = useMemo(() => runs.map((r) => r.runId).sort((a, b) => a - b), [runs]);
   const names = useMetricNames({
