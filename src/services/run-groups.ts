@@ -15,6 +15,13 @@ import { badRequest, resultTooLarge } from '../errors.js';
 import type { JsonPick } from '../store/metadata-store.js';
 import type { Ctx } from './context.js';
 import { MAX_NARROWED_RUNS } from './metric-rankings.js';
+import {
+  type ConfigKey,
+  configValuesBytes,
+  configValuesOf,
+  parseGroupConfigKeys,
+  type ValueSet,
+} from './run-group-configs.js';
 import { groupSummaryFields, parseSummaries, runValues } from './run-group-summaries.js';
 import { listOf, MAX_SUMMARY_METRICS, matchingRunIds, parseNarrowing, type RunNarrowingParams } from './run-search.js';
 
@@ -26,6 +33,7 @@ export interface GroupsParams extends RunNarrowingParams {
   groupBy: string;
   metrics?: string;
   summaries?: string;
+  configKeys?: string;
 }
 
 /** A group of runs: its key by field name, its runs (ascending ids, forks marked), all of them. */
@@ -34,6 +42,8 @@ export interface Grouped {
   values: GroupValue[];
   runIds: number[];
   forkIds: Set<number>;
+  /** For each config key asked for, the distinct values of the group's runs. */
+  configSets: ValueSet[];
 }
 
 /** The project's matching runs grouped by key, ordered by key; undefined for an unknown project. */
@@ -42,6 +52,7 @@ export async function groupMatchingRuns(
   q: RunNarrowingParams & { projectName: string },
   fields: readonly GroupField[],
   maxRuns: number,
+  configKeys: readonly ConfigKey[] = [],
 ): Promise<{ projectId: number; groups: Grouped[] } | undefined> {
   const narrowing = parseNarrowing(q);
   const { metadata } = ctx.deps;
@@ -57,6 +68,8 @@ export async function groupMatchingRuns(
   const picks: JsonPick[] = fields.flatMap((f) =>
     f.kind === 'config' || f.kind === 'systemMetadata' ? [{ field: f.kind, path: f.path }] : [],
   );
+  const fieldPicks = picks.length;
+  picks.push(...configKeys.map((k): JsonPick => ({ field: 'config', path: k.path })));
   const rows = await metadata.listGroupValues(ctx.principal.orgId, matching.ids, picks);
   const byKey = new Map<string, Grouped>();
   for (const row of rows.sort((a, b) => a.runId - b.runId)) {
@@ -70,8 +83,13 @@ export async function groupMatchingRuns(
     let group = byKey.get(id);
     if (!group) {
       const key = Object.fromEntries(fields.map((f, i) => [f.name, values[i]!]));
-      byKey.set(id, (group = { key, values, runIds: [], forkIds: new Set() }));
+      const configSets = configKeys.map((): ValueSet => new Map());
+      byKey.set(id, (group = { key, values, runIds: [], forkIds: new Set(), configSets }));
     }
+    group.configSets.forEach((set, i) => {
+      const value = groupValueOf(row.texts[fieldPicks + i] ?? null);
+      set.set(JSON.stringify(value), value);
+    });
     group.runIds.push(row.runId);
     if (row.forkedFromRunId !== null) group.forkIds.add(row.runId);
   }
@@ -83,10 +101,11 @@ export async function groupMatchingRuns(
 const GROUP_BYTES = 64;
 const SUMMARY_BYTES = 160;
 
-/** RESULT_TOO_LARGE unless the groups' answer (keys, listed ids, `summaries` summaries of each metric) fits config.readMaxBytes. */
+/** RESULT_TOO_LARGE unless the groups' answer (keys, listed ids, `summaries` summaries of each metric, config values) fits config.readMaxBytes. */
 function checkGroupsBytes(ctx: Ctx, groups: readonly Grouped[], summaries: number): void {
   let bytes = 0;
   for (const g of groups) {
+    for (const set of g.configSets) bytes += configValuesBytes(set);
     bytes += GROUP_BYTES + Buffer.byteLength(JSON.stringify(g.key)) + 17 * Math.min(g.runIds.length, MAX_GROUP_RUN_IDS);
     bytes += summaries * SUMMARY_BYTES;
   }
@@ -110,7 +129,8 @@ export async function groupRuns(ctx: Ctx, q: GroupsParams) {
   const names = listOf(q.metrics);
   if (names.length > MAX_SUMMARY_METRICS) throw badRequest(`metrics may name at most ${MAX_SUMMARY_METRICS}`);
   const aggs = parseSummaries(q.summaries);
-  const grouped = await groupMatchingRuns(ctx, q, fields, MAX_NARROWED_RUNS);
+  const configKeys = parseGroupConfigKeys(q.configKeys);
+  const grouped = await groupMatchingRuns(ctx, q, fields, MAX_NARROWED_RUNS, configKeys);
   const head = { projectName: q.projectName, groupBy: fields.map((f) => f.name) };
   if (!grouped) return { ...head, groups: [], total: 0 };
   checkGroupsBytes(ctx, grouped.groups, names.length * aggs.length);
@@ -123,6 +143,7 @@ export async function groupRuns(ctx: Ctx, q: GroupsParams) {
     runCount: g.runIds.length,
     runIds: g.runIds.slice(0, MAX_GROUP_RUN_IDS),
     ...(values && groupSummaryFields(values, g.runIds, names)),
+    ...(configKeys.length > 0 && { configValues: configValuesOf(configKeys, g.configSets) }),
   }));
   return { ...head, groups, total: groups.length };
 }

@@ -20,7 +20,9 @@ export function registerRunGroupRoutes(app: App, deps: Deps): void {
           '(numbers, then strings, then booleans, null last); each lists at most 1,000 run ids (`runCount` is ' +
           "exact). `metrics=a,b` (up to 20) adds per group the n/mean/std/min/max of the runs' last finite values " +
           "(`summary`); `summaries=last,min,max,mean` (default `last`) chooses which of the runs' values are " +
-          'summarised: their last values (`summary`), minimums (`summaryMin`), maximums (`summaryMax`), means (`summaryMean`).',
+          'summarised: their last values (`summary`), minimums (`summaryMin`), maximums (`summaryMax`), means (`summaryMean`). ' +
+          '`configKeys=a,b.c` (up to 100 dotted config keys) adds `configValues`: per key the number of distinct ' +
+          "values of the group's runs (a run without the key holds null) and the first 10 in key order.",
         querystring: GroupsQuery,
         response: { 200: RunGroups },
       },

@@ -14,6 +14,7 @@ export const GroupsQuery = Type.Object({
   ...RunNarrowingQuery,
   metrics: Type.Optional(Type.String({ maxLength: 20_000 })),
   summaries: Type.Optional(Type.String({ maxLength: 100 })),
+  configKeys: Type.Optional(Type.String({ maxLength: 100_000 })),
 });
 export type GroupsQuery = Static<typeof GroupsQuery>;
 
@@ -50,10 +51,18 @@ export const GroupSummary = Type.Object({
 });
 export type GroupSummary = Static<typeof GroupSummary>;
 
+/** A config key over a group's runs: how many distinct values they hold (null for a run without it), the first 10 in key order. */
+export const GroupConfigValues = Type.Object({
+  count: Type.Integer(),
+  values: Type.Array(GroupValue),
+});
+export type GroupConfigValues = Static<typeof GroupConfigValues>;
+
 /**
  * One group of runs: its key, its exact run count, at most 1,000 of its run ids (ascending),
  * and by metric the summaries asked for: over the runs' last values (`summary`), their
- * minimums (`summaryMin`), maximums (`summaryMax`) or means (`summaryMean`).
+ * minimums (`summaryMin`), maximums (`summaryMax`) or means (`summaryMean`); with `configKeys`,
+ * each key's distinct values over the runs (`configValues`).
  */
 export const RunGroup = Type.Object({
   key: GroupKey,
@@ -63,6 +72,7 @@ export const RunGroup = Type.Object({
   summaryMin: Type.Optional(Type.Record(Type.String(), GroupSummary)),
   summaryMax: Type.Optional(Type.Record(Type.String(), GroupSummary)),
   summaryMean: Type.Optional(Type.Record(Type.String(), GroupSummary)),
+  configValues: Type.Optional(Type.Record(Type.String(), GroupConfigValues)),
 });
 export type RunGroup = Static<typeof RunGroup>;
 
