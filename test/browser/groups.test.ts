@@ -342,6 +342,18 @@ describe('grouped runs', () => {
     });
   });
 
+  it('leaves a run hidden on the compare page (hide=) out of its group', async () => {
+    const ids = runs.slice(8, 16).map((r) => r.runId);
+    const url = `${path}/compare?runs=${ids.join(',')}&hide=${runs[12]!.runId}&group=config.optimizer`;
+    await withPage(dash, { ...DESKTOP, signIn: url }, async ({ page }) => {
+      const legend = page.getByRole('list', { name: 'Groups' });
+      await expect
+        .poll(() => legend.getByRole('listitem').allTextContents())
+        .toEqual(['adamw · 4 runs', 'sgd · 3 runs']);
+      await drawn(page, 'train/loss');
+    });
+  });
+
   it("keeps the compare charts' removed panels when the compared runs are grouped", async () => {
     const ids = runs.slice(8, 16).map((r) => r.runId);
     await withPage(dash, { ...DESKTOP, signIn: `${path}/compare?runs=${ids.join(',')}` }, async ({ page }) => {
