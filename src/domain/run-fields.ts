@@ -18,6 +18,7 @@ const PLAIN: Record<string, SearchField> = {
   updated_at: { kind: 'time', column: 'updated_at' },
   heartbeatAt: { kind: 'time', column: 'last_seen_at' },
   heartbeat_at: { kind: 'time', column: 'last_seen_at' },
+  id: { kind: 'runId' },
   forkedFromRunId: { kind: 'forkParent' },
   createdBy: { kind: 'createdBy' },
 };
@@ -43,7 +44,7 @@ const MAX_FIELD_LENGTH = 1024;
 
 /** The field names accepted, for error messages. */
 export const FIELD_NAMES =
-  'status (state), name (displayName, display_name), tags, createdAt (created_at), updatedAt (updated_at), ' +
+  'id (run id), status (state), name (displayName, display_name), tags, createdAt (created_at), updatedAt (updated_at), ' +
   'heartbeat_at (heartbeatAt), forkedFromRunId, createdBy (user id or name), config.<key>, systemMetadata.<key>, summary_metrics.<metric> (summaryMetrics.<metric>, ' +
   'the last value), summary_min.<metric>, summary_max.<metric>, summary_mean.<metric> (summaryMin.<metric>, …)';
 
@@ -96,6 +97,8 @@ export function parseSort(text: string | undefined): SearchSort {
   } catch {
     throw badRequest(`cannot sort by ${JSON.stringify(name)}; sort by ${SORT_NAMES}`);
   }
+  // The id is a filter field only; sorting by it stays refused as before it was one.
+  if (field.kind === 'runId') throw badRequest(`cannot sort by ${JSON.stringify(name)}; sort by ${SORT_NAMES}`);
   if (field.kind === 'tags' || field.kind === 'createdBy') {
     throw badRequest(`cannot sort by ${field.kind}; sort by ${SORT_NAMES}`);
   }

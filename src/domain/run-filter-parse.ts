@@ -55,6 +55,7 @@ function operand(field: SearchField, name: string, v: unknown, range: boolean): 
     case 'metric':
       if (typeof v !== 'number' || !Number.isFinite(v)) throw badRequest(`${where}: ${name} compares with numbers`);
       return v;
+    case 'runId':
     case 'forkParent':
       if (typeof v !== 'number' || !Number.isSafeInteger(v))
         throw badRequest(`${where}: ${name} compares with run ids`);
@@ -165,7 +166,7 @@ class FilterParser {
   }
 
   private regex(field: SearchField, name: string, pattern: unknown, options: unknown): string {
-    if (field.kind === 'time' || field.kind === 'metric' || field.kind === 'forkParent')
+    if (field.kind === 'time' || field.kind === 'metric' || field.kind === 'forkParent' || field.kind === 'runId')
       throw badRequest(`${name}: $regex applies to text fields`);
     if (typeof pattern !== 'string') throw badRequest(`${name}: $regex takes a string`);
     if (++this.regexes > MAX_FILTER_REGEXES) {

@@ -14,8 +14,8 @@ export type JsonColumn = 'config' | 'system_metadata';
 export type MetricAgg = 'last' | 'min' | 'max' | 'mean';
 
 /**
- * What a condition or a sort looks at. `forkParent` is the id of the run a run was forked from
- * (null when none); `createdBy` is the user who created the run (null when none): a number
+ * What a condition or a sort looks at. `runId` is the run's own id (never null); `forkParent`
+ * is the id of the run a run was forked from (null when none); `createdBy` is the user who created the run (null when none): a number
  * compares with the user's id, a string with the user's display name.
  */
 export type SearchField =
@@ -23,6 +23,7 @@ export type SearchField =
   | { kind: 'name' }
   | { kind: 'tags' }
   | { kind: 'time'; column: TimeColumn }
+  | { kind: 'runId' }
   | { kind: 'forkParent' }
   | { kind: 'createdBy' }
   | { kind: 'json'; column: JsonColumn; path: readonly string[] }
@@ -55,8 +56,8 @@ export type FilterNode =
   | { kind: 'leaf'; field: SearchField; cond: Condition }
   | { kind: 'ids'; ids: readonly number[] };
 
-/** A sort: a field (never tags or createdBy) and its direction. Ties go by run id in the same direction. */
+/** A sort: a field (never tags, createdBy or runId) and its direction. Ties go by run id in the same direction. */
 export interface SearchSort {
-  field: Exclude<SearchField, { kind: 'tags' | 'createdBy' }>;
+  field: Exclude<SearchField, { kind: 'tags' | 'createdBy' | 'runId' }>;
   descending: boolean;
 }

@@ -11,12 +11,18 @@ import {
   groupValueOf,
   parseGroupBy,
 } from '../domain/group-by.js';
-import type { RunHead, SeriesSummary } from '../domain/types.js';
 import { badRequest, resultTooLarge } from '../errors.js';
 import type { JsonPick } from '../store/metadata-store.js';
 import type { Ctx } from './context.js';
 import { MAX_NARROWED_RUNS } from './metric-rankings.js';
-import { runSummaries } from './run-search-metrics.js';
+import {
+  type ConfigKey,
+  configValuesBytes,
+  configValuesOf,
+  parseGroupConfigKeys,
+  type ValueSet,
+} from './run-group-configs.js';
+import { groupSummaryFields, parseSummaries, runValues } from './run-group-summaries.js';
 import { listOf, MAX_SUMMARY_METRICS, matchingRunIds, parseNarrowing, type RunNarrowingParams } from './run-search.js';
 
 /** Run ids listed per group at most (its runCount is exact). */
@@ -26,15 +32,8 @@ export interface GroupsParams extends RunNarrowingParams {
   projectName: string;
   groupBy: string;
   metrics?: string;
-}
-
-/** One metric over a group's runs' last finite values; std is the sample standard deviation. */
-export interface GroupSummary {
-  n: number;
-  mean: number | null;
-  std: number | null;
-  min: number | null;
-  max: number | null;
+  summaries?: string;
+  configKeys?: string;
 }
 
 /** A group of runs: its key by field name, its runs (ascending ids, forks marked), all of them. */
@@ -43,6 +42,8 @@ export interface Grouped {
   values: GroupValue[];
   runIds: number[];
   forkIds: Set<number>;
+  /** For each config key asked for, the distinct values of the group's runs. */
+  configSets: ValueSet[];
 }
 
 /** The project's matching runs grouped by key, ordered by key; undefined for an unknown project. */
@@ -51,6 +52,7 @@ export async function groupMatchingRuns(
   q: RunNarrowingParams & { projectName: string },
   fields: readonly GroupField[],
   maxRuns: number,
+  configKeys: readonly ConfigKey[] = [],
 ): Promise<{ projectId: number; groups: Grouped[] } | undefined> {
   const narrowing = parseNarrowing(q);
   const { metadata } = ctx.deps;
@@ -66,6 +68,8 @@ export async function groupMatchingRuns(
   const picks: JsonPick[] = fields.flatMap((f) =>
     f.kind === 'config' || f.kind === 'systemMetadata' ? [{ field: f.kind, path: f.path }] : [],
   );
+  const fieldPicks = picks.length;
+  picks.push(...configKeys.map((k): JsonPick => ({ field: 'config', path: k.path })));
   const rows = await metadata.listGroupValues(ctx.principal.orgId, matching.ids, picks);
   const byKey = new Map<string, Grouped>();
   for (const row of rows.sort((a, b) => a.runId - b.runId)) {
@@ -79,8 +83,13 @@ export async function groupMatchingRuns(
     let group = byKey.get(id);
     if (!group) {
       const key = Object.fromEntries(fields.map((f, i) => [f.name, values[i]!]));
-      byKey.set(id, (group = { key, values, runIds: [], forkIds: new Set() }));
+      const configSets = configKeys.map((): ValueSet => new Map());
+      byKey.set(id, (group = { key, values, runIds: [], forkIds: new Set(), configSets }));
     }
+    group.configSets.forEach((set, i) => {
+      const value = groupValueOf(row.texts[fieldPicks + i] ?? null);
+      set.set(JSON.stringify(value), value);
+    });
     group.runIds.push(row.runId);
     if (row.forkedFromRunId !== null) group.forkIds.add(row.runId);
   }
@@ -88,63 +97,17 @@ export async function groupMatchingRuns(
   return { projectId, groups };
 }
 
-/** n, mean, sample std, min and max of values (two passes). */
-function summaryOf(values: readonly number[]): GroupSummary {
-  const n = values.length;
-  if (n === 0) return { n, mean: null, std: null, min: null, max: null };
-  let sum = 0;
-  let min = Infinity;
-  let max = -Infinity;
-  for (const v of values) {
-    sum += v;
-    min = Math.min(min, v);
-    max = Math.max(max, v);
-  }
-  const mean = sum / n;
-  let squares = 0;
-  let residual = 0;
-  for (const v of values) {
-    squares += (v - mean) ** 2;
-    residual += v - mean;
-  }
-  const std = n < 2 ? null : Math.sqrt(Math.max(0, squares - (residual * residual) / n) / (n - 1));
-  return { n, mean: mean + residual / n, std, min, max };
-}
-
-/** The last finite value of each matching run, by metric then run id: unforked runs from the stored summaries, forks by lineage. */
-async function lastValues(
-  ctx: Ctx,
-  projectId: number,
-  groups: readonly Grouped[],
-  names: readonly string[],
-): Promise<Map<string, Map<number, number>>> {
-  const out = new Map<string, Map<number, number>>(names.map((n) => [n, new Map()]));
-  const forks = groups.flatMap((g) => [...g.forkIds]);
-  const forkSet = new Set(forks);
-  const wanted = new Set(groups.flatMap((g) => g.runIds));
-  const keep = (s: SeriesSummary, runId: number) => {
-    if (s.lastValue !== null && Number.isFinite(s.lastValue)) out.get(s.logName)?.set(runId, s.lastValue);
-  };
-  for (const name of names) {
-    for (const s of await ctx.deps.series.projectSummaries(projectId, name)) {
-      if (wanted.has(s.runId) && !forkSet.has(s.runId)) keep(s, s.runId);
-    }
-  }
-  const forkRuns = forks.map((id) => ({ id, forkedFromRunId: id }) as Pick<RunHead, 'id' | 'forkedFromRunId'>);
-  for (const [runId, summaries] of await runSummaries(ctx, forkRuns, names)) for (const s of summaries) keep(s, runId);
-  return out;
-}
-
-/** Bytes a group takes in the answer besides its key and ids, and per metric summary. */
+/** Bytes a group takes in the answer besides its key and ids, and per metric and summary asked. */
 const GROUP_BYTES = 64;
 const SUMMARY_BYTES = 160;
 
-/** RESULT_TOO_LARGE unless the groups' answer (keys, listed ids, summaries) fits config.readMaxBytes. */
-function checkGroupsBytes(ctx: Ctx, groups: readonly Grouped[], metrics: number): void {
+/** RESULT_TOO_LARGE unless the groups' answer (keys, listed ids, `summaries` summaries of each metric, config values) fits config.readMaxBytes. */
+function checkGroupsBytes(ctx: Ctx, groups: readonly Grouped[], summaries: number): void {
   let bytes = 0;
   for (const g of groups) {
+    for (const set of g.configSets) bytes += configValuesBytes(set);
     bytes += GROUP_BYTES + Buffer.byteLength(JSON.stringify(g.key)) + 17 * Math.min(g.runIds.length, MAX_GROUP_RUN_IDS);
-    bytes += metrics * SUMMARY_BYTES;
+    bytes += summaries * SUMMARY_BYTES;
   }
   const max = ctx.deps.config.readMaxBytes;
   if (bytes > max) {
@@ -158,30 +121,29 @@ function checkGroupsBytes(ctx: Ctx, groups: readonly Grouped[], metrics: number)
 
 /**
  * The project's matching runs grouped by key (an unknown project has none). Throws
- * BAD_REQUEST for a bad groupBy, narrowing or metrics list, RESULT_TOO_LARGE when more than
+ * BAD_REQUEST for a bad groupBy, narrowing, metrics or summaries list, RESULT_TOO_LARGE when more than
  * MAX_NARROWED_RUNS runs match or the answer would pass config.readMaxBytes, and QUERY_TIMEOUT / OVERLOADED as run search does.
  */
 export async function groupRuns(ctx: Ctx, q: GroupsParams) {
   const fields = parseGroupBy(q.groupBy);
   const names = listOf(q.metrics);
   if (names.length > MAX_SUMMARY_METRICS) throw badRequest(`metrics may name at most ${MAX_SUMMARY_METRICS}`);
-  const grouped = await groupMatchingRuns(ctx, q, fields, MAX_NARROWED_RUNS);
+  const aggs = parseSummaries(q.summaries);
+  const configKeys = parseGroupConfigKeys(q.configKeys);
+  const grouped = await groupMatchingRuns(ctx, q, fields, MAX_NARROWED_RUNS, configKeys);
   const head = { projectName: q.projectName, groupBy: fields.map((f) => f.name) };
   if (!grouped) return { ...head, groups: [], total: 0 };
-  checkGroupsBytes(ctx, grouped.groups, names.length);
-  const values = names.length > 0 ? await lastValues(ctx, grouped.projectId, grouped.groups, names) : undefined;
-  const groups = grouped.groups.map((g) => ({
+  checkGroupsBytes(ctx, grouped.groups, names.length * aggs.length);
+  const { projectId, groups: all } = grouped;
+  const forkIds = new Set(all.flatMap((g) => [...g.forkIds]));
+  const runIds = all.flatMap((g) => g.runIds);
+  const values = names.length > 0 ? await runValues(ctx, projectId, runIds, forkIds, names, aggs) : undefined;
+  const groups = all.map((g) => ({
     key: g.key,
     runCount: g.runIds.length,
     runIds: g.runIds.slice(0, MAX_GROUP_RUN_IDS),
-    ...(values && {
-      summary: Object.fromEntries(
-        names.map((name) => {
-          const byRun = values.get(name)!;
-          return [name, summaryOf(g.runIds.flatMap((id) => byRun.get(id) ?? []))];
-        }),
-      ),
-    }),
+    ...(values && groupSummaryFields(values, g.runIds, names)),
+    ...(configKeys.length > 0 && { configValues: configValuesOf(configKeys, g.configSets) }),
   }));
   return { ...head, groups, total: groups.length };
 }

@@ -45,13 +45,16 @@ const specArb: fc.Arbitrary<Spec> = fc.record({
 
 const METRIC_FIELDS = ['summary_metrics.m', 'summary_min.m', 'summary_max.m', 'summary_mean.m'] as const;
 type MetricField = (typeof METRIC_FIELDS)[number];
-type Field = 'status' | 'name' | 'tags' | 'createdAt' | 'config.a' | 'config.b' | MetricField;
+type Field = 'id' | 'status' | 'name' | 'tags' | 'createdAt' | 'config.a' | 'config.b' | MetricField;
 const isMetric = (field: string): field is MetricField => (METRIC_FIELDS as readonly string[]).includes(field);
 const TEXT_FIELDS: Field[] = ['status', 'name', 'tags', 'config.a', 'config.b'];
 
 /** Operands that each field accepts. */
 function operandArb(field: Field, range: boolean): fc.Arbitrary<Json> {
   switch (field) {
+    case 'id':
+      // An offset from the project's first run id (-1 and 8 match none); see withIds.
+      return range ? fc.integer({ min: -1, max: 8 }) : fc.option(fc.integer({ min: -1, max: 8 }), { nil: null });
     case 'status':
       return fc.constantFrom(...STATUSES, 'running', 'Failed');
     case 'name':
@@ -73,7 +76,7 @@ function operandArb(field: Field, range: boolean): fc.Arbitrary<Json> {
 const REGEXES = ['^a', 'b$', 'a.', '[xy]', '^(a|b)', 'A', 'p|q', '^.$', 'run'];
 
 const leafArb: fc.Arbitrary<Record<string, unknown>> = fc
-  .constantFrom<Field>('status', 'name', 'tags', 'createdAt', 'config.a', 'config.b', ...METRIC_FIELDS)
+  .constantFrom<Field>('id', 'status', 'name', 'tags', 'createdAt', 'config.a', 'config.b', ...METRIC_FIELDS)
   .chain((field) => {
     const ops: fc.Arbitrary<unknown>[] = [
       operandArb(field, false),
@@ -120,6 +123,7 @@ function metricValue(points: number[] | undefined, field: MetricField): number |
 
 /** The value of a field of a run: undefined when missing; tags are an array. */
 function valueOf(r: Stored, field: string): Json | string[] | undefined {
+  if (field === 'id') return r.id;
   if (field === 'status') return r.status;
   if (field === 'name') return r.name;
   if (field === 'tags') return r.tags;
@@ -210,6 +214,14 @@ function expectedOrder(runs: Stored[], filter: Record<string, unknown>, sort: st
     .map((r) => r.id);
 }
 
+/** The filter with each `id` operand (an offset, see operandArb) turned into a run id: the first id + offset. */
+function withIds(f: unknown, first: number, inId = false): unknown {
+  if (inId && typeof f === 'number') return first + f;
+  if (Array.isArray(f)) return f.map((x) => withIds(x, first, inId));
+  if (f === null || typeof f !== 'object') return f;
+  return Object.fromEntries(Object.entries(f).map(([k, v]) => [k, withIds(v, first, inId || k === 'id')]));
+}
+
 // ---- the property ----
 
 let project = 0;
@@ -249,7 +261,8 @@ describe('GET /api/runs/list against an in-memory evaluator', () => {
         }),
         async (specs, queries) => {
           const { projectName, runs } = await load(specs);
-          for (const [filter, sort, offset] of queries) {
+          for (const [offsets, sort, offset] of queries) {
+            const filter = withIds(offsets, runs[0]!.id) as Record<string, unknown>;
             const qs = new URLSearchParams({ projectName, filter: JSON.stringify(filter), sort, limit: '3' });
             qs.set('offset', String(offset));
             const res = await call(t.app, 'GET', `/api/runs/list?${qs}`, t.key);

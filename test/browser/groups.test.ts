@@ -1,7 +1,9 @@
 /**
  * Grouped runs (issue 28): the 24-run sweep grouped by config.lr and config.optimizer shows
  * six group rows of four runs and six banded mean lines whose legend names each group and
- * its run count; the Band control widens the bands to min–max; a phone width still fits.
+ * its run count; the Band control widens the bands to min–max; a phone width still fits. A
+ * run hidden with its eye leaves its group; metric columns keep their summary when grouped and
+ * config columns show the group's shared value or how many it holds.
  */
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -35,6 +37,20 @@ async function bandWidth(page: Page, logName: string): Promise<number> {
   expect(m, text).not.toBeNull();
   expect(m![3]).toBe('4');
   return Number(m![2]) - Number(m![1]);
+}
+
+/** The rows of a grouped chart's CSV for one group: [n, mean] of each bucket. */
+async function groupCsv(page: Page, logName: string, group: string): Promise<[number, number][]> {
+  const figure = page.getByRole('figure', { name: logName, exact: true });
+  const download = page.waitForEvent('download');
+  await figure.getByRole('button', { name: `Download ${logName} as CSV` }).click();
+  const rows = (await downloadedBytes(await download)).toString('utf8').trim().split('\n');
+  return rows
+    .filter((r) => r.startsWith(`"${group}",`))
+    .map((r) => {
+      const cells = r.slice(group.length + 3).split(',');
+      return [Number(cells[2]), Number(cells[3])];
+    });
 }
 
 describe('grouped runs', () => {
@@ -213,6 +229,73 @@ describe('grouped runs', () => {
       });
   });
 
+  it('leaves a run hidden with its eye out of its group: "· 3 runs" and a line that moves', async () => {
+    await withPage(dash, { ...DESKTOP, signIn: `${path}?group=config.lr,config.optimizer` }, async ({ page }) => {
+      const legend = page.getByRole('list', { name: 'Groups' });
+      await expect.poll(() => legend.getByRole('listitem').nth(3).textContent()).toBe('lr=0.001, sgd · 4 runs');
+      await drawn(page, 'train/loss');
+      const before = await groupCsv(page, 'train/loss', 'lr=0.001, sgd');
+      expect(before[0]![0]).toBe(4);
+
+      const table = page.getByRole('region', { name: 'Runs table' });
+      await table.getByRole('button', { name: /lr=0.001, sgd$/ }).click();
+      const eye = table.getByRole('button', { name: 'Show sgd-lr0.001-seed0 in charts' });
+      await eye.click();
+      await expect(eye.getAttribute('aria-pressed')).resolves.toBe('false');
+      expect(new URL(page.url()).searchParams.get('hide')).toBe(String(runs[12]!.runId));
+
+      await expect.poll(() => legend.getByRole('listitem').nth(3).textContent()).toBe('lr=0.001, sgd · 3 runs');
+      expect(await legend.getByRole('listitem').nth(2).textContent()).toBe('lr=0.001, adamw · 4 runs');
+      await expect
+        .poll(() => table.locator('tr.group-row .group-count').allTextContents())
+        .toEqual(['4 runs', '4 runs', '4 runs', '3 runs', '4 runs', '4 runs']);
+      await drawn(page, 'train/loss');
+      const after = await groupCsv(page, 'train/loss', 'lr=0.001, sgd');
+      expect(after.map(([n]) => n)).toEqual(before.map(() => 3));
+      // Seed 0 had the lowest loss (noise 0.94): without it the group's mean rises.
+      expect(after[0]![1]).toBeCloseTo((2 * (0.98 + 1.02 + 1.06)) / 3, 9);
+      expect(after[0]![1]).toBeGreaterThan(before[0]![1]);
+      // The hidden run is still listed in its open group, its eye off.
+      await expect.poll(() => table.locator('tr.group-run a').count()).toBe(4);
+      await screenshot(page, 'groups-hidden-run');
+    });
+  });
+
+  it("shows a min column's group mean ± std over the runs' minimums", async () => {
+    const url = `${path}?group=config.lr,config.optimizer&col=metric:min:val/acc`;
+    await withPage(dash, { ...DESKTOP, signIn: url }, async ({ page }) => {
+      const table = page.getByRole('region', { name: 'Runs table' });
+      await table.getByRole('columnheader', { name: 'val/acc (min, mean ± std)' }).waitFor();
+      const row = table.locator('tr.group-row').first();
+      await expect.poll(() => row.getByRole('cell', { name: /±/ }).count()).toBe(1);
+      const text = (await row.getByRole('cell', { name: /±/ }).textContent())!;
+      const m = /^(-?[\d.e+-]+) ± ([\d.e+-]+)$/.exec(text);
+      expect(m, text).not.toBeNull();
+      // val/acc rises from 1 - noise / 2 at step 0; the seeds' noise is 0.94, 0.98, 1.02, 1.06.
+      const mins = [0.94, 0.98, 1.02, 1.06].map((noise) => 1 - noise / 2);
+      const mean = mins.reduce((a, b) => a + b, 0) / 4;
+      const std = Math.sqrt(mins.reduce((a, v) => a + (v - mean) ** 2, 0) / 3);
+      expect(Number(m![1])).toBeCloseTo(mean, 3);
+      expect(Number(m![2])).toBeCloseTo(std, 3);
+    });
+  });
+
+  it('shows a config column in group rows: the shared value, else "N values" with them in its title', async () => {
+    const url = `${path}?group=config.lr&col=config:optimizer&col=config:lr&col=config:seed`;
+    await withPage(dash, { ...DESKTOP, signIn: url }, async ({ page }) => {
+      const table = page.getByRole('region', { name: 'Runs table' });
+      const row = table.locator('tr.group-row').first();
+      await row.getByRole('button', { name: /lr=0.0003$/ }).waitFor();
+      await expect
+        .poll(() => row.locator('td').allTextContents())
+        .toEqual(['8 runs', '2 values', '0.0003', '4 values']);
+      const cells = row.locator('td');
+      await expect(cells.nth(1).getAttribute('title')).resolves.toBe('adamw, sgd');
+      await expect(cells.nth(3).getAttribute('title')).resolves.toBe('0, 1, 2, 3');
+      await screenshot(page, 'groups-config-columns');
+    });
+  });
+
   it('names a table of one group in the singular', async () => {
     await withPage(dash, { ...DESKTOP, signIn: `${path}?group=status` }, async ({ page }) => {
       const table = page.getByRole('table', { name: '1 group of runs by status' });
@@ -256,6 +339,18 @@ describe('grouped runs', () => {
         page.locator('figure[aria-label="train/loss"] .chart-meta').first().textContent(),
       ).resolves.toContain('2 groups');
       await screenshot(page, 'groups-compare');
+    });
+  });
+
+  it('leaves a run hidden on the compare page (hide=) out of its group', async () => {
+    const ids = runs.slice(8, 16).map((r) => r.runId);
+    const url = `${path}/compare?runs=${ids.join(',')}&hide=${runs[12]!.runId}&group=config.optimizer`;
+    await withPage(dash, { ...DESKTOP, signIn: url }, async ({ page }) => {
+      const legend = page.getByRole('list', { name: 'Groups' });
+      await expect
+        .poll(() => legend.getByRole('listitem').allTextContents())
+        .toEqual(['adamw · 4 runs', 'sgd · 3 runs']);
+      await drawn(page, 'train/loss');
     });
   });
 

@@ -18,7 +18,11 @@ export function registerRunGroupRoutes(app: App, deps: Deps): void {
           '`systemMetadata.<dotted key>`, `status`, `group` = the value of a `group:<name>` tag), after the ' +
           'narrowing of GET /api/runs/list (`filter`, `search`, `tags`, `status`). Groups are ordered by key ' +
           '(numbers, then strings, then booleans, null last); each lists at most 1,000 run ids (`runCount` is ' +
-          "exact). `metrics=a,b` (up to 20) adds per group the n/mean/std/min/max of the runs' last finite values.",
+          "exact). `metrics=a,b` (up to 20) adds per group the n/mean/std/min/max of the runs' last finite values " +
+          "(`summary`); `summaries=last,min,max,mean` (default `last`) chooses which of the runs' values are " +
+          'summarised: their last values (`summary`), minimums (`summaryMin`), maximums (`summaryMax`), means (`summaryMean`). ' +
+          '`configKeys=a,b.c` (up to 100 dotted config keys) adds `configValues`: per key the number of distinct ' +
+          "values of the group's runs (a run without the key holds null) and the first 10 in key order.",
         querystring: GroupsQuery,
         response: { 200: RunGroups },
       },

@@ -4,12 +4,17 @@ import { Nullable, ProjectName, QueryInt, RunNarrowingQuery } from '../schema-he
 
 const Num = Nullable(Type.Number());
 
-/** The query of GET /api/runs/groups: 1–3 comma-separated group fields, narrowing, optional metrics. */
+/**
+ * The query of GET /api/runs/groups: 1–3 comma-separated group fields, narrowing, optional
+ * metrics and which summaries of them (comma-separated last, min, max, mean; default last).
+ */
 export const GroupsQuery = Type.Object({
   projectName: ProjectName,
   groupBy: Type.String({ minLength: 1, maxLength: 3_000 }),
   ...RunNarrowingQuery,
   metrics: Type.Optional(Type.String({ maxLength: 20_000 })),
+  summaries: Type.Optional(Type.String({ maxLength: 100 })),
+  configKeys: Type.Optional(Type.String({ maxLength: 100_000 })),
 });
 export type GroupsQuery = Static<typeof GroupsQuery>;
 
@@ -33,7 +38,10 @@ export type GroupValue = Static<typeof GroupValue>;
 export const GroupKey = Type.Record(Type.String(), GroupValue);
 export type GroupKey = Static<typeof GroupKey>;
 
-/** One metric over a group's runs' last finite values; `std` is the sample standard deviation (null when n < 2). */
+/**
+ * One metric over one value per run of a group (its last finite value, or the min, max or
+ * mean of its finite values); `std` is the sample standard deviation (null when n < 2).
+ */
 export const GroupSummary = Type.Object({
   n: Type.Integer(),
   mean: Num,
@@ -43,12 +51,28 @@ export const GroupSummary = Type.Object({
 });
 export type GroupSummary = Static<typeof GroupSummary>;
 
-/** One group of runs: its key, its exact run count, at most 1,000 of its run ids (ascending), and summaries. */
+/** A config key over a group's runs: how many distinct values they hold (null for a run without it), the first 10 in key order. */
+export const GroupConfigValues = Type.Object({
+  count: Type.Integer(),
+  values: Type.Array(GroupValue),
+});
+export type GroupConfigValues = Static<typeof GroupConfigValues>;
+
+/**
+ * One group of runs: its key, its exact run count, at most 1,000 of its run ids (ascending),
+ * and by metric the summaries asked for: over the runs' last values (`summary`), their
+ * minimums (`summaryMin`), maximums (`summaryMax`) or means (`summaryMean`); with `configKeys`,
+ * each key's distinct values over the runs (`configValues`).
+ */
 export const RunGroup = Type.Object({
   key: GroupKey,
   runCount: Type.Integer(),
   runIds: Type.Array(Type.Integer()),
   summary: Type.Optional(Type.Record(Type.String(), GroupSummary)),
+  summaryMin: Type.Optional(Type.Record(Type.String(), GroupSummary)),
+  summaryMax: Type.Optional(Type.Record(Type.String(), GroupSummary)),
+  summaryMean: Type.Optional(Type.Record(Type.String(), GroupSummary)),
+  configValues: Type.Optional(Type.Record(Type.String(), GroupConfigValues)),
 });
 export type RunGroup = Static<typeof RunGroup>;
 

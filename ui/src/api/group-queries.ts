@@ -23,12 +23,28 @@ const narrowing = (p: GroupParams) => ({
   filter: p.filter?.trim() ? p.filter : undefined,
 });
 
-/** `GET /api/runs/groups` with the summaries of `metrics` (at most 20). */
-export const runGroupsQuery = (params: GroupParams, metrics: readonly string[]) =>
+/** What a groups read adds besides `metrics`: which summaries of them (default last) and config keys' values. */
+export interface GroupExtras {
+  summaries?: readonly ('last' | 'min' | 'max' | 'mean')[];
+  configKeys?: readonly string[];
+}
+
+/** `GET /api/runs/groups` with the summaries of `metrics` (at most 20) and the values of `configKeys` (at most 100). */
+export const runGroupsQuery = (params: GroupParams, metrics: readonly string[], extras: GroupExtras = {}) =>
   queryOptions({
-    queryKey: ['run-groups', params, metrics],
+    queryKey: ['run-groups', params, metrics, extras],
     queryFn: ({ signal }) =>
-      apiGet<RunGroups>('/api/runs/groups', { ...narrowing(params), metrics: metrics.slice(0, 20) }, signal),
+      apiGet<RunGroups>(
+        '/api/runs/groups',
+        {
+          ...narrowing(params),
+          metrics: metrics.slice(0, 20),
+          // Only last (the default) is not sent, so the plain request stays as it was.
+          summaries: extras.summaries?.join() === 'last' ? undefined : extras.summaries,
+          configKeys: extras.configKeys?.slice(0, 100),
+        },
+        signal,
+      ),
   });
 
 /** `GET /api/runs/groups/metrics` of `logName`, at most `limit` buckets over the step window. */
@@ -50,9 +66,9 @@ export const groupMetricsQuery = (
   });
 
 /** The groups (nothing asked without a field), refreshed every 30 s like the table. */
-export const useRunGroups = (params: GroupParams, metrics: readonly string[]) =>
+export const useRunGroups = (params: GroupParams, metrics: readonly string[], extras: GroupExtras = {}) =>
   useQuery({
-    ...runGroupsQuery(params, metrics),
+    ...runGroupsQuery(params, metrics, extras),
     enabled: params.groupBy.length > 0,
     placeholderData: keepPreviousData,
     refetchInterval: 30_000,

@@ -7,6 +7,8 @@ import { layoutStorageKey, usePanelLayout } from '../charts/usePanelLayout';
 import { GroupByControl } from '../groups/GroupByControl';
 import { GroupCharts } from '../groups/GroupCharts';
 import { type BandKind, readBand, readGroupBy } from '../groups/group-by';
+import { withoutRuns } from '../groups/group-cells';
+import { readHidden } from '../workspace/workspace-state';
 import { configKeys } from '../runs-table/run-cells';
 import { isSystemName } from '../system/system-names';
 
@@ -14,7 +16,8 @@ import { isSystemName } from '../system/system-names';
  * The compare page's grouping (`group=` and `band=` in its URL, as on the runs page): the
  * Group by control, and when grouped the compared runs' charts by group. The groups API
  * narrows by name, so a run outside the comparison with a compared run's name is counted
- * too; a note says so. The grouped charts follow the compare charts' panel layout.
+ * too; a note says so. Runs hidden from the charts (`hide=`) are left out of the groups. The
+ * grouped charts follow the compare charts' panel layout.
  */
 export function useCompareGrouping(project: string, runs: readonly RunDetails[]) {
   const [params, setParams] = useSearchParams();
@@ -26,6 +29,9 @@ export function useCompareGrouping(project: string, runs: readonly RunDetails[])
   const groupText = read('group');
   const groupBy = useMemo(() => readGroupBy(groupText), [groupText]);
   const band = readBand(read('band'));
+  // Runs hidden from the charts (`hide=`, as the ungrouped legend sets it) leave their groups.
+  const hideText = params.get('hide');
+  const hidden = useMemo(() => readHidden(hideText), [hideText]);
   const set = (name: string, value: string | null) => {
     setPending((prev) => ({ base, values: { ...(prev?.base === base ? prev.values : {}), [name]: value } }));
     setParams(
@@ -54,6 +60,7 @@ export function useCompareGrouping(project: string, runs: readonly RunDetails[])
         project={project}
         runs={runs}
         groupBy={groupBy}
+        hidden={hidden}
         band={band}
         onBand={(b) => set('band', b === 'std' ? null : b)}
       />
@@ -65,12 +72,14 @@ function CompareGroupCharts({
   project,
   runs,
   groupBy,
+  hidden,
   band,
   onBand,
 }: {
   project: string;
   runs: readonly RunDetails[];
   groupBy: string[];
+  hidden: readonly number[];
   band: BandKind;
   onBand: (band: BandKind) => void;
 }) {
@@ -80,9 +89,9 @@ function CompareGroupCharts({
     () => ({
       projectName: project,
       groupBy,
-      filter: JSON.stringify({ name: { $in: [...new Set(runs.map((r) => r.name))] } }),
+      filter: withoutRuns(JSON.stringify({ name: { $in: [...new Set(runs.map((r) => r.name))] } }), hidden),
     }),
-    [project, groupBy, runs],
+    [project, groupBy, runs, hidden],
   );
   const groups = useRunGroups(params, []);
   // The layout the compare page's own charts keep (RunCharts' key for this project's metric charts).

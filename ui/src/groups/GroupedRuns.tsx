@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
 import { Link } from 'react-router';
 import type { RunGroup } from '@server/api/schemas/groups';
 import type { RunNarrowing } from '../api/run-list-queries';
@@ -8,36 +8,44 @@ import { useRunGroups } from '../api/group-queries';
 import { Empty, ErrorState, Loading } from '../components/States';
 import { formatValue } from '../format';
 import { runPath } from '../paths';
-import { sqidOf } from '../runs-table/run-cells';
+import { columnLabel, columnMetrics, encodeColumn, type ExtraColumn } from '../runs-table/columns';
+import { configValue, showConfigValue, sqidOf } from '../runs-table/run-cells';
+import { RowLook, type RowLooks } from '../workspace/RowLook';
+import { columnSummaries, groupConfigCell, groupMetricCell, withoutRuns } from './group-cells';
 import { groupId, groupLabel } from './group-label';
-import { meanPlusMinus } from './band';
 import { groupNarrowing } from './group-runs';
 import './groups.css';
 
 /** The most group rows the table shows (the first in the groups' order). */
 const MAX_GROUP_ROWS = 500;
 
-/** The runs of one open group, one row each (the first RUN_PAGE_SIZE by the table's sort). */
+/**
+ * The runs of one open group, one row each (the first RUN_PAGE_SIZE by the table's sort),
+ * hidden runs too, each with its colour and charts toggle when the table has `looks`.
+ */
 function GroupRunRows({
   org,
   project,
   narrowing,
   sort,
-  metrics,
+  columns,
   runCount,
+  looks,
 }: {
   org: string;
   project: string;
   narrowing: RunNarrowing | undefined;
   sort: string;
-  metrics: readonly string[];
+  columns: readonly ExtraColumn[];
   runCount: number;
+  looks?: RowLooks;
 }) {
+  const metrics = useMemo(() => columnMetrics(columns), [columns]);
   const list = useQuery({
     ...runListPageQuery({ projectName: project, ...narrowing, sort, metrics }, 0),
     enabled: narrowing !== undefined,
   });
-  const span = metrics.length + 2;
+  const span = columns.length + 2;
   const note = (text: string, role?: 'alert' | 'status') => (
     <tr className="group-run">
       <td colSpan={span} className="muted" role={role}>
@@ -54,16 +62,21 @@ function GroupRunRows({
       {list.data.runs.map((run) => (
         <tr key={run.id} className="group-run">
           <td>
+            {looks && <RowLook run={run} looks={{ ...looks, charted: new Set([run.id]) }} />}
             <Link to={runPath(org, run.projectName, sqidOf(run.url))}>{run.name}</Link>
           </td>
           <td>
             <span className={`status status-${run.status}`}>{run.status}</span>
           </td>
-          {metrics.map((m) => (
-            <td key={m} className="num">
-              {formatValue(run.summary?.[m]?.last)}
-            </td>
-          ))}
+          {columns.map((c) =>
+            c.kind === 'metric' ? (
+              <td key={encodeColumn(c)} className="num">
+                {formatValue(run.summary?.[c.name]?.[c.agg])}
+              </td>
+            ) : (
+              <td key={encodeColumn(c)}>{showConfigValue(configValue(run.config, c.key))}</td>
+            ),
+          )}
         </tr>
       ))}
       {runCount > RUN_PAGE_SIZE && note(`The first ${RUN_PAGE_SIZE} of ${runCount.toLocaleString('en-US')} runs`)}
@@ -73,26 +86,44 @@ function GroupRunRows({
 
 /**
  * The runs table grouped (`GET /api/runs/groups`): one row per group with its name, run
- * count and each metric column's mean ± standard deviation over the runs' last values; a
- * group opens to list its runs.
+ * count (hidden runs left out), each metric column's mean ± standard deviation over the
+ * runs' values of the column's summary (last, min, max or mean) and each config column's
+ * shared value or number of values; a group opens to list its runs, hidden ones too.
  */
 export function GroupedRuns({
   org,
   project,
   groupBy,
   narrowing,
+  hidden = [],
   sort,
-  metrics,
+  columns,
+  looks,
 }: {
   org: string;
   project: string;
   groupBy: readonly string[];
   narrowing: RunNarrowing;
+  /** Runs hidden from the charts: left out of every group. */
+  hidden?: readonly number[];
   sort: string;
-  /** The metric columns' names (their last values are summarised). */
-  metrics: readonly string[];
+  /** The table's added columns: metric summaries and config keys. */
+  columns: readonly ExtraColumn[];
+  looks?: RowLooks;
 }) {
-  const groups = useRunGroups({ projectName: project, groupBy, ...narrowing }, metrics);
+  const metrics = useMemo(() => columnMetrics(columns), [columns]);
+  const extras = useMemo(
+    () => ({
+      summaries: columnSummaries(columns),
+      configKeys: columns.flatMap((c) => (c.kind === 'config' ? [c.key] : [])),
+    }),
+    [columns],
+  );
+  const groups = useRunGroups(
+    { projectName: project, groupBy, ...narrowing, filter: withoutRuns(narrowing.filter, hidden) },
+    metrics,
+    extras,
+  );
   const [open, setOpen] = useState<ReadonlySet<string>>(new Set());
   if (groups.isPending) return <Loading label="Grouping runs…" />;
   if (groups.isError) return <ErrorState error={groups.error} onRetry={() => void groups.refetch()} />;
@@ -103,15 +134,11 @@ export function GroupedRuns({
       if (!next.delete(id)) next.add(id);
       return next;
     });
-  const cell = (g: RunGroup, m: string) => {
-    const s = g.summary?.[m];
+  const cell = (g: RunGroup, c: ExtraColumn) => {
+    const { text, title } = c.kind === 'metric' ? groupMetricCell(g, c) : groupConfigCell(g.configValues?.[c.key]);
     return (
-      <td
-        key={m}
-        className="num"
-        title={s ? `n ${s.n} · min ${formatValue(s.min)} · max ${formatValue(s.max)}` : undefined}
-      >
-        {meanPlusMinus(s?.mean, s?.std, formatValue)}
+      <td key={encodeColumn(c)} className={c.kind === 'metric' ? 'num' : undefined} title={title}>
+        {text}
       </td>
     );
   };
@@ -127,11 +154,22 @@ export function GroupedRuns({
             <th scope="col" className="group-count-col">
               Runs
             </th>
-            {metrics.map((m) => (
-              <th key={m} scope="col" className="num" title={`Mean ± standard deviation of the runs’ last ${m}`}>
-                {m} (last, mean ± std)
-              </th>
-            ))}
+            {columns.map((c) =>
+              c.kind === 'metric' ? (
+                <th
+                  key={encodeColumn(c)}
+                  scope="col"
+                  className="num"
+                  title={`Mean ± standard deviation of the runs’ ${c.agg} ${c.name}`}
+                >
+                  {c.name} ({c.agg}, mean ± std)
+                </th>
+              ) : (
+                <th key={encodeColumn(c)} scope="col" title={`The runs’ ${c.key}: one value, or how many`}>
+                  {columnLabel(c)}
+                </th>
+              ),
+            )}
           </tr>
         </thead>
         {groups.data.groups.slice(0, MAX_GROUP_ROWS).map((g) => {
@@ -149,7 +187,7 @@ export function GroupedRuns({
                 <td className="group-count">
                   {g.runCount.toLocaleString('en-US')} {g.runCount === 1 ? 'run' : 'runs'}
                 </td>
-                {metrics.map((m) => cell(g, m))}
+                {columns.map((c) => cell(g, c))}
               </tr>
               {isOpen && (
                 <GroupRunRows
@@ -157,8 +195,9 @@ export function GroupedRuns({
                   project={project}
                   narrowing={groupNarrowing(narrowing, groupBy, g.key)}
                   sort={sort}
-                  metrics={metrics}
+                  columns={columns}
                   runCount={g.runCount}
+                  looks={looks}
                 />
               )}
             </tbody>

@@ -7,6 +7,7 @@ import { Empty, ErrorState, Loading } from '../components/States';
 import { GroupByControl } from '../groups/GroupByControl';
 import { GroupCharts } from '../groups/GroupCharts';
 import { GroupedRuns } from '../groups/GroupedRuns';
+import { withoutRuns } from '../groups/group-cells';
 import { comparePath } from '../paths';
 import { isSystemName } from '../system/system-names';
 import { brushedFilter } from '../sweep/brush';
@@ -170,7 +171,14 @@ export function RunsTableView({
 
   const grouped = view.groupBy.length > 0;
   const narrowing = { search: params.search, tags: params.tags, status: params.status, filter: params.filter };
-  const groupParams = { projectName: project, groupBy: view.groupBy, ...narrowing };
+  // Hidden runs leave their groups: the grouped lines, bands, legend counts and group rows.
+  const hidden = workspace?.state.hidden ?? [];
+  const groupParams = {
+    projectName: project,
+    groupBy: view.groupBy,
+    ...narrowing,
+    filter: withoutRuns(narrowing.filter, hidden),
+  };
 
   if (!filtered && data.total === 0 && !data.isPlaceholder) return <>{empty}</>;
 
@@ -196,8 +204,10 @@ export function RunsTableView({
       project={project}
       groupBy={view.groupBy}
       narrowing={narrowing}
+      hidden={hidden}
       sort={view.sort}
-      metrics={metrics}
+      columns={view.columns}
+      looks={looks}
     />
   ) : (
     <>

@@ -112,6 +112,8 @@ function leaf(d: Dialect, field: SearchField, cond: Condition): Frag {
       return tags(d, cond);
     case 'time':
       return scalar(d, frag(`r.${field.column}`), false, cond, frag(`r.${field.column} IS NULL`));
+    case 'runId':
+      return scalar(d, frag('r.id'), false, cond, FALSE);
     case 'forkParent':
       return scalar(d, frag('r.forked_from_run_id'), false, cond, frag('r.forked_from_run_id IS NULL'));
     case 'createdBy':
