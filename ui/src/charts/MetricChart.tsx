@@ -5,6 +5,7 @@ import { useMetricSeriesList, type MetricSeries, type SeriesState } from '../api
 import { ErrorState } from '../components/States';
 import { downloadCsv, downloadPng } from './chart-export';
 import { ChartExportButtons } from './ChartExportButtons';
+import { ChartSettingsButton } from './ChartSettingsButton';
 import { applyHighlight, seriesLooks, type SeriesLook } from './chart-highlight';
 import { buildModel, stepWindow, type ChartModel, type XAxis } from './chart-model';
 import { hoverTracker } from './chart-hover';
@@ -296,17 +297,7 @@ export function MetricChart(props: {
         )}
         <span className="chart-actions">
           {renderSettings && (
-            <button
-              type="button"
-              className="secondary chart-button"
-              aria-haspopup="dialog"
-              aria-expanded={settingsOpen}
-              title={`Settings of ${logName}`}
-              onClick={() => setSettingsOpen(true)}
-            >
-              <span aria-hidden="true">⚙</span>
-              <span className="visually-hidden">Chart settings</span>
-            </button>
+            <ChartSettingsButton logName={logName} open={settingsOpen} onOpen={() => setSettingsOpen(true)} />
           )}
           <ChartExportButtons
             logName={logName}
