@@ -91,8 +91,9 @@ export function labelSpace(font: string): uPlot.Axis.Space {
 
 /**
  * Writes the x labels uPlot drew as `data-x-ticks` on the chart's root, each [left, right,
- * label] in CSS px (a label is centred on its tick), and the y labels as `data-y-ticks`, for
- * tests to read what the axis shows without reading pixels. A draw hook.
+ * label] in CSS px (a label is centred on its tick), the y labels as `data-y-ticks` and the
+ * y scale's kind (`log` or `linear`) as `data-y-scale`, for tests to read what the axes
+ * show without reading pixels. A draw hook.
  */
 export function exposeTicks(u: uPlot, font: string): void {
   // uPlot's drawn splits and labels of each axis (not in its typings).
@@ -108,4 +109,5 @@ export function exposeTicks(u: uPlot, font: string): void {
   });
   u.root.dataset.xTicks = JSON.stringify(boxes);
   u.root.dataset.yTicks = JSON.stringify((axes[1]?._values ?? []).filter((v) => v !== null && v !== ''));
+  u.root.dataset.yScale = u.scales.y?.distr === 3 ? 'log' : 'linear';
 }
