@@ -92,7 +92,11 @@ export function MetricChart(props: {
   const { yMin, yMax } = own ?? {};
   const [settingsOpen, setSettingsOpen] = useState(props.settingsOpenAtFirst === true);
   const { figureRef, plotRef, hostRef, tipRef, near, seen, width, scheme } = useChartBox();
-  const limit = seriesLimit(width, runs.length);
+  // Points are asked for the widest the chart has been: one that narrows (a lone chart of a
+  // row joined by a new one) keeps its series and their live tail instead of asking again.
+  const [widest, setWidest] = useState(0);
+  if (width > widest) setWidest(width);
+  const limit = seriesLimit(Math.max(width, widest), runs.length);
 
   // Each (run, name) once: the x metric may be one of the drawn metrics.
   const fetched = useMemo(
