@@ -19,14 +19,19 @@ const MEDIUM = { width: 1010, height: 900 } as const;
 const DESKTOP = { width: 1440, height: 900 } as const;
 const T0 = 1_700_000_000_000;
 
-/** Steps 0–20,000 every 100, 0.9 s apart (a 5-hour run): train/loss, train/acc and val/acc. */
+/** Steps 0–20,000 every 100, 0.9 s apart (a 5-hour run): train/loss, train/acc, train/lr (0.0001–0.0003) and val/acc. */
 async function seedLongRun(base: string, key: string): Promise<SeededRun> {
   const run = await createRunHttp(base, key, { runName: 'long-run', projectName: PROJECT });
   const lines = Array.from({ length: 201 }, (_, i) => {
     const step = i * 100;
     return metricLine(
       step,
-      { 'train/loss': 2 / (1 + step / 2000), 'train/acc': 1 - 1 / (1 + step / 3000), 'val/acc': 0.5 + step / 50_000 },
+      {
+        'train/loss': 2 / (1 + step / 2000),
+        'train/acc': 1 - 1 / (1 + step / 3000),
+        'train/lr': 0.0001 + step * 1e-8,
+        'val/acc': 0.5 + step / 50_000,
+      },
       T0 + step * 900,
     );
   });
@@ -77,6 +82,25 @@ describe('chart grid and x ticks', () => {
           } else expect(width).toBeLessThanOrEqual(390);
           if (x === 'step') await screenshot(page, `x-ticks-${size.width}`);
         });
+  });
+
+  it('keeps x tick labels apart on a chart drawn against another metric (train/lr: "0.000125")', async () => {
+    for (const size of [PHONE, MEDIUM])
+      await withPage(dash, { ...size, signIn: run.path }, async ({ page }) => {
+        await drawn(page, 'train/acc');
+        await page
+          .getByRole('figure', { name: 'train/acc', exact: true })
+          .getByRole('button', { name: 'Chart settings' })
+          .click();
+        const dialog = page.getByRole('dialog', { name: /^Chart settings/ });
+        await dialog.getByRole('combobox', { name: 'X axis' }).selectOption({ label: 'train/lr' });
+        await dialog.getByRole('button', { name: 'Done' }).click();
+        await expect
+          .poll(() => page.getByRole('figure', { name: 'train/acc', exact: true }).locator('figcaption').textContent())
+          .toContain('x: train/lr');
+        await expectNoOverlap(page, 'train/acc');
+        if (size === MEDIUM) await screenshot(page, 'x-ticks-metric-axis');
+      });
   });
 
   it('keeps grouped charts’ x tick labels apart at 390 px and ~460 px', async () => {
