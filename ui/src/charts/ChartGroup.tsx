@@ -6,7 +6,7 @@ import type { PanelSection, ResolvedPanel } from './panel-layout';
 import type { ChartSettings, StepZoom } from './useChartSettings';
 
 /** A tall panel's plot height in CSS px. */
-const TALL_HEIGHT = 400;
+export const TALL_HEIGHT = 400;
 
 /**
  * A collapsible section of panels (a logGroup's charts, or the added panels), each with its

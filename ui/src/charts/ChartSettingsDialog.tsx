@@ -73,6 +73,8 @@ function SelectField(props: {
  * names and a regular expression), its x axis (the page's, step, time or another metric),
  * smoothing, log scale, y range, its size, and moving or removing it. Every change applies at
  * once. Rendered in document.body so that moving the chart does not move the open dialog.
+ * `xLocked` (a grouped chart, drawn against step buckets) disables the x axis choice and
+ * says why.
  */
 export function ChartSettingsDialog(props: {
   panel: ResolvedPanel;
@@ -81,6 +83,8 @@ export function ChartSettingsDialog(props: {
   page: Pick<ChartSettings, 'xMode' | 'smoothing' | 'logScale'>;
   actions: PanelActions;
   onClose: () => void;
+  /** Why this chart's x axis cannot be chosen (shown under the disabled choice); absent: it can. */
+  xLocked?: string;
 }) {
   const { panel, names, page, actions } = props;
   const dialog = useShowModal();
@@ -153,6 +157,8 @@ export function ChartSettingsDialog(props: {
           <span>X axis</span>
           <select
             value={xValue}
+            disabled={props.xLocked !== undefined}
+            aria-describedby={props.xLocked !== undefined ? `${id}-x` : undefined}
             onChange={(e) => {
               const v = e.target.value;
               setOwn({
@@ -179,6 +185,11 @@ export function ChartSettingsDialog(props: {
               ))}
             </optgroup>
           </select>
+          {props.xLocked !== undefined && (
+            <small id={`${id}-x`} className="muted">
+              {props.xLocked}
+            </small>
+          )}
         </label>
         <NumberField
           label="Smoothing"

@@ -5,6 +5,7 @@ import { useMetricSeriesList, type MetricSeries, type SeriesState } from '../api
 import { ErrorState } from '../components/States';
 import { downloadCsv, downloadPng } from './chart-export';
 import { ChartExportButtons } from './ChartExportButtons';
+import { ChartSettingsButton } from './ChartSettingsButton';
 import { applyHighlight, seriesLooks, type SeriesLook } from './chart-highlight';
 import { buildModel, stepWindow, type ChartModel, type XAxis } from './chart-model';
 import { hoverTracker } from './chart-hover';
@@ -91,7 +92,11 @@ export function MetricChart(props: {
   const { yMin, yMax } = own ?? {};
   const [settingsOpen, setSettingsOpen] = useState(props.settingsOpenAtFirst === true);
   const { figureRef, plotRef, hostRef, tipRef, near, seen, width, scheme } = useChartBox();
-  const limit = seriesLimit(width, runs.length);
+  // Points are asked for the widest the chart has been: one that narrows (a lone chart of a
+  // row joined by a new one) keeps its series and their live tail instead of asking again.
+  const [widest, setWidest] = useState(0);
+  if (width > widest) setWidest(width);
+  const limit = seriesLimit(Math.max(width, widest), runs.length);
 
   // Each (run, name) once: the x metric may be one of the drawn metrics.
   const fetched = useMemo(
@@ -296,17 +301,7 @@ export function MetricChart(props: {
         )}
         <span className="chart-actions">
           {renderSettings && (
-            <button
-              type="button"
-              className="secondary chart-button"
-              aria-haspopup="dialog"
-              aria-expanded={settingsOpen}
-              title={`Settings of ${logName}`}
-              onClick={() => setSettingsOpen(true)}
-            >
-              <span aria-hidden="true">⚙</span>
-              <span className="visually-hidden">Chart settings</span>
-            </button>
+            <ChartSettingsButton logName={logName} open={settingsOpen} onOpen={() => setSettingsOpen(true)} />
           )}
           <ChartExportButtons
             logName={logName}

@@ -7,6 +7,7 @@ import uPlot from 'uplot';
 import { formatDuration, formatValue } from '../format';
 import type { ChartModel, XAxis } from './chart-model';
 import type { ChartTheme } from './chart-theme';
+import { exposeTicks, labelSpace } from './x-ticks';
 
 /** Every chart of the page shares one crosshair. */
 export const SYNC_KEY = 'stepwise-charts';
@@ -213,6 +214,7 @@ export function chartOptions(
       {
         ...axis,
         values: xValues,
+        space: labelSpace(theme.font),
         size: 34,
         ...(opts.xLabel ? { label: opts.xLabel, labelSize: 18, labelFont: theme.font } : {}),
       },
@@ -229,6 +231,7 @@ export function chartOptions(
           drawForkLines(u, model, theme);
           drawMarkers(u, model, theme);
         },
+        (u) => exposeTicks(u, theme.font),
       ],
       ready: [
         (u) => {

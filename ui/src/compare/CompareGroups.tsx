@@ -95,7 +95,8 @@ function CompareGroupCharts({
   );
   const groups = useRunGroups(params, []);
   // The layout the compare page's own charts keep (RunCharts' key for this project's metric charts).
-  const { layout } = usePanelLayout(layoutStorageKey(useParams().org ?? '', project, 'metrics'));
+  // Changed from a grouped chart's settings, it is the same layout when the grouping is off again.
+  const { layout, change } = usePanelLayout(layoutStorageKey(useParams().org ?? '', project, 'metrics'));
   const chosen = new Set(ids);
   const others = (groups.data?.groups ?? []).flatMap((g) => g.runIds).filter((id) => !chosen.has(id)).length;
   return (
@@ -113,6 +114,7 @@ function CompareGroupCharts({
         onBand={onBand}
         headingId="compare-group-charts-title"
         layout={layout}
+        onLayoutChange={(next) => change(() => next)}
       />
     </>
   );

@@ -1,11 +1,13 @@
-import { useEffect, useMemo, useRef } from 'react';
+import { type ReactNode, useEffect, useMemo, useRef, useState } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import { type GroupParams, useGroupMetrics } from '../api/group-queries';
 import { downloadCsvText, downloadPng } from '../charts/chart-export';
 import { ChartExportButtons } from '../charts/ChartExportButtons';
+import { ChartSettingsButton } from '../charts/ChartSettingsButton';
 import { hoverTracker } from '../charts/chart-hover';
 import { readTheme } from '../charts/chart-theme';
+import { PLOT_HEIGHT } from '../charts/MetricChart';
 import type { StepZoom } from '../charts/useChartSettings';
 import { useChartBox } from '../charts/useChartBox';
 import { ErrorState } from '../components/States';
@@ -15,8 +17,6 @@ import { groupChartOptions } from './group-chart-options';
 import { groupChartCsv } from './group-export';
 import type { GroupPanel } from './group-panels';
 import { renderGroupTooltip } from './group-tooltip';
-
-const HEIGHT = 220;
 
 /** Buckets to ask for: about one per pixel of the plot, in steps of 100, 100..1,000. */
 const bucketLimit = (width: number) => Math.max(100, Math.min(1000, Math.ceil((width - 76) / 100) * 100));
@@ -28,6 +28,7 @@ const bucketLimit = (width: number) => Math.max(100, Math.min(1000, Math.ceil((w
  * the page's step window (asked again in finer buckets), a double-click resets it; PNG and
  * CSV buttons save the canvas and the buckets (group-export.ts). A
  * `<figure aria-label=logName aria-busy>`; it fetches once near the viewport.
+ * `renderSettings` adds a "Chart settings" button whose dialog it renders.
  */
 export function GroupChart({
   params,
@@ -36,6 +37,8 @@ export function GroupChart({
   colorOf,
   zoom,
   onZoom,
+  height = PLOT_HEIGHT,
+  renderSettings,
 }: {
   params: GroupParams;
   /** The metric and its y axis (log scale, fixed ends). */
@@ -46,8 +49,12 @@ export function GroupChart({
   /** The page's step window (all steps when null); a drag sets it, a double-click clears it. */
   zoom: StepZoom | null;
   onZoom: (zoom: StepZoom | null) => void;
+  /** The plot's height in CSS px (PLOT_HEIGHT unless told). */
+  height?: number;
+  renderSettings?: (close: () => void) => ReactNode;
 }) {
-  const { logName, logScale, yMin, yMax } = panel;
+  const { logName, logScale, yMin, yMax, smoothing = 0 } = panel;
+  const [settingsOpen, setSettingsOpen] = useState(false);
   const { figureRef, plotRef, hostRef, tipRef, near, seen, width, scheme } = useChartBox();
   const query = useGroupMetrics(params, logName, bucketLimit(width), zoom, seen && width > 0, near);
   const model = useMemo(() => (query.data ? groupChartModel(query.data, band) : null), [query.data, band]);
@@ -64,7 +71,7 @@ export function GroupChart({
       if (tipRef.current) tipRef.current.hidden = true;
     });
     const u = new uPlot(
-      groupChartOptions(model, colors, { width, height: HEIGHT, logScale, yMin, yMax }, readTheme(), {
+      groupChartOptions(model, colors, { width, height, logScale, yMin, yMax }, readTheme(), {
         onCursor: (plot) => {
           const tip = tipRef.current;
           const now = live.current;
@@ -81,7 +88,7 @@ export function GroupChart({
           if (live.current.zoom) live.current.onZoom(null);
         },
       }),
-      groupChartData(model, logScale) as uPlot.AlignedData,
+      groupChartData(model, logScale, smoothing) as uPlot.AlignedData,
       target,
     );
     const unhover = hover.attach(u);
@@ -91,8 +98,8 @@ export function GroupChart({
       uRef.current = null;
       u.destroy();
     };
-    // A new chart per answer, band or size: a few groups' buckets draw in milliseconds.
-  }, [showPlot, model, colors, width, scheme, hostRef, tipRef, logScale, yMin, yMax]);
+    // A new chart per answer, band, size or setting: a few groups' buckets draw in milliseconds.
+  }, [showPlot, model, colors, width, height, scheme, hostRef, tipRef, logScale, yMin, yMax, smoothing]);
 
   const busy = !seen || width === 0 || query.isFetching;
   const groups = model?.traces.length ?? 0;
@@ -106,10 +113,14 @@ export function GroupChart({
           <span className="chart-meta muted">
             {groups} {groups === 1 ? 'group' : 'groups'} · band: {BAND_LABELS[band].toLowerCase()}
             {logScale && ' · log scale'}
+            {smoothing > 0 && ` · smoothing ${smoothing.toFixed(2)}`}
             {zoom && ` · steps ${zoom.min.toLocaleString('en-US')}–${zoom.max.toLocaleString('en-US')}`}
           </span>
         )}
         <span className="chart-actions">
+          {renderSettings && (
+            <ChartSettingsButton logName={logName} open={settingsOpen} onOpen={() => setSettingsOpen(true)} />
+          )}
           <ChartExportButtons
             logName={logName}
             pngDisabled={!showPlot}
@@ -123,10 +134,11 @@ export function GroupChart({
           />
         </span>
       </figcaption>
+      {settingsOpen && renderSettings?.(() => setSettingsOpen(false))}
       <div
         className="chart-plot"
         ref={plotRef}
-        style={{ height: HEIGHT }}
+        style={{ height }}
         title={showPlot ? 'Drag across steps to zoom; double-click to zoom out' : undefined}
       >
         <div className="chart-host" ref={hostRef} />

@@ -1,14 +1,19 @@
-import { useCallback, useMemo } from 'react';
+import { useCallback, useContext, useMemo } from 'react';
 import type { RunGroups } from '@server/api/schemas/groups';
 import { type GroupParams, useRunGroups } from '../api/group-queries';
-import type { PanelLayout } from '../charts/panel-layout';
+import { TALL_HEIGHT } from '../charts/ChartGroup';
+import { ChartSettingsDialog, type PanelActions } from '../charts/ChartSettingsDialog';
+import { MetricLayoutChange } from '../charts/layout-context';
+import { PLOT_HEIGHT } from '../charts/MetricChart';
+import { movePanel, type PanelLayout, removePanel, updatePanel } from '../charts/panel-layout';
 import { runStyle } from '../charts/run-colors';
 import { useChartSettings } from '../charts/useChartSettings';
+import { usePanelLayout } from '../charts/usePanelLayout';
 import { ErrorState, Loading } from '../components/States';
 import { BAND_KINDS, BAND_LABELS, type BandKind } from './group-by';
 import { groupId, groupLabel, groupLegend } from './group-label';
 import { GroupChart } from './GroupChart';
-import { groupPanels } from './group-panels';
+import { type GroupChartPanel, groupChartPanels } from './group-panels';
 import './groups.css';
 
 /** The most metrics the grouped charts draw (the first in name order). */
@@ -37,10 +42,18 @@ function GroupLegend({ groups, colorOf }: { groups: RunGroups; colorOf: (id: str
   );
 }
 
+/** Why a grouped chart's x axis is step whatever its panel says. */
+const X_LOCKED = 'Grouped charts are drawn against step: each point is a bucket of steps over the group’s runs.';
+
 /**
  * The charts of grouped runs: a Band choice, the groups' legend and one chart per metric
  * (GroupChart) as the runs' panel layout has them (group-panels.ts), each group in the colour of its place in the groups' order (runStyle of
  * 1, 2, 3, … so the first groups get the palette's first colours).
+ *
+ * With a layout and somewhere to hand its changes (`onLayoutChange`, else the page's
+ * MetricLayoutChange), each chart has the runs' charts' "Chart settings" dialog, which
+ * changes the same panel: its log scale, y range, smoothing, size, order and removal apply
+ * here and to the runs' charts alike; its x axis stays step (the dialog says why).
  */
 export function GroupCharts({
   params,
@@ -49,11 +62,14 @@ export function GroupCharts({
   onBand,
   headingId,
   layout,
+  onLayoutChange,
 }: {
   params: GroupParams;
   metricNames: readonly string[];
   /** The runs' charts' panel layout: its removed charts, order, log scales and y ranges hold here too. */
   layout?: PanelLayout;
+  /** Takes a changed layout (default: the page's MetricLayoutChange, if any). */
+  onLayoutChange?: (layout: PanelLayout) => void;
   band: BandKind;
   onBand: (band: BandKind) => void;
   /** The id of the section heading this renders. */
@@ -68,11 +84,23 @@ export function GroupCharts({
     return ids;
   }, [groups.data]);
   const colorOf = useCallback((id: string) => runStyle((order.get(id) ?? order.size) + 1).color, [order]);
-  const panels = useMemo(
-    () => groupPanels(layout, metricNames, settings.logScale),
-    [layout, metricNames, settings.logScale],
-  );
+  const panels = useMemo(() => groupChartPanels(layout, metricNames, settings), [layout, metricNames, settings]);
   const shown = panels.slice(0, MAX_GROUP_CHARTS);
+  const pageChange = useContext(MetricLayoutChange);
+  const owner = onLayoutChange ?? pageChange ?? undefined;
+  // Changes compose on the latest layout (several before a render), as the runs' charts do.
+  const { change } = usePanelLayout(null, { layout, onLayoutChange: owner });
+  const editable = layout !== undefined && owner !== undefined;
+  const actionsOf = (item: GroupChartPanel, id: string): PanelActions => {
+    const at = item.sectionIds.indexOf(id);
+    return {
+      update: (patch) => change((l) => updatePanel(l, id, patch)),
+      move: (delta) => change((l) => movePanel(l, item.sectionIds, id, delta)),
+      remove: () => change((l) => removePanel(l, id)),
+      first: at <= 0,
+      last: at === item.sectionIds.length - 1,
+    };
+  };
   return (
     <>
       <div className="group-charts-head workspace-charts-head">
@@ -104,17 +132,39 @@ export function GroupCharts({
             <p className="muted">No metrics logged yet</p>
           ) : (
             <div className="chart-grid">
-              {shown.map((panel) => (
-                <GroupChart
-                  key={panel.logName}
-                  params={params}
-                  panel={panel}
-                  band={band}
-                  colorOf={colorOf}
-                  zoom={settings.zoom}
-                  onZoom={setZoom}
-                />
-              ))}
+              {shown.map((item) => {
+                const { chart, panel } = item;
+                return (
+                  <div
+                    key={chart.logName}
+                    className={panel?.width === 'full' ? 'chart-cell chart-cell-full' : 'chart-cell'}
+                  >
+                    <GroupChart
+                      params={params}
+                      panel={chart}
+                      band={band}
+                      colorOf={colorOf}
+                      zoom={settings.zoom}
+                      onZoom={setZoom}
+                      height={panel?.height === 'tall' ? TALL_HEIGHT : PLOT_HEIGHT}
+                      renderSettings={
+                        editable && panel
+                          ? (close) => (
+                              <ChartSettingsDialog
+                                panel={panel}
+                                names={metricNames}
+                                page={{ ...settings, xMode: 'step' }}
+                                actions={actionsOf(item, panel.id)}
+                                onClose={close}
+                                xLocked={X_LOCKED}
+                              />
+                            )
+                          : undefined
+                      }
+                    />
+                  </div>
+                );
+              })}
             </div>
           )}
         </>

@@ -4,6 +4,7 @@
  * its band (bands: band.ts) and the bucket at each x, null where the group has none.
  */
 import type { GroupMetrics, GroupPoint } from '@server/api/schemas/groups';
+import { ema } from '../charts/chart-model';
 import { bandOf } from './band';
 import type { BandKind } from './group-by';
 import { groupId, groupLabel } from './group-label';
@@ -58,11 +59,13 @@ export function groupChartModel(answer: GroupMetrics, band: BandKind): GroupChar
 }
 
 /**
- * uPlot's data of a model: x, then per group its low edge, high edge and mean; on a log
- * scale, values <= 0 (which it cannot draw) as gaps.
+ * uPlot's data of a model: x, then per group its low edge, high edge and mean, each smoothed
+ * by `smoothing` (the runs' charts' EMA, chart-model.ts) when above 0; on a log scale,
+ * values <= 0 (which it cannot draw) as gaps.
  */
-export function groupChartData(model: GroupChartModel, logScale = false): (number | null)[][] {
-  const ys = model.traces.flatMap((t) => [t.low, t.high, t.mean]);
+export function groupChartData(model: GroupChartModel, logScale = false, smoothing = 0): (number | null)[][] {
+  const raw = model.traces.flatMap((t) => [t.low, t.high, t.mean]);
+  const ys = smoothing > 0 ? raw.map((y) => ema(y, smoothing)) : raw;
   const drawable = logScale ? ys.map((y) => y.map((v) => (v !== null && v <= 0 ? null : v))) : ys;
   return [model.xs, ...drawable];
 }

@@ -6,6 +6,7 @@
 import uPlot from 'uplot';
 import { fixedRange, selectHook, syncedCursor } from '../charts/chart-options';
 import type { ChartTheme } from '../charts/chart-theme';
+import { exposeTicks, labelSpace } from '../charts/x-ticks';
 import { formatValue } from '../format';
 import type { GroupChartModel } from './group-chart-model';
 
@@ -81,6 +82,7 @@ export function groupChartOptions(
       {
         ...axis,
         size: 34,
+        space: labelSpace(theme.font),
         values: (_u, splits) => splits.map((v) => (Math.abs(v) >= 10_000 ? compact.format(v) : String(v))),
       },
       {
@@ -94,6 +96,7 @@ export function groupChartOptions(
       setCursor: [handles.onCursor],
       setSelect: [selectHook(handles.onSelect)],
       ready: [(u) => u.over.addEventListener('dblclick', () => handles.onReset())],
+      draw: [(u) => exposeTicks(u, theme.font)],
     },
   };
 }
