@@ -1,9 +1,8 @@
-import { useCallback, useContext, useMemo } from 'react';
+import { useCallback, useMemo } from 'react';
 import type { RunGroups } from '@server/api/schemas/groups';
 import { type GroupParams, useRunGroups } from '../api/group-queries';
 import { TALL_HEIGHT } from '../charts/ChartGroup';
 import { ChartSettingsDialog, type PanelActions } from '../charts/ChartSettingsDialog';
-import { MetricLayoutChange } from '../charts/layout-context';
 import { PLOT_HEIGHT } from '../charts/MetricChart';
 import { movePanel, type PanelLayout, removePanel, updatePanel } from '../charts/panel-layout';
 import { runStyle } from '../charts/run-colors';
@@ -50,8 +49,7 @@ const X_LOCKED = 'Grouped charts are drawn against step: each point is a bucket 
  * (GroupChart) as the runs' panel layout has them (group-panels.ts), each group in the colour of its place in the groups' order (runStyle of
  * 1, 2, 3, … so the first groups get the palette's first colours).
  *
- * With a layout and somewhere to hand its changes (`onLayoutChange`, else the page's
- * MetricLayoutChange), each chart has the runs' charts' "Chart settings" dialog, which
+ * With a layout and somewhere to hand its changes (`onLayoutChange`), each chart has the runs' charts' "Chart settings" dialog, which
  * changes the same panel: its log scale, y range, smoothing, size, order and removal apply
  * here and to the runs' charts alike; its x axis stays step (the dialog says why).
  */
@@ -86,8 +84,7 @@ export function GroupCharts({
   const colorOf = useCallback((id: string) => runStyle((order.get(id) ?? order.size) + 1).color, [order]);
   const panels = useMemo(() => groupChartPanels(layout, metricNames, settings), [layout, metricNames, settings]);
   const shown = panels.slice(0, MAX_GROUP_CHARTS);
-  const pageChange = useContext(MetricLayoutChange);
-  const owner = onLayoutChange ?? pageChange ?? undefined;
+  const owner = onLayoutChange;
   // Changes compose on the latest layout (several before a render), as the runs' charts do.
   const { change } = usePanelLayout(null, { layout, onLayoutChange: owner });
   const editable = layout !== undefined && owner !== undefined;

@@ -1,10 +1,8 @@
 import './manage.css';
 import { useQueryClient } from '@tanstack/react-query';
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { Link, Navigate, useLocation, useParams } from 'react-router';
 import { useRenamedProject } from '../api/run-admin-queries';
-import { MetricLayoutChange } from '../charts/layout-context';
-import type { PanelLayout } from '../charts/panel-layout';
 import { useProjects } from '../api/project-queries';
 import { useMetricNames } from '../api/metric-queries';
 import { runListPageQuery } from '../api/run-list-queries';
@@ -42,8 +40,6 @@ export function RunsPage() {
     () => ({ setHidden, setRunHidden, setHighlight, setLayout }),
     [setHidden, setRunHidden, setHighlight, setLayout],
   );
-  // The grouped charts' settings change the workspace's metric layout (saved views keep it).
-  const setMetricLayout = useCallback((layout: PanelLayout) => setLayout('metrics', layout), [setLayout]);
   const metricNames = useMetricNames({ projectName: project, limit: 2000, staleTime: 30_000 });
   // As the page opens, beside the project list (which the saved views wait for: a project not
   // logged to yet has none and answers 404): the URL's first rows, the rows shown unless a
@@ -144,19 +140,17 @@ export function RunsPage() {
           update={update}
         />
       ) : (
-        <MetricLayoutChange.Provider value={setMetricLayout}>
-          <RunsTableView
-            key={project}
-            org={org}
-            project={project}
-            view={view}
-            update={update}
-            metricNames={names}
-            metricsLoading={metricNames.isPending}
-            empty={empty}
-            workspace={{ state, actions }}
-          />
-        </MetricLayoutChange.Provider>
+        <RunsTableView
+          key={project}
+          org={org}
+          project={project}
+          view={view}
+          update={update}
+          metricNames={names}
+          metricsLoading={metricNames.isPending}
+          empty={empty}
+          workspace={{ state, actions }}
+        />
       )}
     </div>
   );

@@ -332,6 +332,7 @@ export function RunsTableView({
                   onBand={(band) => update({ band })}
                   headingId="workspace-charts-title"
                   layout={workspace.state.layouts.metrics}
+                  onLayoutChange={(layout) => workspace.actions.setLayout('metrics', layout)}
                 />
               )}
               {/* Grouped: the runs' System section only (system samples are not grouped). */}
