@@ -4,7 +4,7 @@
  * POST /api/keys/{keyId}/revoke revokes one of them (404 for another organization's),
  * refused within a second (key-authority.test.ts: other users' keys and the admin). Bearer keys and the session cookie both work.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createApiKey, hashApiKey } from '../../src/services/api-keys.js';
 import { sleep } from '../helpers/run-api.js';
 import { send, signIn } from '../helpers/session-api.js';
@@ -157,12 +157,15 @@ describe('GET /api/keys', () => {
     });
     const made = await create(t.key, { name: 'used' });
     expect((await validate(made.key)).status).toBe(200);
-    let keys: KeyView[] = [];
-    for (let i = 0; i < 40; i++) {
-      keys = await list(bearer(t.key));
-      if (keys.find((k) => k.id === made.id)?.lastUsedAt) break;
-      await sleep(25);
-    }
+    // A key's use is recorded after its request is answered (not awaited), so wait for it.
+    const keys = await vi.waitFor(
+      async () => {
+        const listed = await list(bearer(t.key));
+        expect(listed.find((k) => k.id === made.id)?.lastUsedAt).not.toBeNull();
+        return listed;
+      },
+      { timeout: 5_000, interval: 25 },
+    );
     expect(keys.find((k) => k.id === expired.id)).toMatchObject({ status: 'EXPIRED', userName: 'ann' });
     expect(Date.parse(keys.find((k) => k.id === made.id)!.lastUsedAt!)).toBeGreaterThan(Date.now() - 60_000);
   });
