@@ -8,7 +8,8 @@
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { downloadedBytes, screenshot, useDashboard } from '../helpers/browser.js';
-import { drawn, noSidewaysScroll, type SeededRun } from '../helpers/browser-seed.js';
+import { createRunHttp, drawn, ingestMetricsHttp, noSidewaysScroll, type SeededRun } from '../helpers/browser-seed.js';
+import { metricLine } from '../helpers/ingest-api.js';
 import { PHONE, withPage } from '../helpers/with-page.js';
 import { seedSweep } from './sweep-seed.js';
 
@@ -368,6 +369,25 @@ describe('grouped runs', () => {
       await page.getByRole('list', { name: 'Groups' }).waitFor();
       await drawn(page, 'train/loss');
       expect(await figure('val/acc').count()).toBe(0);
+    });
+  });
+
+  // Last: it adds a run to the project, which the tests above count.
+  it('groups only the compared runs, not another run of the same name', async () => {
+    const twin = await createRunHttp(dash.base, dash.key, {
+      runName: 'adamw-lr0.001-seed0',
+      projectName: PROJECT,
+      config: JSON.stringify({ lr: 0.001, optimizer: 'adamw', seed: 9 }),
+    });
+    await ingestMetricsHttp(dash.base, dash.key, twin.runId, PROJECT, [metricLine(0, { 'train/loss': 5 })]);
+    const ids = runs.slice(8, 16).map((r) => r.runId);
+    const url = `${path}/compare?runs=${ids.join(',')}&group=config.optimizer`;
+    await withPage(dash, { ...DESKTOP, signIn: url }, async ({ page }) => {
+      const legend = page.getByRole('list', { name: 'Groups' });
+      await expect
+        .poll(() => legend.getByRole('listitem').allTextContents())
+        .toEqual(['adamw · 4 runs', 'sgd · 4 runs']);
+      await drawn(page, 'train/loss');
     });
   });
 });

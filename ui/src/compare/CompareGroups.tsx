@@ -2,7 +2,6 @@ import { useMemo, useState } from 'react';
 import { useParams, useSearchParams } from 'react-router';
 import type { RunDetails } from '@server/api/schemas/runs';
 import { useMetricNames } from '../api/metric-queries';
-import { useRunGroups } from '../api/group-queries';
 import { layoutStorageKey, usePanelLayout } from '../charts/usePanelLayout';
 import { GroupByControl } from '../groups/GroupByControl';
 import { GroupCharts } from '../groups/GroupCharts';
@@ -14,9 +13,8 @@ import { isSystemName } from '../system/system-names';
 
 /**
  * The compare page's grouping (`group=` and `band=` in its URL, as on the runs page): the
- * Group by control, and when grouped the compared runs' charts by group. The groups API
- * narrows by name, so a run outside the comparison with a compared run's name is counted
- * too; a note says so. Runs hidden from the charts (`hide=`) are left out of the groups. The
+ * Group by control, and when grouped the compared runs' charts by group: the groups are
+ * asked for the compared runs by id. Runs hidden from the charts (`hide=`) are left out. The
  * grouped charts follow the compare charts' panel layout.
  */
 export function useCompareGrouping(project: string, runs: readonly RunDetails[]) {
@@ -89,33 +87,22 @@ function CompareGroupCharts({
     () => ({
       projectName: project,
       groupBy,
-      filter: withoutRuns(JSON.stringify({ name: { $in: [...new Set(runs.map((r) => r.name))] } }), hidden),
+      filter: withoutRuns(JSON.stringify({ id: { $in: ids } }), hidden),
     }),
-    [project, groupBy, runs, hidden],
+    [project, groupBy, ids, hidden],
   );
-  const groups = useRunGroups(params, []);
   // The layout the compare page's own charts keep (RunCharts' key for this project's metric charts).
   // Changed from a grouped chart's settings, it is the same layout when the grouping is off again.
   const { layout, change } = usePanelLayout(layoutStorageKey(useParams().org ?? '', project, 'metrics'));
-  const chosen = new Set(ids);
-  const others = (groups.data?.groups ?? []).flatMap((g) => g.runIds).filter((id) => !chosen.has(id)).length;
   return (
-    <>
-      {others > 0 && (
-        <p className="chart-warning" role="status">
-          {others} {others === 1 ? 'run' : 'runs'} outside this comparison share a compared run’s name and are counted
-          in its group
-        </p>
-      )}
-      <GroupCharts
-        params={params}
-        metricNames={(names.data ?? []).filter((n) => !isSystemName(n))}
-        band={band}
-        onBand={onBand}
-        headingId="compare-group-charts-title"
-        layout={layout}
-        onLayoutChange={(next) => change(() => next)}
-      />
-    </>
+    <GroupCharts
+      params={params}
+      metricNames={(names.data ?? []).filter((n) => !isSystemName(n))}
+      band={band}
+      onBand={onBand}
+      headingId="compare-group-charts-title"
+      layout={layout}
+      onLayoutChange={(next) => change(() => next)}
+    />
   );
 }
