@@ -6,7 +6,7 @@
  */
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { screenshot, useDashboard } from '../helpers/browser.js';
+import { screenshot, signIn, useDashboard } from '../helpers/browser.js';
 import { withPage } from '../helpers/with-page.js';
 import { createRunHttp, drawn, ingestMetricsHttp, type SeededRun } from '../helpers/browser-seed.js';
 import { http } from '../helpers/http-client.js';
@@ -72,7 +72,8 @@ describe('chart panels', () => {
   });
 
   it('draws a chart against another metric, train/lr, fetched once, and keeps it over a reload', async () => {
-    await withPage(dash, { signIn: first.path }, async ({ page }) => {
+    await withPage(dash, async ({ page }) => {
+      // Watched before the page opens: its first reads may go out before the body would run.
       const lrRequests: string[] = [];
       page.on('request', (req) => {
         const url = new URL(req.url());
@@ -80,6 +81,7 @@ describe('chart panels', () => {
           lrRequests.push(req.url());
         }
       });
+      await signIn(page, dash.base, dash.key, first.path);
       await drawn(page, 'train/loss');
       await drawn(page, 'train/lr');
 
