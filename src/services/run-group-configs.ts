@@ -6,7 +6,7 @@
  */
 import { compareGroupValues, type GroupValue } from '../domain/group-by.js';
 import { MAX_CONFIG_KEYS } from '../domain/config-keys.js';
-import { badRequest } from '../errors.js';
+import { badRequest, resultTooLarge } from '../errors.js';
 import { listOf } from './run-search.js';
 
 /** Distinct values listed per group and key at most (`count` is exact). */
@@ -34,6 +34,19 @@ export function parseGroupConfigKeys(text: string | undefined): ConfigKey[] {
     }
     return { name, path };
   });
+}
+
+/** Most config values (keys × matching runs) one grouping reads: about 40 MB held at once. */
+export const MAX_CONFIG_CELLS = 1_000_000;
+
+/** RESULT_TOO_LARGE when `keys` config keys of `runs` matching runs would pass MAX_CONFIG_CELLS values. */
+export function checkConfigCells(keys: number, runs: number): void {
+  if (keys * runs <= MAX_CONFIG_CELLS) return;
+  throw resultTooLarge(
+    `configKeys would read ${keys} keys of ${runs.toLocaleString('en-US')} runs, more than the ` +
+      `${MAX_CONFIG_CELLS.toLocaleString('en-US')} config values one grouping reads: ask for fewer keys or ` +
+      'narrow the runs with filter, search, tags or status',
+  );
 }
 
 /** The distinct values a group's runs hold of one key, by their JSON text. */

@@ -17,6 +17,7 @@ import type { Ctx } from './context.js';
 import { MAX_NARROWED_RUNS } from './metric-rankings.js';
 import {
   type ConfigKey,
+  checkConfigCells,
   configValuesBytes,
   configValuesOf,
   parseGroupConfigKeys,
@@ -65,6 +66,7 @@ export async function groupMatchingRuns(
         `${maxRuns.toLocaleString('en-US')}: narrow them with filter, search, tags or status`,
     );
   }
+  checkConfigCells(configKeys.length, matching.ids.length);
   const picks: JsonPick[] = fields.flatMap((f) =>
     f.kind === 'config' || f.kind === 'systemMetadata' ? [{ field: f.kind, path: f.path }] : [],
   );

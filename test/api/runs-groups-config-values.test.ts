@@ -8,6 +8,8 @@ import type { RunGroups } from '../../src/api/schemas/groups.js';
 import { getOk, qs } from '../helpers/ingest-api.js';
 import { createRun, itScenarios, type Scenario } from '../helpers/run-api.js';
 import { makeTestApp, type TestApp } from '../helpers/test-app.js';
+import { checkConfigCells, MAX_CONFIG_CELLS } from '../../src/services/run-group-configs.js';
+import { AppError } from '../../src/errors.js';
 
 const PROJECT = 'cfg';
 let t: TestApp;
@@ -53,6 +55,23 @@ describe('GET /api/runs/groups?configKeys=', () => {
         },
       ],
     ]);
+  });
+
+  it('reads at most 1,000,000 config values (keys × matching runs) in one grouping', () => {
+    expect(MAX_CONFIG_CELLS).toBe(1_000_000);
+    expect(() => checkConfigCells(100, 10_000)).not.toThrow();
+    expect(() => checkConfigCells(0, 100_000)).not.toThrow();
+    let refused: unknown;
+    try {
+      checkConfigCells(100, 10_001);
+    } catch (err) {
+      refused = err;
+    }
+    expect(refused).toBeInstanceOf(AppError);
+    expect(refused).toMatchObject({
+      code: 'RESULT_TOO_LARGE',
+      message: expect.stringMatching(/100 keys of 10,001 runs/),
+    });
   });
 
   it('answers no configValues without configKeys', async () => {
