@@ -120,9 +120,11 @@ describe('chartOptions: scales and axes', () => {
     expect(call(range(null), noU, NaN, 4)).toEqual([0, 1]);
   });
 
-  it('labels steps compactly from ten thousand on', () => {
+  it('labels steps compactly from ten thousand on, every label of the axis alike', () => {
     const values = options(model).axes![0]!.values;
-    expect(call(values, noU, [0, 9_999, 10_000, 1_500_000, -20_000])).toEqual(['0', '9999', '10K', '1.5M', '-20K']);
+    expect(call(values, noU, [0, 9_999, 10_000, 1_500_000, -20_000])).toEqual(['0', '10K', '10K', '1.5M', '-20K']);
+    expect(call(values, noU, [0, 2_500, 7_500, 10_000])).toEqual(['0', '2.5K', '7.5K', '10K']);
+    expect(call(values, noU, [0, 2_500, 9_999])).toEqual(['0', '2500', '9999']);
   });
 
   it('labels relative time as durations, with a minus sign before the start', () => {

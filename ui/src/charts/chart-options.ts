@@ -59,6 +59,15 @@ export const THIN_LINES_PAST = 10;
 
 const compact = new Intl.NumberFormat('en-US', { notation: 'compact', maximumFractionDigits: 2 });
 
+/**
+ * An axis' step labels: all compact ("2.5K", "10K") once any reaches ten thousand, so one
+ * axis does not mix "7500" with "10K"; plain below.
+ */
+export function stepLabels(splits: readonly number[]): string[] {
+  const compacted = splits.some((v) => Math.abs(v) >= 10_000);
+  return splits.map((v) => (compacted ? compact.format(v) : String(v)));
+}
+
 function yAxisSize(u: uPlot, values: string[] | null): number {
   if (!values) return 40;
   const longest = values.reduce((n, v) => Math.max(n, v.length), 0);
@@ -167,7 +176,7 @@ export function chartOptions(
   };
   const xValues: uPlot.Axis['values'] =
     xMode === 'step'
-      ? (_u, splits) => splits.map((v) => (Math.abs(v) >= 10_000 ? compact.format(v) : String(v)))
+      ? (_u, splits) => stepLabels(splits)
       : xMode === 'relative'
         ? (_u, splits) => splits.map((v) => (v < 0 ? `−${formatDuration(-v * 1000)}` : formatDuration(v * 1000)))
         : xMode === 'metric'
