@@ -6,3 +6,9 @@ export const attemptKey = (kind: string, value: string): AttemptKey => ({
   kind,
   key: createHash('sha256').update(value).digest('hex'),
 });
+
+/**
+ * Keys a kind of limit counts at most (rows of attempt_counts, swept once their window
+ * ended): past it a new account or address is not counted (sign-in) or refused (registration).
+ */
+export const MAX_KEYS = 100_000;

@@ -5,11 +5,13 @@
  * is checked, so a correct password does not get through a locked account either and a
  * flood costs no hashing. Counts live in the metadata store (attempt_counts), shared by
  * every server on the database and kept over restarts; accounts and addresses are stored
- * as their sha256 only. A check is one read, a failure one write.
+ * as their sha256 only. A check is one read, a failure one write. Each kind keeps at most
+ * MAX_KEYS keys: past it, failures of an account or address not yet counted go uncounted
+ * (an address locks after 100 failures, so filling the accounts takes 1,000 addresses).
  */
 import { AppError } from '../errors.js';
 import type { AttemptKey, MetadataStore } from '../store/metadata-store.js';
-import { attemptKey } from './attempt-key.js';
+import { attemptKey, MAX_KEYS } from './attempt-key.js';
 
 export interface SignInLimits {
   perAccount: number;
@@ -44,8 +46,12 @@ export class SignInLimiter {
 
   /** Counts a failed sign-in against the account and the address. */
   async failed(account: string, address: string): Promise<void> {
-    const cap = Math.max(this.limits.perAccount, this.limits.perAddress);
-    await this.store.countAttempts(this.keys(account, address), Date.now(), this.limits.windowMs, cap);
+    await this.store.countAttempts(this.keys(account, address), {
+      now: Date.now(),
+      windowMs: this.limits.windowMs,
+      cap: Math.max(this.limits.perAccount, this.limits.perAddress),
+      maxKeys: MAX_KEYS,
+    });
   }
 
   /** Forgets the account's failures after a successful sign-in (the address keeps its count). */

@@ -103,6 +103,14 @@ export interface AttemptKey {
   key: string;
 }
 
+/** How countAttempts counts: at `now`, new windows of `windowMs`, counts capped, rows of a kind bounded. */
+export interface AttemptCounting {
+  now: number;
+  windowMs: number;
+  cap: number;
+  maxKeys: number;
+}
+
 /** A key's attempts in its current window, which ends at `windowEnd` (ms). */
 export interface AttemptCount extends AttemptKey {
   windowEnd: number;
@@ -390,11 +398,12 @@ export interface MetadataStore {
   reclaimSpace(): Promise<void>;
   /**
    * Counts an attempt of each key in one statement, shared by every server on the database
-   * (auth/attempt-limits.ts): in the key's window, or a new one of `windowMs` when it ended
-   * by `now`. A count past `cap` stays at cap + 1 (refused attempts cost no growth). Returns
-   * each key's count and window end after this attempt.
+   * (auth/sign-in-limiter.ts): in the key's window, or a new one when it ended. A count past
+   * `cap` stays at cap + 1 (refused attempts cost no growth); a new key is counted only while
+   * its kind has fewer than `maxKeys` rows, else left out of the answer. Returns each counted
+   * key's count and window end after this attempt.
    */
-  countAttempts(keys: readonly AttemptKey[], now: number, windowMs: number, cap: number): Promise<AttemptCount[]>;
+  countAttempts(keys: readonly AttemptKey[], counting: AttemptCounting): Promise<AttemptCount[]>;
   /** The counts of these keys in windows not ended at `now` (a key without one is absent). */
   findAttempts(keys: readonly AttemptKey[], now: number): Promise<AttemptCount[]>;
   /** Forgets a key's attempts. */

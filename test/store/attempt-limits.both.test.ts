@@ -1,8 +1,9 @@
 /**
  * Migration 19 on both engines: the attempt counts of the sign-in and registration limits
  * (one upsert-increment a counted attempt, a new window once the last ended, a count that
- * stops one past the cap, reads of live windows, clearing, the sweep of ended windows), and
- * an end 24 h on for OAuth clients that had none and that no grant names.
+ * stops one past the cap, at most so many keys a kind, reads of live windows, clearing, the
+ * sweep of ended windows), and an end 24 h on for OAuth clients that had none and that no
+ * grant names.
  */
 import { describe, expect, it } from 'vitest';
 import { migrate } from '../../src/store/migrations/index.js';
@@ -12,6 +13,8 @@ import { emptyPostgresUrl, rawEngines, type RawEngine } from '../helpers/test-da
 
 const DAY = 24 * 3600_000;
 const T = 1_700_000_000_000;
+/** Counting at `now` in windows of 1 s, capped at 3, at most 3 keys a kind. */
+const at = (now: number) => ({ now, windowMs: 1000, cap: 3, maxKeys: 3 });
 
 /** rawEngines, but PostgreSQL's database empty (rawEngines gives a migrated clone there). */
 const emptyEngines = rawEngines('stepwise-attempts-').map((e): RawEngine =>
@@ -43,13 +46,13 @@ describe.each(emptyEngines)('migration 19 ($name)', ({ open }) => {
       const ip = { kind: 'sign-in-address', key: 'b'.repeat(64) };
       const counts = async (now: number) =>
         (await s.findAttempts([a, ip], now)).map((c) => [c.kind, c.count, c.windowEnd]).sort();
-      expect(await s.countAttempts([a, ip], T, 1000, 3)).toEqual(
+      expect(await s.countAttempts([a, ip], at(T))).toEqual(
         expect.arrayContaining([
           { ...a, count: 1, windowEnd: T + 1000 },
           { ...ip, count: 1, windowEnd: T + 1000 },
         ]),
       );
-      for (let i = 0; i < 5; i++) await s.countAttempts([a], T + 10 + i, 1000, 3);
+      for (let i = 0; i < 5; i++) await s.countAttempts([a], at(T + 10 + i));
       // Past the cap of 3 the count stays at 4; the window is the first attempt's.
       expect(await counts(T + 999)).toEqual([
         ['sign-in-account', 4, T + 1000],
@@ -57,13 +60,20 @@ describe.each(emptyEngines)('migration 19 ($name)', ({ open }) => {
       ]);
       // Ended windows are not read, and the next attempt starts a new one.
       expect(await counts(T + 1000)).toEqual([]);
-      expect(await s.countAttempts([a], T + 1500, 1000, 3)).toEqual([{ ...a, count: 1, windowEnd: T + 2500 }]);
+      expect(await s.countAttempts([a], at(T + 1500))).toEqual([{ ...a, count: 1, windowEnd: T + 2500 }]);
       await s.clearAttempts(a);
       expect(await counts(T + 1600)).toEqual([]);
-      await s.countAttempts([a], T + 1700, 1000, 3);
+      await s.countAttempts([a], at(T + 1700));
       // The sweep deletes the address's ended window and keeps the account's live one.
       expect(await s.sweepAttempts(T + 1700)).toBe(1);
       expect(Number((await db.get<{ n: number }>('SELECT COUNT(*) AS n FROM attempt_counts'))!.n)).toBe(1);
+      // At most 3 keys of a kind: a fourth is not counted until the sweep makes room; known keys go on.
+      const k = (n: number) => ({ kind: 'registration', key: String(n).repeat(64) });
+      for (const n of [1, 2, 3]) expect(await s.countAttempts([k(n)], at(T + 1800))).toHaveLength(1);
+      expect(await s.countAttempts([k(4), k(1)], at(T + 1800))).toEqual([{ ...k(1), count: 2, windowEnd: T + 2800 }]);
+      expect(await s.countAttempts([a], at(T + 1800))).toHaveLength(1);
+      expect(await s.sweepAttempts(T + 2800)).toBe(4);
+      expect(await s.countAttempts([k(4)], at(T + 2800))).toEqual([{ ...k(4), count: 1, windowEnd: T + 3800 }]);
     } finally {
       await done();
     }

@@ -1,5 +1,5 @@
 import type { MetadataStore } from '../../store/metadata-store.js';
-import { attemptKey } from '../attempt-key.js';
+import { attemptKey, MAX_KEYS } from '../attempt-key.js';
 
 /** How many client registrations (POST /oauth/reg) one address may make in a window. */
 export interface RegistrationLimits {
@@ -25,12 +25,20 @@ export class RegistrationLimiter {
   /**
    * Counts a registration from `address` now and returns undefined, or, when the address has
    * used up its window, the whole seconds until it may register again. One statement: past
-   * the limit the count stays at limit + 1.
+   * the limit the count stays at limit + 1. While MAX_KEYS addresses have counts, a new
+   * address is refused for a window (a flood from many addresses grows no table).
    */
   async take(address: string): Promise<number | undefined> {
     const now = Date.now();
     const key = attemptKey('registration', address);
-    const [c] = await this.store.countAttempts([key], now, this.limits.windowMs, this.limits.perAddress);
-    return c && c.count > this.limits.perAddress ? Math.ceil((c.windowEnd - now) / 1000) : undefined;
+    const [c] = await this.store.countAttempts([key], {
+      now,
+      windowMs: this.limits.windowMs,
+      cap: this.limits.perAddress,
+      maxKeys: MAX_KEYS,
+    });
+    // Not counted: MAX_KEYS addresses already registered lately, so new ones wait a window.
+    if (!c) return Math.ceil(this.limits.windowMs / 1000);
+    return c.count > this.limits.perAddress ? Math.ceil((c.windowEnd - now) / 1000) : undefined;
   }
 }
