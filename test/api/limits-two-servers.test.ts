@@ -15,6 +15,7 @@ import { hashPassword } from '../../src/auth/passwords.js';
 import { SIGN_IN_LIMITS } from '../../src/auth/sign-in-limiter.js';
 import { openStores, type Stores } from '../../src/store/open-stores.js';
 import { REDIRECT_URI } from '../helpers/oauth-flow.js';
+import { passwordSignIn } from '../helpers/session-api.js';
 import { makeTestApp, TEST_PASSWORD_COST, type TestApp } from '../helpers/test-app.js';
 
 let t: TestApp;
@@ -45,16 +46,7 @@ afterAll(async () => {
   await t.close();
 });
 
-const signIn = (app: App, email: string, password: string, remoteAddress: string) =>
-  app
-    .inject({
-      method: 'POST',
-      url: '/api/session',
-      headers: { 'content-type': 'application/json' },
-      payload: JSON.stringify({ email, password }),
-      remoteAddress,
-    })
-    .then((res) => ({ status: res.statusCode, body: res.json<Record<string, unknown>>() }));
+const signIn = passwordSignIn;
 
 const register = (app: App, remoteAddress: string) =>
   app
