@@ -9,8 +9,10 @@
  * ended are swept (services/run-purge.ts).
  *
  * Clients with no end that no grant names get one 24 h after this migration runs, so the
- * OAuth sweep deletes them like any client registered since; `{{nowMs}}` is the time the
- * migration runs (ms), filled in from JavaScript (no portable SQL gives it in ms).
+ * OAuth sweep deletes them like any client registered since (86400000 ms: UNGRANTED_CLIENT_MS
+ * of auth/oauth/oauth-adapter.ts, written out as a migration's figures are fixed);
+ * `{{nowMs}}` is the time the migration runs (ms), filled in from JavaScript (the dialect
+ * has no now-in-ms expression, and none is portable).
  */
 export const attemptLimitsMigration = `
 CREATE TABLE attempt_counts (
