@@ -36,15 +36,15 @@ export async function signInWithPassword(
   input: { email: string; password: string; address: string },
 ): Promise<{ principal: Principal; token: string }> {
   const email = input.email.trim().toLowerCase();
-  limiter.check(email, input.address);
+  await limiter.check(email, input.address);
   const user = email.length <= 254 ? await deps.metadata.findUserByEmail(email) : undefined;
   const ok = await verifyPassword(input.password, user?.passwordHash, deps.config.passwordCost);
   const org = ok && user ? landing(user.homeOrgId, await deps.metadata.listMemberships(user.id)) : undefined;
   if (!user || !org) {
-    limiter.failed(email, input.address);
+    await limiter.failed(email, input.address);
     throw unauthorized('Wrong email or password');
   }
-  limiter.succeeded(email);
+  await limiter.succeeded(email);
   return sessions.signInUser(user.id, org.orgId);
 }
 
@@ -62,9 +62,9 @@ export async function changePassword(
   if (!user?.passwordHash || !user.email) {
     throw badRequest('this user has no password yet; set one through an invitation link');
   }
-  limiter.check(user.email, input.address);
+  await limiter.check(user.email, input.address);
   if (!(await verifyPassword(input.currentPassword, user.passwordHash))) {
-    limiter.failed(user.email, input.address);
+    await limiter.failed(user.email, input.address);
     throw forbidden('currentPassword is not this user’s password');
   }
   checkNewPassword(input.newPassword);

@@ -91,7 +91,8 @@ const REHIDE_WINDOW_MS = 30 * 60_000;
  * One sweep: the series of runs trashed since `rehideSince` hidden again (rehideTrashed),
  * retention, then purges of runs trashed more than `ttlMs` before `now`
  * (none when ttlMs is 0), then every queued purge job left by an interrupted purge; space
- * is reclaimed when anything was purged.
+ * is reclaimed when anything was purged. It also deletes the sign-in and registration
+ * counts whose window ended (auth/sign-in-limiter.ts), so their table holds live windows only.
  */
 export async function sweepTrash(
   deps: Deps,
@@ -99,6 +100,7 @@ export async function sweepTrash(
   now: number,
   rehideSince: number = now - REHIDE_WINDOW_MS,
 ): Promise<TrashSweep> {
+  await deps.metadata.sweepAttempts(now);
   await rehideTrashed(deps, rehideSince);
   const trashedByRetention = await sweepRetention(deps, now);
   let purged = 0;

@@ -97,6 +97,26 @@ export interface RunSearchQuery {
   page: { sort: SearchSort; limit: number; offset: number } | undefined;
 }
 
+/** One limited kind of attempt (sign-in-account, sign-in-address, registration) and its key's sha256. */
+export interface AttemptKey {
+  kind: string;
+  key: string;
+}
+
+/** How countAttempts counts: at `now`, new windows of `windowMs`, counts capped, rows of a kind bounded. */
+export interface AttemptCounting {
+  now: number;
+  windowMs: number;
+  cap: number;
+  maxKeys: number;
+}
+
+/** A key's attempts in its current window, which ends at `windowEnd` (ms). */
+export interface AttemptCount extends AttemptKey {
+  windowEnd: number;
+  count: number;
+}
+
 /**
  * Organizations, users, keys, projects, runs and what hangs off a run. Every run-level
  * method takes the caller's orgId and treats another organization's run as missing:
@@ -376,6 +396,20 @@ export interface MetadataStore {
   listRetentionExpired(now: number, limit: number): Promise<{ orgId: number; runId: number }[]>;
   /** Gives the space of deleted rows back to the file system where the engine keeps it (SqlDb.reclaimSpace). */
   reclaimSpace(): Promise<void>;
+  /**
+   * Counts an attempt of each key in one statement, shared by every server on the database
+   * (auth/sign-in-limiter.ts): in the key's window, or a new one when it ended. A count past
+   * `cap` stays at cap + 1 (refused attempts cost no growth); a new key is counted only while
+   * its kind has fewer than `maxKeys` rows, else left out of the answer. Returns each counted
+   * key's count and window end after this attempt.
+   */
+  countAttempts(keys: readonly AttemptKey[], counting: AttemptCounting): Promise<AttemptCount[]>;
+  /** The counts of these keys in windows not ended at `now` (a key without one is absent). */
+  findAttempts(keys: readonly AttemptKey[], now: number): Promise<AttemptCount[]>;
+  /** Forgets a key's attempts. */
+  clearAttempts(key: AttemptKey): Promise<void>;
+  /** Deletes the counts whose window ended by `now`; returns how many went. */
+  sweepAttempts(now: number): Promise<number>;
   /** A named installation secret, created from `make()` the first time it is asked for. */
   getSecret(name: string, make: () => string): Promise<string>;
   /** Closes the store. */

@@ -8,9 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
 import { hashPassword } from '../../src/auth/passwords.js';
 import type { Role } from '../../src/domain/roles.js';
-import { send, setCookieOf } from '../helpers/session-api.js';
+import { passwordSignIn, send, setCookieOf } from '../helpers/session-api.js';
 import { makeTestApp, TEST_PASSWORD_COST, type TestApp } from '../helpers/test-app.js';
-import type { App } from '../../src/api/app-types.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -29,16 +28,7 @@ async function person(role: Role = 'member'): Promise<{ email: string; password:
   return { email, password };
 }
 
-const signIn = (app: App, email: string, password: string, remoteAddress = '10.0.0.1') =>
-  app
-    .inject({
-      method: 'POST',
-      url: '/api/session',
-      headers: { 'content-type': 'application/json' },
-      payload: JSON.stringify({ email, password }),
-      remoteAddress,
-    })
-    .then((res) => ({ status: res.statusCode, body: res.json<Record<string, unknown>>(), res }));
+const signIn = passwordSignIn;
 
 const tokenOf = (res: { headers: Record<string, unknown> }): string =>
   /^stepwise_session=([^;]+);/.exec(String(res.headers['set-cookie']))![1]!;

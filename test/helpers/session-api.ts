@@ -51,5 +51,17 @@ export async function signIn(app: App, apiKey: string, headers: Record<string, s
   return token!;
 }
 
+/** A password sign-in from `remoteAddress`: its status, JSON body and the raw answer. */
+export const passwordSignIn = (app: App, email: string, password: string, remoteAddress = '10.0.0.1') =>
+  app
+    .inject({
+      method: 'POST',
+      url: '/api/session',
+      headers: { 'content-type': 'application/json' },
+      payload: JSON.stringify({ email, password }),
+      remoteAddress,
+    })
+    .then((res) => ({ status: res.statusCode, body: res.json<Record<string, unknown>>(), res }));
+
 /** The hash a session token is stored under. */
 export const tokenHash = (token: string): string => createHash('sha256').update(token).digest('hex');

@@ -5,6 +5,7 @@ import type { App } from '../app-types.js';
 import { registerAlertRuleRoutes } from './alert-rules.js';
 import { registerNotificationRoutes } from './notifications.js';
 import { SignInLimiter } from '../../auth/sign-in-limiter.js';
+import { RegistrationLimiter } from '../../auth/oauth/registration-limiter.js';
 import { registerAccountRoutes } from './account.js';
 import { registerApiKeyRoutes } from './api-keys.js';
 import { registerMemberRoutes } from './members.js';
@@ -38,7 +39,7 @@ export async function registerRoutes(
   oauth: OAuthOnDemand,
 ): Promise<void> {
   registerAuthRoutes(app, deps);
-  const limiter = new SignInLimiter();
+  const limiter = new SignInLimiter(deps.metadata);
   registerSessionRoutes(app, deps, sessions, limiter);
   registerAccountRoutes(app, deps, sessions, limiter);
   registerOidcRoutes(app, deps, sessions);
@@ -62,6 +63,6 @@ export async function registerRoutes(
   await registerIngestRoutes(app, deps);
   await registerFileRoutes(app, deps);
   registerOAuthRoutes(app, deps, oauth);
-  await registerOAuthProviderRoutes(app, oauth);
+  await registerOAuthProviderRoutes(app, oauth, new RegistrationLimiter(deps.metadata));
   registerDashboardRoutes(app, deps.config.uiDir);
 }

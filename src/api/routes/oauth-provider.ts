@@ -1,5 +1,5 @@
 import type { OAuthOnDemand } from '../../auth/oauth/oauth-on-demand.js';
-import { RegistrationLimiter } from '../../auth/oauth/registration-limiter.js';
+import type { RegistrationLimiter } from '../../auth/oauth/registration-limiter.js';
 import type { App } from '../app-types.js';
 
 const METADATA = '/.well-known/oauth-authorization-server/oauth';
@@ -15,23 +15,22 @@ const METADATA = '/.well-known/oauth-authorization-server/oauth';
 export async function registerOAuthProviderRoutes(
   app: App,
   oauth: OAuthOnDemand,
-  registrations = new RegistrationLimiter(),
+  registrations: RegistrationLimiter,
 ): Promise<void> {
   await app.register(async (scope) => {
-    scope.addHook('onRequest', (request, reply, done) => {
+    scope.addHook('onRequest', async (request, reply) => {
       const url = request.raw.url ?? '/';
       const query = url.includes('?') ? url.slice(url.indexOf('?')) : '';
       const path = url.startsWith(METADATA) ? `/.well-known/openid-configuration${query}` : url.slice('/oauth'.length);
-      const wait = isRegistration(request.method, path) ? registrations.take(request.ip) : undefined;
+      const wait = isRegistration(request.method, path) ? await registrations.take(request.ip) : undefined;
       if (wait !== undefined) {
-        void reply
+        return reply
           .code(429)
           .header('retry-after', String(wait))
           .send({
             error: 'too_many_requests',
             error_description: `too many client registrations from this address; try again in ${wait} s`,
           });
-        return;
       }
       // The headers hooks set so far (security headers, CORS) go out with the provider's answer.
       for (const [name, value] of Object.entries(reply.getHeaders())) {
@@ -46,7 +45,7 @@ export async function registerOAuthProviderRoutes(
           reply.raw.end(JSON.stringify({ error: `internal error (request ${request.id})`, code: 'INTERNAL' }));
         },
       );
-      done();
+      return reply;
     });
     const options = { config: { public: true }, schema: { hide: true } };
     const unreachable = () => undefined;

@@ -17,8 +17,12 @@ import { eventsMigration } from './014-events.js';
 import { rolesMigration } from './015-roles.js';
 import { oauthMigration } from './016-oauth.js';
 import { projectRunCountsMigration } from './018-project-run-counts.js';
+import { attemptLimitsMigration } from './019-attempt-limits.js';
 
-/** Numbered, forward-only migrations; `{{name}}` markers are filled from the dialect. */
+/**
+ * Numbered, forward-only migrations; `{{name}}` markers are filled from the dialect, and
+ * `{{nowMs}}` with the time (ms) the migration runs.
+ */
 export const MIGRATIONS: readonly { version: number; sql: string }[] = [
   { version: 1, sql: metadataMigration },
   { version: 2, sql: seriesMigration },
@@ -37,13 +41,15 @@ export const MIGRATIONS: readonly { version: number; sql: string }[] = [
   { version: 15, sql: rolesMigration },
   { version: 16, sql: oauthMigration },
   { version: 18, sql: projectRunCountsMigration },
+  { version: 19, sql: attemptLimitsMigration },
 ];
 
 function render(sql: string, db: SqlDb): string {
   return sql
     .replaceAll('{{autoId}}', db.dialect.autoId)
     .replaceAll('{{clustered}}', db.dialect.clusteredTable)
-    .replaceAll('{{blob}}', db.dialect.blobType);
+    .replaceAll('{{blob}}', db.dialect.blobType)
+    .replaceAll('{{nowMs}}', String(Date.now()));
 }
 
 /**

@@ -3,6 +3,7 @@ import { findRunHead, findRunJsonTexts, listConfigTexts, listRunHeads } from './
 import { bindStore, storeClass } from './bind-store.js';
 import { listGroupValues } from './runs/run-group-values.js';
 import type { SqlDb } from './db.js';
+import { clearAttempts, countAttempts, findAttempts, sweepAttempts } from './auth/attempts.js';
 import {
   ensureOrganization,
   ensureUser,
@@ -199,6 +200,10 @@ export const SqlMetadataStore = storeClass((db: SqlDb): MetadataStore =>
     setProjectRetention,
     getProjectRetention,
     listRetentionExpired,
+    countAttempts,
+    findAttempts,
+    clearAttempts,
+    sweepAttempts,
     reclaimSpace: (db) => db.reclaimSpace(),
     close: (db) => db.close(),
   }),
