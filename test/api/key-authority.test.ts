@@ -6,10 +6,11 @@
  * with `keys create --admin`. Key ids are decimal digits without leading zeros.
  */
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { keys as keysCli } from '../../src/cli/keys.js';
 import { createApiKey, hashApiKey } from '../../src/services/api-keys.js';
 import { bootstrapInstallation } from '../../src/services/bootstrap.js';
+import { holdClock } from '../helpers/held-clock.js';
 import { sleep } from '../helpers/run-api.js';
 import { send, signIn } from '../helpers/session-api.js';
 import { makeTestApp, type TestApp } from '../helpers/test-app.js';
@@ -100,13 +101,14 @@ describe('a created key expires no later than the key that made it', () => {
 
   it('the key a short-lived key made stops working when its parent does', async () => {
     const { slug } = await org();
+    holdClock();
     const parentExpiry = Date.now() + 1500;
     const parent = await keyOf(slug, 'ann', { expiresAt: parentExpiry });
     const res = await createKey(parent.key, { name: 'child', expiresAt: new Date(parentExpiry).toISOString() });
     expect(res.status, res.text).toBe(200);
     const child = String(res.body.key);
     expect((await validate(child)).status).toBe(200);
-    await sleep(parentExpiry - Date.now() + 1100); // past the expiry and the one-second key cache
+    vi.advanceTimersByTime(parentExpiry - Date.now() + 1100); // past the expiry and the one-second key cache
     for (const key of [parent.key, child]) {
       expect((await validate(key)).body).toEqual({ error: 'API key has expired', code: 'UNAUTHORIZED' });
     }

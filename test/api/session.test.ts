@@ -3,9 +3,10 @@
  * stored server-side, the cookie authenticates API routes, DELETE /api/session ends it, and
  * unused sessions, revoked and expired keys end it too.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildApp } from '../../src/app.js';
 import { createApiKey } from '../../src/services/api-keys.js';
+import { holdClock } from '../helpers/held-clock.js';
 import { sleep } from '../helpers/run-api.js';
 import { send, setCookieOf, signIn, tokenHash } from '../helpers/session-api.js';
 import { makeTestApp, type TestApp } from '../helpers/test-app.js';
@@ -123,10 +124,11 @@ describe('the session cookie', () => {
   });
 
   it('ends when its key expires', async () => {
+    holdClock();
     const { key } = await keyOf(t, Date.now() + 1500);
     const token = await signIn(t.app, key);
     expect((await send(t.app, { url: '/api/runs/auth/validate', token })).status).toBe(200);
-    await sleep(1600);
+    vi.advanceTimersByTime(1600); // past the expiry and the one-second key cache
     const res = await send(t.app, { url: '/api/runs/auth/validate', token });
     expect(res.body).toEqual({ error: 'API key has expired', code: 'UNAUTHORIZED' });
   });
@@ -168,12 +170,20 @@ describe('session lifetime (STEPWISE_SESSION_TTL=2)', () => {
   });
 
   it('extends a session on use, renewing the cookie', async () => {
+    holdClock();
+    const signedInAt = Date.now();
     const token = await signIn(short.app, short.key);
-    await sleep(1200);
+    vi.advanceTimersByTime(1200);
     const used = await send(short.app, { url: '/api/runs/auth/validate', token });
     expect(used.status).toBe(200);
     expect(setCookieOf(used)).toBe(`stepwise_session=${token}; Max-Age=2; Path=/; HttpOnly; SameSite=Strict`);
-    await sleep(1200); // 2.4 s after sign-in, 1.2 s after the use
+    // The new end is written after the answer; the next read (past the one-second cache) sees it.
+    await vi.waitFor(
+      async () =>
+        expect((await short.stores.metadata.findSession(tokenHash(token)))?.expiresAt).toBe(signedInAt + 3200),
+      { timeout: 5_000, interval: 25 },
+    );
+    vi.advanceTimersByTime(1200); // 2.4 s after sign-in, 1.2 s after the use
     expect((await send(short.app, { url: '/api/runs/auth/validate', token })).status).toBe(200);
   });
 });
