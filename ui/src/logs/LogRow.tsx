@@ -2,8 +2,19 @@ import type { CSSProperties } from 'react';
 import type { LogLine } from '@server/api/schemas/logs';
 import { formatTime } from '../format';
 
-/** Every row of the log view has this height in pixels (fixed, so any position can be scrolled to). */
+/**
+ * The height in pixels of one text line of the log view: a row is this tall for each line of
+ * its message (known once its page has loaded), so any position can be scrolled to.
+ */
 export const ROW_HEIGHT = 22;
+
+/** How many text lines a console message takes (a traceback is one message of several lines). */
+export function messageLines(message: string | undefined): number {
+  if (!message) return 1;
+  let lines = 1;
+  for (let i = message.indexOf('\n'); i !== -1; i = message.indexOf('\n', i + 1)) lines++;
+  return lines;
+}
 
 const pad = (n: number, width = 2) => String(n).padStart(width, '0');
 
@@ -36,11 +47,12 @@ export function LogRow({
       </div>
     );
   }
+  const lines = messageLines(line.message);
   return (
     <div
       role="listitem"
-      className={`log-row log-${line.logType}${current ? ' log-row-current' : ''}`}
-      style={style}
+      className={`log-row log-${line.logType}${current ? ' log-row-current' : ''}${lines > 1 ? ' log-row-tall' : ''}`}
+      style={{ ...style, height: lines * ROW_HEIGHT }}
       aria-current={current ? 'true' : undefined}
     >
       <span className="log-no">{line.lineNumber}</span>

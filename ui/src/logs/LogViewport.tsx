@@ -1,8 +1,8 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { LOG_PAGE, useLogWindow } from '../api/log-queries';
 import { Empty, ErrorState, Loading } from '../components/States';
-import { LogRow, ROW_HEIGHT } from './LogRow';
+import { LogRow, ROW_HEIGHT, messageLines } from './LogRow';
 
 /** How often the newest page is asked again: following, and merely running. */
 const FOLLOW_MS = 2_000;
@@ -36,12 +36,29 @@ export function LogViewport(props: {
     live ? (follow ? FOLLOW_MS : LIVE_MS) : false,
   );
   const total = logs.total ?? 0;
+  // Rows of several lines (tracebacks) seen so far, by index: kept when their page leaves the
+  // window, so the rows above the view do not shrink back as it scrolls on.
+  const tall = useRef({ key: '', lines: new Map<number, number>(), version: 0 });
+  const tallKey = `${runId}:${logType}`;
+  if (tall.current.key !== tallKey) tall.current = { key: tallKey, lines: new Map(), version: 0 };
+  for (let i = pages[0] * LOG_PAGE, end = Math.min(total, (pages[1] + 1) * LOG_PAGE); i < end; i++) {
+    const lines = messageLines(logs.lineAt(i)?.message);
+    if (lines > 1 && tall.current.lines.get(i) !== lines) {
+      tall.current.lines.set(i, lines);
+      tall.current.version++;
+    }
+  }
   const virtualizer = useVirtualizer({
     count: total,
     getScrollElement: () => scroller.current,
-    estimateSize: () => ROW_HEIGHT,
+    estimateSize: (index) => ROW_HEIGHT * (tall.current.lines.get(index) ?? 1),
     overscan: 30,
   });
+  // The virtualiser keeps its row offsets until told: a row that turned out taller moves the rest.
+  const tallVersion = tall.current.version;
+  useLayoutEffect(() => {
+    if (tallVersion > 0) virtualizer.measure();
+  }, [tallVersion, tallKey, virtualizer]);
   const items = virtualizer.getVirtualItems();
   const firstPage = Math.floor((items[0]?.index ?? 0) / LOG_PAGE);
   const lastPage = Math.floor((items[items.length - 1]?.index ?? 0) / LOG_PAGE);
@@ -96,7 +113,7 @@ export function LogViewport(props: {
               key={item.key}
               line={logs.lineAt(item.index)}
               current={item.index === target}
-              style={{ transform: `translateY(${item.start}px)`, height: ROW_HEIGHT }}
+              style={{ transform: `translateY(${item.start}px)` }}
             />
           ))}
         </div>

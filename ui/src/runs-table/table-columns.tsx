@@ -1,8 +1,8 @@
 import type { ReactNode } from 'react';
-import { Link } from 'react-router';
 import type { RunRow } from '@server/api/schemas/runs';
 import { formatDuration, formatTime, formatValue } from '../format';
 import { runPath } from '../paths';
+import { RunNameLink } from './RunNameLink';
 import { columnLabel, columnSortField, encodeColumn, type ExtraColumn } from './columns';
 import { configValue, runDuration, showConfigValue, sqidOf } from './run-cells';
 
@@ -33,7 +33,7 @@ export function tableColumns(org: string, columns: readonly ExtraColumn[]): Tabl
       width: 240,
       pinned: true,
       sortField: 'name',
-      cell: (run) => <Link to={runPath(org, run.projectName, sqidOf(run.url))}>{run.name}</Link>,
+      cell: (run) => <RunNameLink to={runPath(org, run.projectName, sqidOf(run.url))} name={run.name} />,
       title: (run) => run.name,
     },
     { id: 'id', label: 'ID', width: 110, cell: (run) => <span className="mono">{run.displayId}</span> },

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { keyedSpan } from './ParallelCoordinates';
+import { keyedSpan, titlesCrowded } from './ParallelCoordinates';
 
 describe('keyedSpan', () => {
   it('starts on the middle fifth and moves a tenth inside the axis', () => {
@@ -16,5 +16,14 @@ describe('keyedSpan', () => {
   it('moves only the top edge with Shift, keeping a twentieth', () => {
     expect(keyedSpan([0.4, 0.6], 1, true)[1]).toBeCloseTo(0.7, 12);
     expect(keyedSpan([0.4, 0.42], -1, true)).toEqual([0.4, 0.45]);
+  });
+});
+
+describe('titlesCrowded', () => {
+  it('tells when neighbouring axis titles would meet on one row', () => {
+    // 'batch_size' (start-anchored, 80 px) and 'lr' (centred, 8 px each side) fit 100 px apart.
+    expect(titlesCrowded(['batch_size', 'lr', 'seed'], 100)).toBe(false);
+    expect(titlesCrowded(['batch_size', 'learning_rate', 'seed'], 100)).toBe(true);
+    expect(titlesCrowded(['a', 'b'], 30)).toBe(false);
   });
 });

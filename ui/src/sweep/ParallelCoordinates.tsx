@@ -10,6 +10,23 @@ const TOP = 34;
 const BOTTOM = 22;
 const SIDE = 44;
 const PLOT = HEIGHT - TOP - BOTTOM;
+/** A second row of axis titles sits this much lower (the plot moves down with it). */
+const TITLE_ROW = 16;
+/** A generous width of one character of an axis title (12 px, bold), to tell when titles would meet. */
+const TITLE_CHAR_PX = 8;
+
+/**
+ * Whether the axis titles, `step` pixels apart, would run into each other on one row (the
+ * first is anchored at its start, the last at its end, the others at their middle).
+ */
+export function titlesCrowded(labels: readonly string[], step: number, gap = 6): boolean {
+  const widths = labels.map((l) => [...l].length * TITLE_CHAR_PX);
+  const last = labels.length - 1;
+  const right = (i: number) => (i === 0 ? widths[i]! : i === last ? 0 : widths[i]! / 2);
+  const left = (i: number) => (i === 0 ? 0 : i === last ? widths[i]! : widths[i]! / 2);
+  for (let i = 0; i < last; i++) if (right(i) + left(i + 1) + gap > step) return true;
+  return false;
+}
 
 /** The brush a drag from `a` to `b` (places 0..1 on the axis) makes. */
 function brushOf(axis: Axis, a: number, b: number): Brush | undefined {
@@ -74,10 +91,18 @@ export function ParallelCoordinates({
   const [drag, setDrag] = useState<{ axis: number; from: number; to: number } | null>(null);
   const step = axes.length > 1 ? (width - 2 * SIDE) / (axes.length - 1) : 0;
   const xOf = (i: number) => (axes.length > 1 ? SIDE + i * step : width / 2);
-  const yOf = (at: number) => TOP + (1 - at) * PLOT;
+  // Titles too wide for their axes' spacing alternate between two rows.
+  const twoRows =
+    axes.length > 2 &&
+    titlesCrowded(
+      axes.map((a) => a.label),
+      step,
+    );
+  const top = TOP + (twoRows ? TITLE_ROW : 0);
+  const yOf = (at: number) => top + (1 - at) * PLOT;
   const placeOf = (e: PointerEvent<SVGElement>) => {
     const box = e.currentTarget.ownerSVGElement?.getBoundingClientRect() ?? e.currentTarget.getBoundingClientRect();
-    return Math.max(0, Math.min(1, 1 - (e.clientY - box.top - TOP) / PLOT));
+    return Math.max(0, Math.min(1, 1 - (e.clientY - box.top - top) / PLOT));
   };
   const kept = runs.map((_, r) =>
     brushes.every((b) => {
@@ -107,7 +132,7 @@ export function ParallelCoordinates({
     <div className="sweep-pc" ref={boxRef}>
       <svg
         width={width}
-        height={HEIGHT}
+        height={HEIGHT + top - TOP}
         role="img"
         aria-label={`Parallel coordinates of ${runs.length} runs over ${axes.map((a) => a.label).join(', ')}`}
       >
@@ -140,8 +165,8 @@ export function ParallelCoordinates({
               : axis.categories.map((c) => ({ at: axisPosition(axis, c)!, text: showAxisValue(c) }));
           return (
             <g key={axis.field} className="sweep-axis">
-              <line x1={x} x2={x} y1={TOP} y2={TOP + PLOT} stroke="var(--muted)" />
-              <text x={x} y={14} textAnchor={anchor} className="sweep-axis-title">
+              <line x1={x} x2={x} y1={top} y2={top + PLOT} stroke="var(--muted)" />
+              <text x={x} y={14 + (twoRows && a % 2 ? TITLE_ROW : 0)} textAnchor={anchor} className="sweep-axis-title">
                 {axis.label}
               </text>
               {ticks.map((t) => (
@@ -168,7 +193,7 @@ export function ParallelCoordinates({
                 className="sweep-axis-hit"
                 x={x - 14}
                 width={28}
-                y={TOP}
+                y={top}
                 height={PLOT}
                 role="button"
                 aria-label={`Brush ${axis.label}: drag along the axis or use the arrow keys (with Shift: its top edge); a click or Delete clears it`}
