@@ -28,15 +28,16 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
 export async function main(argv: readonly string[]): Promise<void> {
   const [command = 'serve', ...rest] = argv;
   try {
+    // Asking for help never starts a server or touches data, whatever the command.
+    if (['help', '--help', '-h'].includes(command) || rest.includes('--help') || rest.includes('-h')) {
+      process.stdout.write(`${USAGE}\n`);
+      return;
+    }
     if (command === 'serve') return await (await import('./serve.js')).serve(rest);
     const load = Object.hasOwn(COMMANDS, command) ? COMMANDS[command] : undefined;
     if (load) {
       const run = await load();
       process.exitCode = await run(rest, (line) => process.stdout.write(`${line}\n`));
-      return;
-    }
-    if (command === 'help' || command === '--help') {
-      process.stdout.write(`${USAGE}\n`);
       return;
     }
     throw new ConfigError(`unknown command ${command}\n${USAGE}`);
