@@ -79,12 +79,22 @@ describe('run management', () => {
     expect((trash.body.runs as { id: number }[]).map((r) => r.id)).toEqual([run.runId]);
   });
 
-  it('stops a RUNNING run from its page', async () => {
+  it('stops a RUNNING run from its page once asked to confirm', async () => {
     const run = runs[0]!;
     await withPage(dash, { signIn: run.path }, async ({ page }) => {
+      // Cancel leaves the run running.
       await page.getByRole('button', { name: 'Stop run' }).click();
-      await page.getByText('CANCELLED').first().waitFor();
-      expect(await page.getByRole('button', { name: 'Stop run' }).count()).toBe(0);
+      const dialog = page.getByRole('dialog', { name: /^Stop “/ });
+      await dialog.getByRole('button', { name: 'Cancel' }).click();
+      await expect.poll(() => dialog.count()).toBe(0);
+      const before = await http(dash.base, 'POST', '/api/runs/trigger', { key: dash.key, json: { runId: run.runId } });
+      expect(before.body).not.toEqual({ status: 'CANCELLED' });
+      await page.getByRole('button', { name: 'Stop run' }).click();
+      await screenshot(page, 'run-management-stop-confirm');
+      await dialog.getByRole('button', { name: 'Stop run' }).click();
+      await expect.poll(() => dialog.count()).toBe(0);
+      await page.locator('.status', { hasText: 'CANCELLED' }).first().waitFor();
+      await expect.poll(() => page.getByRole('button', { name: 'Stop run' }).count()).toBe(0);
       await screenshot(page, 'run-management-stopped');
     });
     const beat = await http(dash.base, 'POST', '/api/runs/trigger', { key: dash.key, json: { runId: run.runId } });

@@ -20,7 +20,7 @@ export function RunHeader({ run }: { run: RunDetails }) {
         <RunNameEditor runId={run.id} name={run.name} />
         <span className="visually-hidden">Status:</span>
         <span className={`status status-${run.status}`}>{run.status}</span>
-        {running && <StopRunButton runId={run.id} />}
+        {running && <StopRunButton runId={run.id} runName={run.name} />}
       </div>
       <dl className="run-facts">
         <div>
