@@ -7,7 +7,14 @@
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { screenshot, useDashboard } from '../helpers/browser.js';
-import { createRunHttp, drawn, ingestMetricsHttp, scrollIntoView, type SeededRun } from '../helpers/browser-seed.js';
+import {
+  createRunHttp,
+  drawn,
+  ingestMetricsHttp,
+  scrollIntoView,
+  type SeededRun,
+  orgOf,
+} from '../helpers/browser-seed.js';
 import { metricLine } from '../helpers/ingest-api.js';
 import { PHONE, withPage } from '../helpers/with-page.js';
 import { seedSweep } from './sweep-seed.js';
@@ -68,7 +75,7 @@ describe('chart grid and x ticks', () => {
   beforeAll(async () => {
     run = await seedLongRun(dash.base, dash.key);
     const sweep = await seedSweep(dash.base, dash.key, SWEEP);
-    sweepPath = `/o/${sweep[0]!.path.split('/')[2]!}/projects/${SWEEP}`;
+    sweepPath = `/o/${orgOf(sweep[0]!)}/projects/${SWEEP}`;
   });
 
   it('keeps x tick labels apart at 390 px and ~460 px, on step, relative and wall time', async () => {

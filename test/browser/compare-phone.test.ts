@@ -7,7 +7,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { screenshot, useDashboard } from '../helpers/browser.js';
 import { PHONE, withPage } from '../helpers/with-page.js';
-import { createRunHttp, ingestMetricsHttp, noSidewaysScroll, type SeededRun } from '../helpers/browser-seed.js';
+import { createRunHttp, ingestMetricsHttp, noSidewaysScroll, type SeededRun, orgOf } from '../helpers/browser-seed.js';
 import { metricLine } from '../helpers/ingest-api.js';
 
 const PROJECT = 'phone-sweep';
@@ -40,7 +40,7 @@ describe('the compare page on a phone', () => {
       );
       await ingestMetricsHttp(dash.base, dash.key, run.runId, PROJECT, lines);
     }
-    org = runs[0]!.path.split('/')[2]!;
+    org = orgOf(runs[0]!);
   });
 
   // Eight is the most that the desktop layout lists open; twelve is the sweep.

@@ -7,7 +7,7 @@
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { screenshot, useDashboard } from '../helpers/browser.js';
-import { drawn, noSidewaysScroll, type SeededRun } from '../helpers/browser-seed.js';
+import { drawn, noSidewaysScroll, type SeededRun, orgOf } from '../helpers/browser-seed.js';
 import { PHONE, withPage } from '../helpers/with-page.js';
 import { seedSweep } from './sweep-seed.js';
 
@@ -49,7 +49,7 @@ describe('grouped chart settings', () => {
 
   beforeAll(async () => {
     runs = await seedSweep(dash.base, dash.key, PROJECT);
-    path = `/o/${runs[0]!.path.split('/')[2]!}/projects/${PROJECT}`;
+    path = `/o/${orgOf(runs[0]!)}/projects/${PROJECT}`;
   });
 
   it('sets log scale, a y range and smoothing on a grouped chart, kept over ungrouping and a reload', async () => {

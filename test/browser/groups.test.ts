@@ -8,7 +8,14 @@
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { downloadedBytes, screenshot, useDashboard } from '../helpers/browser.js';
-import { createRunHttp, drawn, ingestMetricsHttp, noSidewaysScroll, type SeededRun } from '../helpers/browser-seed.js';
+import {
+  createRunHttp,
+  drawn,
+  ingestMetricsHttp,
+  noSidewaysScroll,
+  type SeededRun,
+  orgOf,
+} from '../helpers/browser-seed.js';
 import { metricLine } from '../helpers/ingest-api.js';
 import { PHONE, withPage } from '../helpers/with-page.js';
 import { seedSweep } from './sweep-seed.js';
@@ -61,7 +68,7 @@ describe('grouped runs', () => {
 
   beforeAll(async () => {
     runs = await seedSweep(dash.base, dash.key, PROJECT);
-    path = `/o/${runs[0]!.path.split('/')[2]!}/projects/${PROJECT}`;
+    path = `/o/${orgOf(runs[0]!)}/projects/${PROJECT}`;
   });
 
   it('groups the sweep by lr and optimizer into 6 rows of 4 runs and 6 banded lines', async () => {

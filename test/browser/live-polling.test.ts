@@ -10,7 +10,7 @@ import type { Page, Request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useDashboard } from '../helpers/browser.js';
 import { withPage } from '../helpers/with-page.js';
-import { createRunHttp, drawn, ingestMetricsHttp, type SeededRun } from '../helpers/browser-seed.js';
+import { createRunHttp, drawn, ingestMetricsHttp, type SeededRun, orgOf } from '../helpers/browser-seed.js';
 import { http, pause } from '../helpers/http-client.js';
 import { metricLine } from '../helpers/ingest-api.js';
 
@@ -94,7 +94,7 @@ describe('polling of the project workspace with live runs', () => {
         finished.add(run.runId);
       }
     }
-    projectPath = `/o/${runs[0]!.path.split('/')[2]!}/projects/${PROJECT}`;
+    projectPath = `/o/${orgOf(runs[0]!)}/projects/${PROJECT}`;
     // The live runs log a step a second (each its own request, as clients do).
     logging = (async () => {
       while (!stop) {

@@ -9,7 +9,7 @@ import type { Locator, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { screenshot, useDashboard } from '../helpers/browser.js';
 import { withPage } from '../helpers/with-page.js';
-import { createRunHttp, drawn, ingestMetricsHttp, type SeededRun } from '../helpers/browser-seed.js';
+import { createRunHttp, drawn, ingestMetricsHttp, type SeededRun, orgOf } from '../helpers/browser-seed.js';
 import { metricLine } from '../helpers/ingest-api.js';
 
 const PROJECT = 'many-runs';
@@ -47,7 +47,7 @@ describe('many runs', () => {
       );
       await ingestMetricsHttp(dash.base, dash.key, run.runId, PROJECT, lines);
     }
-    org = runs[0]!.path.split('/')[2]!;
+    org = orgOf(runs[0]!);
   });
 
   it('gives twelve runs twelve colours, each kept on other compare pages and on its run page', async () => {

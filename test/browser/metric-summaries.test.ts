@@ -6,7 +6,7 @@
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { screenshot, useDashboard } from '../helpers/browser.js';
-import { createRunHttp, ingestMetricsHttp, noSidewaysScroll, type SeededRun } from '../helpers/browser-seed.js';
+import { createRunHttp, ingestMetricsHttp, noSidewaysScroll, type SeededRun, orgOf } from '../helpers/browser-seed.js';
 import { metricLine } from '../helpers/ingest-api.js';
 import { PHONE, withPage } from '../helpers/with-page.js';
 
@@ -42,7 +42,7 @@ describe('metric summaries', () => {
     wide = await createRunHttp(dash.base, dash.key, { runName: 'wide', projectName: 'wide' });
     const data = Object.fromEntries(Array.from({ length: 30 }, (_, i) => [`m/${String(i).padStart(2, '0')}`, i]));
     await ingestMetricsHttp(dash.base, dash.key, wide.runId, 'wide', [metricLine(0, data)]);
-    org = runs.get('run-a')!.path.split('/')[2]!;
+    org = orgOf(runs.get('run-a')!);
   });
 
   it('sorts the runs by a metric column of min or mean, kept in the URL across a reload', async () => {

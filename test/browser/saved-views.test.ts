@@ -9,7 +9,14 @@ import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { screenshot, useDashboard } from '../helpers/browser.js';
 import { PHONE, withPage } from '../helpers/with-page.js';
-import { createRunHttp, drawn, ingestMetricsHttp, noSidewaysScroll, type SeededRun } from '../helpers/browser-seed.js';
+import {
+  createRunHttp,
+  drawn,
+  ingestMetricsHttp,
+  noSidewaysScroll,
+  type SeededRun,
+  orgOf,
+} from '../helpers/browser-seed.js';
 import { http } from '../helpers/http-client.js';
 import { metricLine } from '../helpers/ingest-api.js';
 
@@ -61,7 +68,7 @@ describe('saved views', () => {
       );
       await ingestMetricsHttp(dash.base, dash.key, run.runId, PROJECT, lines);
     }
-    projectPath = `/o/${runs[0]!.path.split('/')[2]!}/projects/${PROJECT}`;
+    projectPath = `/o/${orgOf(runs[0]!)}/projects/${PROJECT}`;
   });
 
   it('saves the workspace and restores it from a reload of the bare URL once it is the default', async () => {

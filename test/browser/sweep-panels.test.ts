@@ -6,7 +6,7 @@
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { screenshot, useDashboard } from '../helpers/browser.js';
-import { noSidewaysScroll } from '../helpers/browser-seed.js';
+import { noSidewaysScroll, orgOf } from '../helpers/browser-seed.js';
 import { PHONE, withPage } from '../helpers/with-page.js';
 import { seedSweep } from './sweep-seed.js';
 
@@ -21,7 +21,7 @@ describe('the sweep panels', () => {
 
   beforeAll(async () => {
     const runs = await seedSweep(dash.base, dash.key, PROJECT);
-    path = `/o/${runs[0]!.path.split('/')[2]!}/projects/${PROJECT}?sweep=1&smetric=val%2Facc`;
+    path = `/o/${orgOf(runs[0]!)}/projects/${PROJECT}?sweep=1&smetric=val%2Facc`;
   });
 
   it('brushing the lr axis of the parallel coordinates narrows the table to the runs inside it', async () => {

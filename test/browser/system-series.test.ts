@@ -8,7 +8,7 @@ import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { hasInk, screenshot, useDashboard } from '../helpers/browser.js';
 import { withPage } from '../helpers/with-page.js';
-import { createRunHttp, drawn, ingestMetricsHttp, pathOf, type SeededRun } from '../helpers/browser-seed.js';
+import { createRunHttp, drawn, ingestMetricsHttp, pathOf, type SeededRun, orgOf } from '../helpers/browser-seed.js';
 import { metricLine, type PyValue } from '../helpers/ingest-api.js';
 
 const PROJECT = 'system-series';
@@ -47,7 +47,7 @@ describe('system series', () => {
     });
     const own = Array.from({ length: 20 }, (_, i) => metricLine(21 + i, { 'train/loss': 0.5 / (i + 1) }));
     await ingestMetricsHttp(dash.base, dash.key, fork.runId, PROJECT, own);
-    org = a.path.split('/')[2]!;
+    org = orgOf(a);
   });
 
   it('puts sys/ series in a System section against relative time on the compare page', async () => {

@@ -8,7 +8,14 @@ import type { Locator, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { screenshot, useDashboard } from '../helpers/browser.js';
 import { PHONE, withPage } from '../helpers/with-page.js';
-import { createRunHttp, drawn, ingestMetricsHttp, noSidewaysScroll, type SeededRun } from '../helpers/browser-seed.js';
+import {
+  createRunHttp,
+  drawn,
+  ingestMetricsHttp,
+  noSidewaysScroll,
+  type SeededRun,
+  orgOf,
+} from '../helpers/browser-seed.js';
 import { metricLine } from '../helpers/ingest-api.js';
 
 const PROJECT = 'sweep';
@@ -48,7 +55,7 @@ describe('the project workspace', () => {
       );
       await ingestMetricsHttp(dash.base, dash.key, run.runId, PROJECT, lines);
     }
-    const org = runs[0]!.path.split('/')[2]!;
+    const org = orgOf(runs[0]!);
     projectPath = `/o/${org}/projects/${PROJECT}`;
     crowdPath = `/o/${org}/projects/${CROWD}`;
     for (let i = 1; i <= CROWD_RUNS; i++) {
@@ -155,7 +162,7 @@ describe('the project workspace', () => {
     const project = 'live-names';
     const run = await createRunHttp(dash.base, dash.key, { runName: 'live-run', projectName: project });
     await ingestMetricsHttp(dash.base, dash.key, run.runId, project, [metricLine(0, { 'train/loss': 1 })]);
-    const org = run.path.split('/')[2]!;
+    const org = orgOf(run);
     await withPage(dash, { ...DESKTOP, signIn: `/o/${org}/projects/${project}` }, async ({ page }) => {
       await drawn(page, 'train/loss');
       expect(await page.locator('figure[aria-label="val/new"]').count()).toBe(0);

@@ -17,6 +17,9 @@ export const pathOf = (url: unknown): string => {
   return u.pathname + u.search;
 };
 
+/** The organization slug in a seeded run's page path (`/o/<org>/projects/…`). */
+export const orgOf = (run: SeededRun): string => run.path.split('/')[2]!;
+
 /** Returns the created run (POST /api/runs/create over HTTP, which must answer 200) with its page's path. */
 export async function createRunHttp(base: string, key: string, json: Record<string, unknown>): Promise<SeededRun> {
   const res = await http(base, 'POST', '/api/runs/create', { key, json });
