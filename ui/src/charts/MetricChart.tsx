@@ -5,7 +5,7 @@ import { useMetricSeriesList, type MetricSeries, type SeriesState } from '../api
 import { ErrorState } from '../components/States';
 import { downloadCsv, downloadPng } from './chart-export';
 import { ChartExportButtons } from './ChartExportButtons';
-import { ChartSettingsButton } from './ChartSettingsButton';
+import { useChartSettingsDialog } from './ChartSettingsButton';
 import { applyHighlight, seriesLooks, type SeriesLook } from './chart-highlight';
 import { buildModel, stepWindow, type ChartModel, type XAxis } from './chart-model';
 import { hoverTracker } from './chart-hover';
@@ -90,7 +90,7 @@ export function MetricChart(props: {
   const smoothing = own?.smoothing ?? settings.smoothing;
   const logScale = own?.logScale ?? settings.logScale;
   const { yMin, yMax } = own ?? {};
-  const [settingsOpen, setSettingsOpen] = useState(props.settingsOpenAtFirst === true);
+  const settingsDialog = useChartSettingsDialog(logName, renderSettings, props.settingsOpenAtFirst === true);
   const { figureRef, plotRef, hostRef, tipRef, near, seen, width, scheme } = useChartBox();
   // Points are asked for the widest the chart has been: one that narrows (a lone chart of a
   // row joined by a new one) keeps its series and their live tail instead of asking again.
@@ -300,9 +300,7 @@ export function MetricChart(props: {
           </span>
         )}
         <span className="chart-actions">
-          {renderSettings && (
-            <ChartSettingsButton logName={logName} open={settingsOpen} onOpen={() => setSettingsOpen(true)} />
-          )}
+          {settingsDialog.button}
           <ChartExportButtons
             logName={logName}
             pngDisabled={!showPlot}
@@ -316,7 +314,7 @@ export function MetricChart(props: {
         </span>
       </figcaption>
       {props.note && <p className="chart-note muted">{props.note}</p>}
-      {settingsOpen && renderSettings?.(() => setSettingsOpen(false))}
+      {settingsDialog.dialog}
       <div
         className="chart-plot"
         ref={plotRef}

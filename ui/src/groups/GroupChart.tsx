@@ -1,10 +1,10 @@
-import { type ReactNode, useEffect, useMemo, useRef, useState } from 'react';
+import { type ReactNode, useEffect, useMemo, useRef } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import { type GroupParams, useGroupMetrics } from '../api/group-queries';
 import { downloadCsvText, downloadPng } from '../charts/chart-export';
 import { ChartExportButtons } from '../charts/ChartExportButtons';
-import { ChartSettingsButton } from '../charts/ChartSettingsButton';
+import { useChartSettingsDialog } from '../charts/ChartSettingsButton';
 import { hoverTracker } from '../charts/chart-hover';
 import { readTheme } from '../charts/chart-theme';
 import { PLOT_HEIGHT } from '../charts/MetricChart';
@@ -54,7 +54,7 @@ export function GroupChart({
   renderSettings?: (close: () => void) => ReactNode;
 }) {
   const { logName, logScale, yMin, yMax, smoothing = 0 } = panel;
-  const [settingsOpen, setSettingsOpen] = useState(false);
+  const settingsDialog = useChartSettingsDialog(logName, renderSettings);
   const { figureRef, plotRef, hostRef, tipRef, near, seen, width, scheme } = useChartBox();
   const query = useGroupMetrics(params, logName, bucketLimit(width), zoom, seen && width > 0, near);
   const model = useMemo(() => (query.data ? groupChartModel(query.data, band) : null), [query.data, band]);
@@ -118,9 +118,7 @@ export function GroupChart({
           </span>
         )}
         <span className="chart-actions">
-          {renderSettings && (
-            <ChartSettingsButton logName={logName} open={settingsOpen} onOpen={() => setSettingsOpen(true)} />
-          )}
+          {settingsDialog.button}
           <ChartExportButtons
             logName={logName}
             pngDisabled={!showPlot}
@@ -134,7 +132,7 @@ export function GroupChart({
           />
         </span>
       </figcaption>
-      {settingsOpen && renderSettings?.(() => setSettingsOpen(false))}
+      {settingsDialog.dialog}
       <div
         className="chart-plot"
         ref={plotRef}
